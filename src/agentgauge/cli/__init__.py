@@ -1,0 +1,75 @@
+"""The ``agentgauge`` command line: thin commands, each ending in one public API call.
+
+Commands are imported only when invoked, so ``agentgauge --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from .._version import __version__
+
+#: command name -> (module under agentgauge.cli, one-line help shown by --help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("_validate", "Validate and lint suite files."),
+    "schema": ("_schema", "Print the JSON Schema of the suite format."),
+    "import": ("_import", "Import cases from BFCL, When2Call, test_dataset.json or golden files."),
+    "tools": ("_tools", "Convert tool definitions between OpenAI, Anthropic, Gemini and MCP."),
+    "run": ("_run", "Run a suite against an agent and score it."),
+    "score": ("_score", "Score recorded responses (no model calls)."),
+    "report": ("_report", "Render a run as console, Markdown, JUnit, JSON or CSV."),
+    "compare": ("_compare", "Compare two runs of the same suite, case by case."),
+    "gate": ("_gate", "Check a run against gate thresholds (exit 0 pass, 1 fail)."),
+    "history": ("_history", "Show a metric's trend across recorded runs."),
+    "calibrate": ("_calibrate", "Measure a judge's agreement with human labels."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module = importlib.import_module(f"{__name__}.{entry[0]}")
+        command = module.command
+        assert isinstance(command, click.Command)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from ..errors import UserError
+
+        try:
+            return super().invoke(ctx)
+        except UserError as err:
+            for line in err.problems:
+                click.echo(line, err=True)
+            ctx.exit(2)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="agentgauge")
+def cli() -> None:
+    """agentgauge: test and evaluate LLM agents that call tools."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point. User errors print one line each on stderr and exit with status 2."""
+    try:
+        cli.main(args=argv, prog_name="agentgauge")
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)

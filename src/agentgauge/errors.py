@@ -1,0 +1,82 @@
+"""The one error hierarchy of agentgauge.
+
+```
+AgentGaugeError
+├── UserError        bad input or flags: the CLI prints its one-line message and exits 2
+│   └── MissingExtraError   an optional dependency is not installed (names the pip command)
+├── ProviderError    the agent under test (or a judge) failed: carries status and retry_after
+├── ToolError        a simulated tool failed in a way the case did not ask for
+└── ScorerError      a scorer could not produce a score (recorded on the case, never raised past it)
+```
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentGaugeError",
+    "MissingExtraError",
+    "ProviderError",
+    "ScorerError",
+    "ToolError",
+    "UserError",
+]
+
+
+class AgentGaugeError(Exception):
+    """Base class of every error agentgauge raises on purpose."""
+
+
+class UserError(AgentGaugeError):
+    """Bad input: a file, a flag or a value the user can fix.
+
+    ``str(err)`` is a single line such as ``suite.yaml:12: cases[3].expect: unknown tool 'foo'``.
+    The CLI prints it without a traceback and exits with status 2.
+    """
+
+    def __init__(self, message: str, *, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        #: every problem found, one line each (``message`` is the first or a summary)
+        self.problems: list[str] = problems if problems is not None else [message]
+
+
+class MissingExtraError(UserError):
+    """An optional dependency is missing; the message names the exact install command."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"this feature needs the '{package}' package: pip install 'agentgauge[{extra}]'"
+        )
+
+
+class ProviderError(AgentGaugeError):
+    """A model provider failed.
+
+    ``status`` is the HTTP status when there is one; ``retry_after`` the seconds the server asked
+    us to wait; ``transient`` says whether retrying may help (429, 5xx, connection errors and
+    timeouts are transient; other 4xx are not).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        retry_after: float | None = None,
+        transient: bool | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+        if transient is None:
+            transient = status is None or status == 429 or status >= 500 or status == 408
+        self.transient = transient
+
+
+class ToolError(AgentGaugeError):
+    """A simulated tool raised an unexpected exception."""
+
+
+class ScorerError(AgentGaugeError):
+    """A scorer failed; the case is recorded with status ``error``."""

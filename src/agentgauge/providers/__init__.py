@@ -1,0 +1,11 @@
+"""Agents under test and judges: one adapter per wire API, resolved from a spec string.
+
+Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`` or
+``local:PATH.gguf``, ``python:package.module:function``, ``http://...`` / ``https://...``,
+``mock:...``. Vendor SDKs are imported only when their adapter is created.
+"""
+
+from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider
+from ._registry import resolve_provider
+
+__all__ = ["GenerateConfig", "ModelRequest", "ModelResponse", "Provider", "resolve_provider"]

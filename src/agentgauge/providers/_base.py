@@ -1,0 +1,56 @@
+"""The provider contract: one async method that turns a request into an assistant message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from ..schema import Message, ToolSpec, Usage
+
+
+@dataclass(frozen=True, kw_only=True)
+class GenerateConfig:
+    """Generation parameters; ``None`` leaves the provider's default."""
+
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+    seed: int | None = 0
+    #: stream the response (to measure time to first token) when the provider can
+    stream: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelRequest:
+    """What the runner asks of a model: the conversation so far and the tools on offer."""
+
+    messages: list[Message]
+    tools: list[ToolSpec] = field(default_factory=list)
+    config: GenerateConfig = field(default_factory=GenerateConfig)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelResponse:
+    """A provider's answer in neutral form."""
+
+    #: the assistant message (text and/or tool calls)
+    message: Message
+    usage: Usage = field(default_factory=Usage)
+    #: the model that answered, as the provider names it
+    model: str = ""
+    #: time to first token, when streamed
+    ttft_ms: float | None = None
+    finish_reason: str | None = None
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """An agent under test (or a judge).
+
+    ``generate`` is the one required method. Raise :class:`agentgauge.errors.ProviderError`
+    for failures: its ``transient`` flag decides whether the runner retries.
+    """
+
+    #: a stable name including the model, e.g. ``openai:gpt-4o-mini``; part of the cache key
+    name: str
+
+    async def generate(self, request: ModelRequest) -> ModelResponse: ...

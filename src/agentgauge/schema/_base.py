@@ -1,0 +1,56 @@
+"""Shared base classes and small value types of the on-disk formats."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: version of every record agentgauge writes (results, run records, summaries, suites it exports)
+FORMAT_VERSION = 1
+
+JsonValue = Any
+"""Any JSON value (kept as ``Any`` so pydantic does not coerce it)."""
+
+
+class Model(BaseModel):
+    """Base of every on-disk model: unknown fields are errors, values are validated on assignment."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, populate_by_name=True)
+
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class ToolCall(Model):
+    """One tool call made by an agent (neutral form, whatever the vendor)."""
+
+    name: str
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
+    id: str | None = None
+
+
+class Message(Model):
+    """One turn of a conversation, in agentgauge's neutral form."""
+
+    role: Role
+    content: str | None = None
+    #: tool calls made in an assistant turn
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    #: for role ``tool``: the id of the call this result answers
+    tool_call_id: str | None = None
+    #: for role ``tool``: the tool's name
+    name: str | None = None
+
+
+class Usage(Model):
+    """Token usage of one model call (or a sum of them)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+        )

@@ -1,0 +1,133 @@
+"""A test case and a suite of them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from pydantic import Field
+
+from ._base import FORMAT_VERSION, JsonValue, Message, Model
+from ._expect import Expectation, ExtraArguments
+from ._gates import Gates
+from ._tool import FaultRate, ToolSim, ToolSpec
+
+#: categories agentgauge knows; users may use their own names too
+KNOWN_CATEGORIES: Final = (
+    "happy_path",
+    "ambiguous",
+    "edge_case",
+    "adversarial",
+    "error_recovery",
+    "tool_call",
+    "no_tool",
+    "clarify",
+    "error_handling",
+    "not_supported",
+)
+
+#: how the common categories group into the usual 60 / 25 / 15 stratification
+CATEGORY_STRATA: Final = {
+    "happy_path": "common",
+    "tool_call": "common",
+    "no_tool": "common",
+    "ambiguous": "edge",
+    "edge_case": "edge",
+    "clarify": "edge",
+    "error_recovery": "edge",
+    "error_handling": "edge",
+    "not_supported": "edge",
+    "adversarial": "adversarial",
+}
+
+
+class Labels(Model):
+    """Module-level labels, for intent / routing / skill metrics."""
+
+    intents: list[str] = Field(default_factory=list)
+    route: str | None = None
+    skill: str | None = None
+
+
+class Turn(Model):
+    """A scripted user turn after the first, with what is expected of the agent's reply to it."""
+
+    user: str
+    expect: Expectation | None = None
+
+
+class Case(Model):
+    """One test case: an input, the tools on offer, and what should happen."""
+
+    id: str = Field(min_length=1)
+    category: str = "happy_path"
+    difficulty: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    description: str | None = None
+    #: one user message, or a whole conversation (system/user/assistant/tool turns)
+    input: str | list[Message]
+    #: system prompt for this case (overrides the suite default)
+    system: str | None = None
+    #: tools offered: names of suite tools or inline definitions; ``None`` offers every suite tool
+    tools: list[str | ToolSpec] | None = None
+    expect: Expectation = Field(default_factory=Expectation)
+    #: later scripted user turns (multi-turn cases); the conversation carries across them
+    turns: list[Turn] = Field(default_factory=list)
+    #: grounding passages the answer should be based on
+    context: list[str] = Field(default_factory=list)
+    labels: Labels | None = None
+    #: latency budget for the whole case, seconds
+    latency_budget_s: float | None = Field(default=None, gt=0)
+    #: simulated results per tool name; a list gives successive calls successive results
+    tool_results: dict[str, ToolSim | list[ToolSim]] = Field(default_factory=dict)
+    #: faults injected at a rate for this case
+    faults: list[FaultRate] = Field(default_factory=list)
+    max_steps: int | None = Field(default=None, ge=1)
+    #: free-form data kept with the case (importers record the source here)
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class Defaults(Model):
+    """Suite-wide defaults applied to every case."""
+
+    system: str | None = None
+    max_steps: int = Field(default=8, ge=1)
+    extra_arguments: ExtraArguments = "fail"
+    timeout_s: float = Field(default=60.0, gt=0)
+    trials: int = Field(default=1, ge=1)
+    #: agent spec used when ``--agent`` is not given
+    agent: str | None = None
+    #: judge spec used when ``--judge`` is not given
+    judge: str | None = None
+    faults: list[FaultRate] = Field(default_factory=list)
+
+
+class Suite(Model):
+    """A named set of tools and cases, with defaults and gate thresholds."""
+
+    version: int = FORMAT_VERSION
+    name: str = Field(min_length=1)
+    description: str = ""
+    tools: list[ToolSpec] = Field(default_factory=list)
+    #: tool files (OpenAI / Anthropic / Gemini / MCP / native format), relative to the suite file
+    tool_files: list[str] = Field(default_factory=list)
+    defaults: Defaults = Field(default_factory=Defaults)
+    cases: list[Case] = Field(default_factory=list)
+    #: JSONL (or YAML/JSON list) files of cases, relative to the suite file
+    case_files: list[str] = Field(default_factory=list)
+    gates: Gates | None = None
+
+    def tool_map(self) -> dict[str, ToolSpec]:
+        return {t.name: t for t in self.tools}
+
+    def tools_for(self, case: Case) -> list[ToolSpec]:
+        """The tools offered in ``case`` (unknown names are skipped; lint reports them)."""
+        if case.tools is None:
+            return list(self.tools)
+        by_name = self.tool_map()
+        out: list[ToolSpec] = []
+        for t in case.tools:
+            if isinstance(t, ToolSpec):
+                out.append(t)
+            elif t in by_name:
+                out.append(by_name[t])
+        return out

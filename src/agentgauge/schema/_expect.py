@@ -1,0 +1,191 @@
+"""What a case expects the agent to do: tool calls with argument matchers, or a behaviour."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from ._base import JsonValue, Model
+
+Behavior = Literal["tool_call", "any_tool", "no_tool", "answer", "clarify", "refuse", "recover"]
+"""Expected behaviour of the agent's turn.
+
+- ``tool_call``: call the tools in ``tool_calls`` (implied when ``tool_calls`` is given);
+- ``any_tool``: call some tool, whichever (BFCL live_relevance);
+- ``no_tool``: call no tool, whatever the reply (BFCL irrelevance);
+- ``answer``: answer directly without tools;
+- ``clarify``: ask a clarifying question instead of guessing;
+- ``refuse``: refuse, or say the request is not supported;
+- ``recover``: after a tool error, recover (retry sensibly or explain) without looping.
+"""
+
+OrderMode = Literal["strict", "in_order", "any_order", "subset", "superset"]
+"""How the agent's calls must line up with the expected calls.
+
+- ``strict``: exactly the expected calls, in the same order, nothing else;
+- ``in_order``: the expected calls appear in this order; other calls may come between;
+- ``any_order``: exactly the expected calls, in any order (parallel calls);
+- ``subset``: every call the agent made is among the expected ones (some may be missing);
+- ``superset``: every expected call was made; extra calls are allowed.
+"""
+
+ExtraArguments = Literal["fail", "allow"]
+
+
+class PartialValue(Model):
+    """A value that earns partial credit (e.g. ``ORY`` when ``CDG`` is expected)."""
+
+    value: JsonValue
+    credit: float = Field(ge=0, le=1)
+
+
+class ResultRef(Model):
+    """A value taken from an earlier tool result in the same transcript (tool chaining)."""
+
+    tool: str
+    #: dotted path into the result, with ``[n]`` for list items: ``contacts[0].id``
+    path: str = ""
+    #: which call of ``tool`` (0-based); ``None`` means the latest before this call
+    call: int | None = None
+
+
+#: keys that make a mapping an argument matcher rather than an expected nested object
+MATCHER_KEYS = frozenset(
+    {
+        "value",
+        "one_of",
+        "any",
+        "optional",
+        "tolerance",
+        "rel_tolerance",
+        "ignore_case",
+        "ignore_space",
+        "regex",
+        "date",
+        "unordered",
+        "coerce",
+        "partial",
+        "ref",
+        "fields",
+        "items",
+    }
+)
+
+
+class ArgMatcher(Model):
+    """The expectation for one argument value.
+
+    In files a matcher can be written short: a plain scalar or list means ``{value: ...}``;
+    a mapping whose keys are not matcher keys means ``{fields: {...}}`` (a nested object,
+    compared field by field). Write ``{value: {...}}`` for an exact object whose keys happen to
+    be matcher keys.
+    """
+
+    #: exact value (compared schema-aware: 1 == 1.0 for a number, recursive for objects/lists)
+    value: JsonValue = None
+    #: acceptable values, any one of them passes
+    one_of: list[JsonValue] | None = None
+    #: any value passes (the argument must still be present unless ``optional``)
+    any: bool = False
+    #: the argument may be omitted (an omitted argument also passes when its schema default
+    #: satisfies the matcher)
+    optional: bool = False
+    #: absolute numeric tolerance
+    tolerance: float | None = Field(default=None, ge=0)
+    #: relative numeric tolerance (fraction of the expected value)
+    rel_tolerance: float | None = Field(default=None, ge=0)
+    #: compare strings ignoring case
+    ignore_case: bool = False
+    #: compare strings ignoring leading/trailing space and runs of whitespace
+    ignore_space: bool = False
+    #: the value (a string) must match this regular expression (fully)
+    regex: str | None = None
+    #: compare as dates: "2026-03-20" equals "March 20, 2026"
+    date: bool = False
+    #: arrays compare as multisets (order does not matter)
+    unordered: bool = False
+    #: accept a string that parses to the schema's type ("2" for an integer)
+    coerce: bool = False
+    #: values that earn partial credit
+    partial: list[PartialValue] = Field(default_factory=list)
+    #: the value must equal a value returned by an earlier tool call
+    ref: ResultRef | None = None
+    #: nested object: a matcher per field
+    fields: dict[str, ArgMatcher] | None = None
+    #: array: a matcher per element
+    items: list[ArgMatcher] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _expand_shorthand(cls, data: Any) -> Any:
+        return expand_matcher(data)
+
+    def describe(self) -> str:
+        """A short human form of what is expected, for explanations."""
+        if self.any:
+            return "any value"
+        if self.ref is not None:
+            return f"the value of {self.ref.tool}.{self.ref.path or '<result>'}"
+        if self.regex is not None:
+            return f"a match of /{self.regex}/"
+        if self.one_of is not None:
+            return f"one of {self.one_of!r}"
+        if self.fields is not None:
+            return "{" + ", ".join(f"{k}: {m.describe()}" for k, m in self.fields.items()) + "}"
+        if self.items is not None:
+            return "[" + ", ".join(m.describe() for m in self.items) + "]"
+        return repr(self.value)
+
+
+def expand_matcher(data: Any) -> Any:
+    """Turn the short forms of an argument expectation into the full matcher mapping."""
+    if isinstance(data, ArgMatcher):
+        return data
+    if isinstance(data, dict):
+        if data and any(k in MATCHER_KEYS for k in data):
+            return data
+        return {"fields": data}
+    if isinstance(data, list) and any(
+        isinstance(x, dict) and x and any(k in MATCHER_KEYS for k in x) for x in data
+    ):
+        return {"items": data}
+    return {"value": data}
+
+
+class CallExpectation(Model):
+    """One expected tool call."""
+
+    name: str = Field(min_length=1)
+    arguments: dict[str, ArgMatcher] = Field(default_factory=dict)
+    #: unexpected extra arguments: ``fail`` (default from the suite) or ``allow``
+    extra_arguments: ExtraArguments | None = None
+
+
+class Expectation(Model):
+    """What should happen in a case (or in one turn of a multi-turn case)."""
+
+    behavior: Behavior | None = None
+    tool_calls: list[CallExpectation] = Field(default_factory=list)
+    order: OrderMode = "any_order"
+    #: tools that must never be called
+    forbidden_tools: list[str] = Field(default_factory=list)
+    #: at most this many tool calls in the turn
+    max_calls: int | None = Field(default=None, ge=0)
+    #: reference answer text (for judges and similarity scorers)
+    reference: str | None = None
+    #: strings the final reply must contain (case-insensitive)
+    response_contains: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _infer_behavior(self) -> Expectation:
+        if self.behavior is None and self.tool_calls:
+            self.behavior = "tool_call"
+        if self.tool_calls and self.behavior not in ("tool_call", "recover"):
+            raise ValueError(
+                f"behavior '{self.behavior}' cannot have expected tool_calls "
+                "(use behavior 'tool_call' or 'recover', or drop tool_calls)"
+            )
+        if self.behavior == "tool_call" and not self.tool_calls:
+            raise ValueError("behavior 'tool_call' needs at least one entry in tool_calls")
+        return self

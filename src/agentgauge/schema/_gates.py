@@ -1,0 +1,34 @@
+"""Gate thresholds: what a run must reach for a CI build to pass."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ._base import Model
+
+Percentile = Literal["p50", "p90", "p95", "max"]
+
+
+class Gates(Model):
+    """Thresholds checked by ``agentgauge gate``. Rates are fractions in [0, 1]."""
+
+    min_pass_rate: float | None = Field(default=None, ge=0, le=1)
+    #: minimum pass rate per category
+    min_category_pass_rate: dict[str, float] = Field(default_factory=dict)
+    min_tool_selection_accuracy: float | None = Field(default=None, ge=0, le=1)
+    max_error_rate: float | None = Field(default=None, ge=0, le=1)
+    #: maximum latency per percentile, seconds (e.g. ``{p95: 8}``)
+    max_latency_s: dict[Percentile, float] = Field(default_factory=dict)
+    #: per-category latency limits, seconds: ``{simple: {p95: 3}}``
+    max_category_latency_s: dict[str, dict[Percentile, float]] = Field(default_factory=dict)
+    #: zero tolerance: the gate fails if any case called a forbidden tool
+    forbid_forbidden_tool_calls: bool = True
+    #: largest allowed drop (in percentage points) of any gated metric against the baseline
+    max_regression_points: float | None = Field(default=None, ge=0)
+    #: only fail a regression when it is statistically significant at ``alpha``
+    require_significance: bool = False
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+    #: warn when a gated slice has fewer cases than this
+    min_sample_size: int = Field(default=200, ge=1)

@@ -1,0 +1,115 @@
+"""What a run records: the trace of each case, its scores, and the run itself.
+
+``results.jsonl`` holds one :class:`CaseResult` per line (one per case and trial). Its field names
+are a public contract read by other tools: add fields, never rename them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ._base import FORMAT_VERSION, JsonValue, Message, Model, ToolCall, Usage
+from ._case import Labels
+
+Status = Literal["passed", "failed", "error"]
+
+
+class TraceEvent(Model):
+    """One step of an agent run: a model call or a tool call."""
+
+    kind: Literal["model", "tool"]
+    #: index of the user turn this step belongs to (0 = the case input)
+    turn: int = 0
+    #: wall-clock start, seconds since the epoch
+    start: float
+    end: float
+    latency_ms: float
+    # --- model steps
+    model: str | None = None
+    usage: Usage | None = None
+    ttft_ms: float | None = None
+    cached: bool = False
+    cost_usd: float | None = None
+    attempts: int = 1
+    # --- tool steps
+    tool: str | None = None
+    arguments: dict[str, JsonValue] | None = None
+    result: JsonValue = None
+    fault: str | None = None
+    # --- either
+    error: str | None = None
+
+
+class Score(Model):
+    """One score with its explanation. ``passed is None`` means the score was skipped."""
+
+    name: str
+    value: float = Field(ge=0, le=1)
+    passed: bool | None
+    explanation: str = ""
+    #: what was expected and what happened, as short labels (e.g. tool names, for a confusion
+    #: matrix: "get_weather" vs "<no tool>")
+    expected: str | None = None
+    actual: str | None = None
+    #: finer scores this one is made of (e.g. one per argument)
+    parts: list[Score] = Field(default_factory=list)
+
+
+class CaseResult(Model):
+    """The outcome of one case and trial."""
+
+    version: int = FORMAT_VERSION
+    case_id: str
+    trial: int = 0
+    status: Status
+    #: overall partial-credit score in [0, 1]
+    score: float = Field(default=0.0, ge=0, le=1)
+    scores: list[Score] = Field(default_factory=list)
+    #: the reasons for a failure (or the error), one per line
+    explanation: str = ""
+    # --- copied from the case so results.jsonl is self-contained for metrics
+    category: str = "happy_path"
+    difficulty: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    labels: Labels | None = None
+    latency_budget_s: float | None = None
+    expected_behavior: str | None = None
+    expected_tools: list[str] = Field(default_factory=list)
+    # --- what the agent did
+    calls: list[ToolCall] = Field(default_factory=list)
+    text: str | None = None
+    #: classified behaviour of the agent's final turn (tool_call / answer / clarify / refuse)
+    behavior: str | None = None
+    messages: list[Message] = Field(default_factory=list)
+    trace: list[TraceEvent] = Field(default_factory=list)
+    # --- cost and performance
+    usage: Usage = Field(default_factory=Usage)
+    model_calls: int = 0
+    tool_calls: int = 0
+    latency_ms: float = 0.0
+    ttft_ms: float | None = None
+    cost_usd: float | None = None
+    #: why the case errored (provider failure, timeout, scorer crash), kept apart from failure
+    error: str | None = None
+
+
+class RunRecord(Model):
+    """``run.json``: what was run, with what, when."""
+
+    version: int = FORMAT_VERSION
+    run_id: str
+    suite: str
+    suite_path: str | None = None
+    suite_hash: str | None = None
+    agent: str
+    judge: str | None = None
+    started_at: str
+    finished_at: str | None = None
+    git_commit: str | None = None
+    agentgauge_version: str
+    trials: int = 1
+    max_concurrency: int | None = None
+    scoring_mode: str = "default"
+    case_count: int = 0
