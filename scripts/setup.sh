@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Set up agentgauge for development and for running the embedded local model, on a fresh machine.
+#
+#   bash scripts/setup.sh            # creates .venv and installs everything (idempotent)
+#
+# llama-cpp-python is built from source with a portable CPU configuration: its default native
+# build enables every instruction set the CPU advertises (AMX among them), and on VMs that
+# advertise AMX without allowing it the native build crashes on the first call. The portable
+# wheel is built once (about 5 minutes) into a wheelhouse and reused by later installs.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+
+PYTHON="${PYTHON:-python3}"
+VENV="${AGENTGAUGE_VENV:-$here/.venv}"
+WHEELHOUSE="${AGENTGAUGE_WHEELHOUSE:-$HOME/.cache/agentgauge/wheels}"
+LLAMA_VERSION="0.3.36"
+EXTRAS="${AGENTGAUGE_EXTRAS:-dev,local,embeddings,stats}"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  log "creating virtual environment in $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+pip=("$VENV/bin/python" -m pip --disable-pip-version-check)
+"${pip[@]}" install -q --upgrade pip >/dev/null
+
+case ",$EXTRAS," in
+  *,local,*)
+    if ! "$VENV/bin/python" -c "import llama_cpp" >/dev/null 2>&1; then
+      mkdir -p "$WHEELHOUSE"
+      if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
+        log "building llama-cpp-python $LLAMA_VERSION (portable CPU build, ~5 min, once)"
+        CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+          "${pip[@]}" wheel -q --no-deps --no-cache-dir -w "$WHEELHOUSE" \
+          "llama-cpp-python==$LLAMA_VERSION"
+      fi
+      log "installing llama-cpp-python from $WHEELHOUSE"
+      "${pip[@]}" install -q --find-links "$WHEELHOUSE" "llama-cpp-python==$LLAMA_VERSION"
+    fi
+    ;;
+esac
+
+log "installing agentgauge[$EXTRAS] (editable)"
+"${pip[@]}" install -q --find-links "$WHEELHOUSE" -e ".[$EXTRAS]"
+log "ready: $VENV/bin/agentgauge"
