@@ -6,6 +6,14 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 """
 
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider
+from ._mock import MockProvider
 from ._registry import resolve_provider
 
-__all__ = ["GenerateConfig", "ModelRequest", "ModelResponse", "Provider", "resolve_provider"]
+__all__ = [
+    "GenerateConfig",
+    "MockProvider",
+    "ModelRequest",
+    "ModelResponse",
+    "Provider",
+    "resolve_provider",
+]

@@ -1,0 +1,257 @@
+"""A scripted provider: a queue of replies for offline tests of whole agent loops.
+
+```python
+from agentgauge.testing import MockProvider
+from agentgauge.schema import ToolCall
+
+mock = MockProvider([
+    ToolCall(name="get_weather", arguments={"city": "Paris"}),   # first model call
+    "It is sunny in Paris.",                                      # second model call
+])
+```
+
+Spec forms (``--agent``): ``mock:`` answers every request with a fixed text, ``mock:echo``
+echoes the last user message, ``mock:PATH.jsonl`` / ``mock:PATH.yaml`` plays a script file.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import orjson
+import yaml
+
+from ..errors import ProviderError, UserError
+from ..schema import Message, ToolCall, Usage
+from ._base import ModelRequest, ModelResponse
+
+__all__ = ["MockProvider", "MockReply", "create"]
+
+#: what one script item may be
+MockReply: TypeAlias = (
+    str
+    | ToolCall
+    | Sequence[ToolCall]
+    | Message
+    | ModelResponse
+    | BaseException
+    | Callable[[ModelRequest], Any]
+)
+
+#: the text ``mock:`` answers with
+DEFAULT_TEXT = "This is a mock reply."
+
+
+def _approx_tokens(text: str | None) -> int:
+    """A cheap, deterministic stand-in for a tokenizer: about four characters per token."""
+    return (len(text) + 3) // 4 if text else 0
+
+
+def _input_tokens(request: ModelRequest) -> int:
+    return sum(_approx_tokens(m.content) + 4 for m in request.messages)
+
+
+class MockProvider:
+    """Answers each request with the next item of a script and records every request.
+
+    A script item is a ``str`` (a text reply), a :class:`ToolCall` or a list of them (an
+    assistant turn that calls tools), a :class:`Message`, a :class:`ModelResponse`, an exception
+    (raised — use :class:`agentgauge.errors.ProviderError` to simulate 429s or 5xx), or a
+    callable ``f(request)`` (sync or async) returning any of those, for stateful fakes.
+
+    When the script runs out, the provider raises a non-transient ``ProviderError`` — unless
+    ``repeat_last=True``, in which case the last item answers every further request.
+    Tool calls without an ``id`` get ``call_1``, ``call_2``, ...
+    """
+
+    def __init__(
+        self,
+        script: Iterable[MockReply] = (),
+        *,
+        repeat_last: bool = False,
+        name: str = "mock",
+        model: str = "mock",
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.repeat_last = repeat_last
+        self._script: list[MockReply] = list(script)
+        self._next = 0
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        #: every request received, in order
+        self.requests: list[ModelRequest] = []
+
+    def __repr__(self) -> str:
+        return f"MockProvider(name={self.name!r}, items={len(self._script)}, used={self._next})"
+
+    @property
+    def calls(self) -> int:
+        """How many requests were answered (or raised)."""
+        return len(self.requests)
+
+    def add(self, *items: MockReply) -> None:
+        """Append replies to the script."""
+        with self._lock:
+            self._script.extend(items)
+
+    def _take(self) -> MockReply:
+        with self._lock:
+            if self._next < len(self._script):
+                item = self._script[self._next]
+                self._next += 1
+                return item
+            if self.repeat_last and self._script:
+                return self._script[-1]
+        raise ProviderError(
+            f"{self.name}: script exhausted after {len(self._script)} replies", transient=False
+        )
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        self.requests.append(request)
+        item: Any = self._take()
+        if callable(item) and not isinstance(item, BaseException | type):
+            item = item(request)
+            if inspect.isawaitable(item):
+                item = await item
+        return self._to_response(item, request)
+
+    def _to_response(self, item: Any, request: ModelRequest) -> ModelResponse:
+        if isinstance(item, BaseException):
+            raise item
+        if isinstance(item, ModelResponse):
+            return item
+        if isinstance(item, str):
+            message = Message(role="assistant", content=item)
+        elif isinstance(item, ToolCall):
+            message = Message(role="assistant", tool_calls=[self._with_id(item)])
+        elif isinstance(item, Message):
+            message = item.model_copy(
+                update={"tool_calls": [self._with_id(c) for c in item.tool_calls]}
+            )
+        elif isinstance(item, list | tuple) and all(isinstance(c, ToolCall) for c in item):
+            message = Message(role="assistant", tool_calls=[self._with_id(c) for c in item])
+        elif isinstance(item, dict):
+            return self._to_response(reply_from_dict(item, where=self.name), request)
+        else:
+            raise TypeError(f"{self.name}: unsupported script item {type(item).__name__}")
+        output = _approx_tokens(message.content) + sum(
+            _approx_tokens(orjson.dumps(c.arguments).decode()) + 2 for c in message.tool_calls
+        )
+        return ModelResponse(
+            message=message,
+            usage=Usage(input_tokens=_input_tokens(request), output_tokens=output),
+            model=self.model,
+            finish_reason="tool_calls" if message.tool_calls else "stop",
+        )
+
+    def _with_id(self, call: ToolCall) -> ToolCall:
+        if call.id is not None:
+            return call
+        return call.model_copy(update={"id": f"call_{next(self._ids)}"})
+
+
+# --------------------------------------------------------------------------- script files
+
+
+def reply_from_dict(item: dict[str, Any], *, where: str) -> MockReply:
+    """One script-file entry: ``{"text": ...}``, ``{"calls": [...]}`` (both may be given), or
+    ``{"error": {"status": 429, "retry_after": 1, "message": "..."}}``."""
+    unknown = set(item) - {"text", "calls", "error"}
+    if unknown:
+        raise UserError(f"{where}: unknown key(s) {sorted(unknown)} (expected text, calls, error)")
+    if "error" in item:
+        err = item["error"]
+        if not isinstance(err, dict):
+            err = {"message": str(err)}
+        status = err.get("status")
+        retry_after = err.get("retry_after")
+        return ProviderError(
+            str(err.get("message") or f"mock error (status {status})"),
+            status=int(status) if status is not None else None,
+            retry_after=float(retry_after) if retry_after is not None else None,
+            transient=err.get("transient"),
+        )
+    calls: list[ToolCall] = []
+    for raw in item.get("calls") or []:
+        if not isinstance(raw, dict) or "name" not in raw:
+            raise UserError(f"{where}: each call needs a 'name' (got {raw!r})")
+        try:
+            calls.append(ToolCall.model_validate(raw))
+        except ValueError as exc:
+            raise UserError(f"{where}: bad call {raw!r}: {exc}") from None
+    text = item.get("text")
+    if text is not None and not isinstance(text, str):
+        text = str(text)
+    if not calls:
+        return text if text is not None else ""
+    return Message(role="assistant", content=text, tool_calls=calls)
+
+
+def load_script(path: Path) -> list[MockReply]:
+    """Read a script file: JSONL (one reply per line) or YAML (a list of replies)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"mock:{path}: cannot read script ({exc.strerror})") from None
+    items: list[Any]
+    if path.suffix in (".yaml", ".yml"):
+        try:
+            loaded = yaml.safe_load(data)
+        except yaml.YAMLError as exc:
+            raise UserError(f"mock:{path}: invalid YAML ({exc})") from None
+        if not isinstance(loaded, list):
+            raise UserError(f"mock:{path}: expected a list of replies")
+        items = [(f"{path}[{i}]", x) for i, x in enumerate(loaded)]
+    else:
+        items = []
+        for n, line in enumerate(data.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                items.append((f"{path}:{n}", orjson.loads(line)))
+            except orjson.JSONDecodeError as exc:
+                raise UserError(f"{path}:{n}: invalid JSON ({exc})") from None
+    script: list[MockReply] = []
+    for where, x in items:
+        if isinstance(x, str):
+            script.append(x)
+        elif isinstance(x, dict):
+            script.append(reply_from_dict(x, where=where))
+        else:
+            raise UserError(f'{where}: expected an object like {{"text": ...}}')
+    return script
+
+
+def _echo(request: ModelRequest) -> str:
+    for m in reversed(request.messages):
+        if m.role == "user":
+            return m.content or ""
+    return ""
+
+
+def create(rest: str, **options: Any) -> MockProvider:
+    """``mock:`` (fixed text; option ``text``), ``mock:echo``, ``mock:PATH.jsonl|.yaml``.
+
+    Option ``repeat_last`` (default False for script files) replays the last reply forever.
+    """
+    repeat_last = bool(options.pop("repeat_last", False))
+    text = options.pop("text", DEFAULT_TEXT)
+    options.pop("base_url", None)  # accepted and ignored so a shared --base-url flag is harmless
+    if options:
+        raise UserError(f"mock:{rest}: unknown option(s) {sorted(options)}")
+    if not rest:
+        return MockProvider([str(text)], repeat_last=True, name="mock:")
+    if rest == "echo":
+        return MockProvider([_echo], repeat_last=True, name="mock:echo")
+    path = Path(rest)
+    if path.suffix not in (".jsonl", ".json", ".yaml", ".yml"):
+        raise UserError(
+            f"mock:{rest}: expected 'mock:', 'mock:echo' or 'mock:PATH.jsonl' / 'mock:PATH.yaml'"
+        )
+    return MockProvider(load_script(path), repeat_last=repeat_last, name=f"mock:{rest}")
