@@ -1,22 +1,48 @@
 """agentgauge: test and evaluate LLM agents that call tools.
 
 The public Python API. Everything the command line does is one call to a function here.
+Names are imported lazily on first use, so ``import agentgauge`` (and ``agentgauge --help``)
+stays fast and never imports a vendor SDK.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .errors import AgentGaugeError, ProviderError, UserError
-from .schema import (
-    ArgMatcher,
-    CallExpectation,
-    Case,
-    CaseResult,
-    Expectation,
-    Message,
-    Score,
-    Suite,
-    ToolCall,
-    ToolSpec,
-)
+
+if TYPE_CHECKING:
+    from .errors import AgentGaugeError, ProviderError, UserError
+    from .schema import (
+        ArgMatcher,
+        CallExpectation,
+        Case,
+        CaseResult,
+        Expectation,
+        Message,
+        Score,
+        Suite,
+        ToolCall,
+        ToolSpec,
+    )
+
+#: public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "AgentGaugeError": "agentgauge.errors",
+    "ProviderError": "agentgauge.errors",
+    "UserError": "agentgauge.errors",
+    "ArgMatcher": "agentgauge.schema",
+    "CallExpectation": "agentgauge.schema",
+    "Case": "agentgauge.schema",
+    "CaseResult": "agentgauge.schema",
+    "Expectation": "agentgauge.schema",
+    "Message": "agentgauge.schema",
+    "Score": "agentgauge.schema",
+    "Suite": "agentgauge.schema",
+    "ToolCall": "agentgauge.schema",
+    "ToolSpec": "agentgauge.schema",
+}
 
 __all__ = [
     "AgentGaugeError",
@@ -34,3 +60,16 @@ __all__ = [
     "UserError",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentgauge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
