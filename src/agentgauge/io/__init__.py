@@ -1,5 +1,23 @@
 """Reading and writing files: suites, results, importers, exporters and tool converters."""
 
+from ._convert import (
+    TOOL_FORMATS,
+    ToolFormat,
+    bfcl_schema_to_json_schema,
+    read_tools_file,
+    tools_from_data,
+    tools_to_format,
+)
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 
-__all__ = ["RESULTS_FILE", "ResultsWriter", "iter_results"]
+__all__ = [
+    "RESULTS_FILE",
+    "TOOL_FORMATS",
+    "ResultsWriter",
+    "ToolFormat",
+    "bfcl_schema_to_json_schema",
+    "iter_results",
+    "read_tools_file",
+    "tools_from_data",
+    "tools_to_format",
+]
