@@ -14,6 +14,7 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .errors import AgentGaugeError, ProviderError, UserError
+    from .runner import RunConfig, RunOutcome, arun_suite, run_suite
     from .schema import (
         ArgMatcher,
         CallExpectation,
@@ -42,6 +43,10 @@ _EXPORTS: dict[str, str] = {
     "Suite": "agentgauge.schema",
     "ToolCall": "agentgauge.schema",
     "ToolSpec": "agentgauge.schema",
+    "RunConfig": "agentgauge.runner",
+    "RunOutcome": "agentgauge.runner",
+    "arun_suite": "agentgauge.runner",
+    "run_suite": "agentgauge.runner",
 }
 
 __all__ = [
@@ -53,12 +58,16 @@ __all__ = [
     "Expectation",
     "Message",
     "ProviderError",
+    "RunConfig",
+    "RunOutcome",
     "Score",
     "Suite",
     "ToolCall",
     "ToolSpec",
     "UserError",
     "__version__",
+    "arun_suite",
+    "run_suite",
 ]
 
 

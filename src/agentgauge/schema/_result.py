@@ -93,6 +93,8 @@ class CaseResult(Model):
     cost_usd: float | None = None
     #: why the case errored (provider failure, timeout, scorer crash), kept apart from failure
     error: str | None = None
+    #: the agent used up its step limit (model calls per user turn) in some turn
+    step_limit_hit: bool = False
 
 
 class RunRecord(Model):
@@ -113,3 +115,6 @@ class RunRecord(Model):
     max_concurrency: int | None = None
     scoring_mode: str = "default"
     case_count: int = 0
+    #: the run's options (trials, timeout, filters, base URL ...) so ``run --resume`` can continue
+    #: it; never holds secrets
+    options: dict[str, JsonValue] = Field(default_factory=dict)

@@ -1,0 +1,30 @@
+"""The runner: drives an agent through every case of a suite and records what happened.
+
+``run_suite(suite, RunConfig(...), run_dir)`` runs each case (× trials) with bounded
+concurrency, simulated tools and injected faults, retries, a per-case timeout, a response cache
+and a crash-safe results journal; ``arun_suite`` is the same as a coroutine.
+"""
+
+from ._cache import ResponseCache
+from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, default_cache_dir
+from ._journal import RUN_FILE, read_record
+from ._prices import PRICES, cost_usd
+from ._suite import arun_suite, run_suite, select_cases
+from ._tools import ToolState
+
+__all__ = [
+    "DEFAULT_AGENT",
+    "PRICES",
+    "RUN_FILE",
+    "ExtraScorer",
+    "ResponseCache",
+    "RunConfig",
+    "RunOutcome",
+    "ToolState",
+    "arun_suite",
+    "cost_usd",
+    "default_cache_dir",
+    "read_record",
+    "run_suite",
+    "select_cases",
+]

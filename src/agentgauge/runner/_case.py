@@ -1,0 +1,204 @@
+"""Running one case and trial: the agent loop under a timeout, then scoring, into a CaseResult."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import anyio
+
+from .. import scoring as scoring_api
+from ..errors import ProviderError
+from ..providers._base import GenerateConfig, Provider
+from ..schema import Case, CaseResult, FaultRate, Message, Suite, ToolCall, ToolSim, ToolSpec
+from ._cache import ResponseCache
+from ._config import ExtraScorer
+from ._loop import ModelCaller, RunStats, Transcript, run_turn
+from ._retry import RetryPolicy
+from ._tools import ToolSimulator
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseContext:
+    """Everything a worker needs, shared by every case of a run."""
+
+    suite: Suite
+    provider: Provider
+    generation: GenerateConfig
+    cache: ResponseCache | None
+    limiter: anyio.CapacityLimiter
+    policy: RetryPolicy
+    stats: RunStats
+    seed: int
+    timeout_s: float
+    tool_timeout_s: float
+    max_steps: int | None
+    scoring: scoring_api.ScoringConfig
+    extra_scorers: Sequence[ExtraScorer]
+    #: suite tools by name, and each tool's default simulation (built once per run)
+    tool_map: dict[str, ToolSpec]
+    tool_defaults: dict[str, ToolSim | None]
+
+
+def _first_messages(case: Case, suite: Suite) -> list[Message]:
+    msgs: list[Message] = []
+    system = case.system if case.system is not None else suite.defaults.system
+    if isinstance(case.input, str):
+        if system:
+            msgs.append(Message(role="system", content=system))
+        msgs.append(Message(role="user", content=case.input))
+    else:
+        if system and not (case.input and case.input[0].role == "system"):
+            msgs.append(Message(role="system", content=system))
+        msgs.extend(case.input)
+    return msgs
+
+
+def _case_tools(case: Case, ctx: CaseContext) -> tuple[list[ToolSpec], dict[str, ToolSpec]]:
+    if case.tools is None:
+        tools = ctx.suite.tools
+        return tools, ctx.tool_map
+    tools = ctx.suite.tools_for(case)
+    return tools, {t.name: t for t in tools}
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
+    """Run one case and trial to a CaseResult; never raises for a failure of the case itself."""
+    tools, tool_map = _case_tools(case, ctx)
+    defaults: dict[str, ToolSim | None] = ctx.tool_defaults
+    if case.tools is not None:
+        defaults = {t.name: t.simulation for t in tools}
+    faults: list[FaultRate] = case.faults or ctx.suite.defaults.faults
+    sim = ToolSimulator(
+        case_id=case.id,
+        trial=trial,
+        seed=ctx.seed,
+        case_results=case.tool_results,
+        defaults=defaults,
+        faults=faults,
+        timeout_s=ctx.tool_timeout_s,
+    )
+    rng = random.Random(f"{ctx.seed}/{case.id}/{trial}")
+    caller = ModelCaller(
+        provider=ctx.provider,
+        tools=tools,
+        config=ctx.generation,
+        trial=trial,
+        cache=ctx.cache,
+        limiter=ctx.limiter,
+        policy=ctx.policy,
+        rng=rng,
+        stats=ctx.stats,
+    )
+    max_steps = ctx.max_steps or case.max_steps or ctx.suite.defaults.max_steps
+    tr = Transcript(messages=_first_messages(case, ctx.suite))
+    error: str | None = None
+    t0 = time.perf_counter()
+    try:
+        with anyio.fail_after(ctx.timeout_s):
+            tr.turns.append([])
+            await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=0, tr=tr)
+            for i, turn in enumerate(case.turns, start=1):
+                user = Message(role="user", content=turn.user)
+                tr.messages.append(user)
+                tr.turns.append([])
+                await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=i, tr=tr)
+    except TimeoutError:
+        error = f"timeout after {ctx.timeout_s:g}s"
+    except Exception as exc:
+        attempts = getattr(exc, "attempts", 1)
+        suffix = f" (after {attempts} attempts)" if attempts > 1 else ""
+        if isinstance(exc, (ProviderError, ConnectionError)):
+            error = f"provider error: {_error_text(exc)}{suffix}"
+        else:
+            error = f"{type(exc).__name__}: {_error_text(exc)}{suffix}"
+    latency_ms = (time.perf_counter() - t0) * 1000.0
+    result = _build_result(case, trial, tr, latency_ms)
+    if error is not None:
+        result.status = "error"
+        result.error = error
+        result.explanation = error
+        return result
+    await _score(case, result, tr.turns, tool_map, ctx)
+    return result
+
+
+def _build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> CaseResult:
+    calls: list[ToolCall] = []
+    text: str | None = None
+    for turn in tr.turns:
+        for msg in turn:
+            if msg.role == "assistant":
+                calls.extend(msg.tool_calls)
+                text = msg.content
+    expect = case.expect
+    return CaseResult(
+        case_id=case.id,
+        trial=trial,
+        status="error",
+        category=case.category,
+        difficulty=case.difficulty,
+        tags=case.tags,
+        labels=case.labels,
+        latency_budget_s=case.latency_budget_s,
+        expected_behavior=expect.behavior,
+        expected_tools=[c.name for c in expect.tool_calls],
+        calls=calls,
+        text=text,
+        messages=tr.messages,
+        trace=tr.trace,
+        usage=tr.usage,
+        model_calls=tr.model_calls,
+        tool_calls=tr.tool_calls,
+        latency_ms=latency_ms,
+        ttft_ms=tr.ttft_ms,
+        cost_usd=tr.cost_usd,
+        step_limit_hit=bool(tr.step_limit_turns),
+    )
+
+
+async def _score(
+    case: Case,
+    result: CaseResult,
+    turns: list[list[Message]],
+    tool_map: dict[str, ToolSpec],
+    ctx: CaseContext,
+) -> None:
+    try:
+        verdict = scoring_api.score_case(case, turns, tool_map, ctx.scoring)
+    except Exception as exc:
+        result.status = "error"
+        result.error = f"scorer crashed: {type(exc).__name__}: {_error_text(exc)}"
+        result.explanation = result.error
+        return
+    result.status = verdict.status
+    result.score = verdict.score
+    result.scores = list(verdict.scores)
+    result.explanation = verdict.explanation
+    result.behavior = verdict.behavior
+    if result.step_limit_hit:
+        note = "the agent reached its step limit"
+        result.explanation = f"{result.explanation}\n{note}" if result.explanation else note
+    for scorer in ctx.extra_scorers:
+        name = getattr(scorer, "name", type(scorer).__name__)
+        try:
+            extra = await scorer.score(case, result, turns)
+        except Exception as exc:
+            result.status = "error"
+            result.error = f"scorer '{name}' crashed: {type(exc).__name__}: {_error_text(exc)}"
+            result.explanation = result.error
+            return
+        result.scores.extend(extra)
+        failed = [s for s in extra if s.passed is False]
+        if failed and result.status == "passed":
+            result.status = "failed"
+        for s in failed:
+            line = f"{s.name}: {s.explanation}" if s.explanation else s.name
+            result.explanation = f"{result.explanation}\n{line}" if result.explanation else line

@@ -1,0 +1,121 @@
+"""Run options and the outcome of a run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ..providers._base import GenerateConfig
+from ..scoring._api import ScoringConfig
+
+if TYPE_CHECKING:
+    from ..schema import Case, CaseResult, Message, RunRecord, Score
+
+#: used when neither ``--agent`` nor the suite's ``defaults.agent`` names an agent
+DEFAULT_AGENT = "local:smollm2"
+
+
+@runtime_checkable
+class ExtraScorer(Protocol):
+    """A scorer run after the deterministic ones (LLM judges plug in here).
+
+    ``score`` receives the case, its result so far (deterministic scores filled in) and the
+    per-turn messages; the scores it returns are appended to the result. If it raises, the case
+    is recorded with status ``error`` and the reason.
+    """
+
+    async def score(
+        self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
+    ) -> list[Score]: ...
+
+
+def default_cache_dir() -> Path:
+    """``$AGENTGAUGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/agentgauge``, else ``~/.cache/agentgauge``.
+
+    (That is where the response cache lives.)
+    """
+    env = os.environ.get("AGENTGAUGE_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "agentgauge"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunConfig:
+    """How to run a suite. ``None`` means: take the suite's default (then the built-in one)."""
+
+    #: agent spec such as ``openai:gpt-4o-mini``; None: the suite's ``defaults.agent`` or
+    #: ``local:smollm2``. Ignored when a provider object is passed to ``run_suite``.
+    agent: str | None = None
+    #: adapter options passed to the provider factory (e.g. ``base_url``); never written to disk
+    #: except ``base_url``
+    agent_options: Mapping[str, Any] = field(default_factory=dict)
+    #: independent trials per case (None: ``defaults.trials``)
+    trials: int | None = None
+    #: cases running at once (global)
+    max_concurrency: int = 16
+    #: model calls in flight at once to the provider (None: same as ``max_concurrency``)
+    provider_concurrency: int | None = None
+    #: wall-clock limit per case and trial, seconds (None: ``defaults.timeout_s``, 60)
+    timeout_s: float | None = None
+    #: retries of a transient provider error (429, 5xx, connection errors, timeouts)
+    retries: int = 2
+    #: exponential backoff with full jitter: wait uniform(0, min(max, base * 2**attempt))
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 30.0
+    #: model calls per user turn (None: the case's ``max_steps``, else ``defaults.max_steps``, 8)
+    max_steps: int | None = None
+    #: how long a simulated tool may take before it counts as timed out, seconds
+    tool_timeout_s: float = 10.0
+    #: the response cache (SQLite); ``cache_dir`` None: :func:`default_cache_dir`
+    cache: bool = True
+    cache_dir: Path | None = None
+    #: seeds fault injection and is passed to the model
+    seed: int = 0
+    #: continue an interrupted run in ``run_dir``: finished (case, trial) pairs are kept
+    resume: bool = False
+    scoring: ScoringConfig = field(default_factory=ScoringConfig)
+    #: generation parameters (temperature 0 by default)
+    generation: GenerateConfig = field(default_factory=GenerateConfig)
+    #: stream responses (measures time to first token) when the provider can
+    stream: bool = False
+    #: a progress bar on a terminal, periodic lines otherwise; None: bar only on a terminal
+    progress: bool | None = None
+    #: run only cases whose id, category or a tag matches one of these globs
+    case_filter: tuple[str, ...] = ()
+    #: run at most this many cases (after filtering)
+    limit: int | None = None
+    #: scorers run after deterministic scoring (judges)
+    extra_scorers: Sequence[ExtraScorer] = ()
+    #: fsync results.jsonl after every line (slower; survives power loss, not just kill -9)
+    fsync: bool = False
+    #: extra information recorded in run.json (the CLI stores the suite path here)
+    suite_path: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunOutcome:
+    """What a run did. The per-case results are in ``run_dir / "results.jsonl"``."""
+
+    run_dir: Path
+    record: RunRecord
+    #: (case, trial) pairs run now (not counting pairs kept from an interrupted run)
+    ran: int
+    #: pairs already finished before a resume
+    resumed: int
+    passed: int
+    failed: int
+    errors: int
+    #: calls that reached the provider / were answered from the cache
+    provider_calls: int
+    cache_hits: int
+    wall_s: float
+
+    @property
+    def total(self) -> int:
+        return self.ran + self.resumed

@@ -1,0 +1,202 @@
+"""The agent loop: model -> tool calls -> simulated results -> model ... for every user turn."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import anyio
+
+from ..providers._base import GenerateConfig, ModelRequest, ModelResponse, Provider
+from ..schema import Message, ToolCall, ToolSpec, TraceEvent, Usage
+from ._cache import RequestHasher, ResponseCache
+from ._prices import cost_usd
+from ._retry import RetryPolicy, with_retries
+from ._tools import ToolSimulator
+
+
+@dataclass(kw_only=True, slots=True)
+class RunStats:
+    """Counters shared by every case of a run."""
+
+    provider_calls: int = 0
+    cache_hits: int = 0
+
+
+@dataclass(kw_only=True, slots=True)
+class Transcript:
+    """What happened in one case: the whole conversation, per-turn agent messages and a trace."""
+
+    messages: list[Message] = field(default_factory=list)
+    turns: list[list[Message]] = field(default_factory=list)
+    trace: list[TraceEvent] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    model_calls: int = 0
+    tool_calls: int = 0
+    ttft_ms: float | None = None
+    cost_usd: float | None = None
+    #: user turns (0 = the case input) whose step limit was reached
+    step_limit_turns: list[int] = field(default_factory=list)
+
+
+class ModelCaller:
+    """Calls the provider for one case: cache, per-provider limit, retries and trace events."""
+
+    def __init__(
+        self,
+        *,
+        provider: Provider,
+        tools: list[ToolSpec],
+        config: GenerateConfig,
+        trial: int,
+        cache: ResponseCache | None,
+        limiter: anyio.CapacityLimiter,
+        policy: RetryPolicy,
+        rng: random.Random,
+        stats: RunStats,
+    ) -> None:
+        self._provider = provider
+        self._tools = tools
+        self._config = config
+        self._cache = cache
+        self._hasher = RequestHasher(provider.name, tools, config, trial) if cache else None
+        self._limiter = limiter
+        self._policy = policy
+        self._rng = rng
+        self._stats = stats
+
+    async def __call__(self, messages: list[Message], turn: int, tr: Transcript) -> ModelResponse:
+        start = time.time()
+        t0 = time.perf_counter()
+        key = self._hasher.key(messages) if self._hasher is not None else None
+        cached = False
+        attempts = 1
+        hit = self._cache.get(key) if self._cache is not None and key is not None else None
+        if hit is not None:
+            resp = hit
+            cached = True
+            self._stats.cache_hits += 1
+        else:
+            request = ModelRequest(messages=list(messages), tools=self._tools, config=self._config)
+
+            async def attempt() -> ModelResponse:
+                self._stats.provider_calls += 1
+                async with self._limiter:
+                    return await self._provider.generate(request)
+
+            try:
+                resp, attempts = await with_retries(attempt, self._policy, rng=self._rng)
+            except Exception as exc:
+                end = time.time()
+                tr.trace.append(
+                    TraceEvent(
+                        kind="model",
+                        turn=turn,
+                        start=start,
+                        end=end,
+                        latency_ms=(time.perf_counter() - t0) * 1000.0,
+                        model=self._provider.name,
+                        attempts=getattr(exc, "attempts", 1),
+                        error=f"{type(exc).__name__}: {exc}",
+                    )
+                )
+                raise
+            if self._cache is not None and key is not None:
+                self._cache.put(key, resp)
+        latency_ms = (time.perf_counter() - t0) * 1000.0
+        model = resp.model or self._provider.name
+        cost = cost_usd(model, resp.usage)
+        tr.model_calls += 1
+        tr.usage = tr.usage + resp.usage
+        if cost is not None:
+            tr.cost_usd = (tr.cost_usd or 0.0) + cost
+        if tr.ttft_ms is None and resp.ttft_ms is not None and not cached:
+            tr.ttft_ms = resp.ttft_ms
+        tr.trace.append(
+            TraceEvent(
+                kind="model",
+                turn=turn,
+                start=start,
+                end=time.time(),
+                latency_ms=latency_ms,
+                model=model,
+                usage=resp.usage,
+                ttft_ms=None if cached else resp.ttft_ms,
+                cached=cached,
+                cost_usd=cost,
+                attempts=attempts,
+            )
+        )
+        return resp
+
+
+async def _run_tools(
+    calls: Sequence[ToolCall], sim: ToolSimulator, turn: int, tr: Transcript
+) -> list[Message]:
+    out: list[Message] = []
+    for call in calls:
+        outcome = await sim.call(call)
+        tr.tool_calls += 1
+        tr.trace.append(
+            TraceEvent(
+                kind="tool",
+                turn=turn,
+                start=outcome.start,
+                end=outcome.end,
+                latency_ms=(outcome.end - outcome.start) * 1000.0,
+                tool=call.name,
+                arguments=call.arguments,
+                result=outcome.result,
+                fault=outcome.fault,
+                error=outcome.error,
+            )
+        )
+        out.append(
+            Message(role="tool", content=outcome.content, tool_call_id=call.id, name=call.name)
+        )
+    return out
+
+
+def _with_call_ids(msg: Message, prefix: str) -> Message:
+    """Give id-less tool calls an id, so each tool result can name the call it answers."""
+    calls = [
+        c if c.id is not None else c.model_copy(update={"id": f"{prefix}{i}"})
+        for i, c in enumerate(msg.tool_calls)
+    ]
+    return msg.model_copy(update={"tool_calls": calls})
+
+
+async def run_turn(
+    *,
+    call_model: ModelCaller,
+    sim: ToolSimulator,
+    max_steps: int,
+    turn: int,
+    tr: Transcript,
+) -> None:
+    """Drive the agent until it replies without tool calls or ``max_steps`` model calls are spent.
+
+    When the limit is reached the turn is recorded in ``tr.step_limit_turns`` and the case is
+    scored as it stands: a looping agent ends, it never hangs.
+
+    Messages are appended to ``tr.messages`` and to ``tr.turns[turn]`` as they happen, so a case
+    cut short (timeout, provider error) keeps what it did so far.
+    """
+    agent_msgs = tr.turns[turn]
+    for step in range(max_steps):
+        resp = await call_model(tr.messages, turn, tr)
+        msg = resp.message
+        if msg.tool_calls and any(c.id is None for c in msg.tool_calls):
+            msg = _with_call_ids(msg, f"call_{turn}_{step}_")
+        tr.messages.append(msg)
+        agent_msgs.append(msg)
+        if not msg.tool_calls:
+            return
+        # the calls are answered even on the last step, so the conversation stays well formed
+        # for later scripted turns
+        results = await _run_tools(msg.tool_calls, sim, turn, tr)
+        tr.messages.extend(results)
+        agent_msgs.extend(results)
+    tr.step_limit_turns.append(turn)

@@ -1,0 +1,254 @@
+"""Running a whole suite: bounded concurrency, journal, resume, cache and progress."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import anyio
+import anyio.abc
+
+from .._version import __version__
+from ..errors import UserError
+from ..io import ResultsWriter
+from ..providers._base import Provider
+from ..providers._registry import resolve_provider
+from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite
+from ._cache import ResponseCache
+from ._case import CaseContext, run_case
+from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, default_cache_dir
+from ._journal import Finished, journal_has_results, read_record, scan_finished, write_record
+from ._loop import RunStats
+from ._progress import ProgressReporter
+from ._retry import RetryPolicy
+
+
+def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterator[Case]:
+    """Cases whose id, category or a tag matches a ``case_filter`` glob; at most ``limit``."""
+    globs = config.case_filter
+    n = 0
+    for case in cases:
+        if config.limit is not None and n >= config.limit:
+            return
+        if globs and not any(
+            fnmatch.fnmatchcase(case.id, g)
+            or fnmatch.fnmatchcase(case.category, g)
+            or any(fnmatch.fnmatchcase(t, g) for t in case.tags)
+            for g in globs
+        ):
+            continue
+        n += 1
+        yield case
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
+    """The options recorded in run.json (what ``--resume`` needs; never a secret)."""
+    base_url = config.agent_options.get("base_url")
+    return {
+        "trials": trials,
+        "max_concurrency": config.max_concurrency,
+        "provider_concurrency": config.provider_concurrency,
+        "timeout_s": config.timeout_s,
+        "retries": config.retries,
+        "max_steps": config.max_steps,
+        "cache": config.cache,
+        "seed": config.seed,
+        "stream": config.stream,
+        "case_filter": list(config.case_filter),
+        "limit": config.limit,
+        "mode": config.scoring.mode,
+        "base_url": str(base_url) if base_url is not None else None,
+    }
+
+
+def _suite_hash(suite: Suite) -> str:
+    return hashlib.blake2b(suite.model_dump_json().encode(), digest_size=12).hexdigest()
+
+
+def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> str:
+    if provider is not None:
+        return provider.name
+    return config.agent or suite.defaults.agent or DEFAULT_AGENT
+
+
+async def arun_suite(
+    suite: Suite,
+    config: RunConfig,
+    run_dir: Path | str,
+    *,
+    provider: Provider | None = None,
+    cases: Iterable[Case] | None = None,
+) -> RunOutcome:
+    """Run every case of ``suite`` (× trials) and append each result to ``run_dir/results.jsonl``.
+
+    ``provider`` overrides ``config.agent``. ``cases`` (an iterable, consumed lazily) replaces
+    ``suite.cases`` for very large runs that should not hold every case in memory.
+    A failing case is recorded with status ``error``; it never stops the run.
+    """
+    run_dir = Path(run_dir)
+    t0 = time.perf_counter()
+    agent = _agent_spec(suite, config, provider)
+    if provider is None:
+        provider = resolve_provider(agent, **dict(config.agent_options))
+    trials = config.trials or suite.defaults.trials
+    if trials < 1:
+        raise UserError(f"--trials must be at least 1, got {trials}")
+    if config.max_concurrency < 1:
+        raise UserError(f"--max-concurrency must be at least 1, got {config.max_concurrency}")
+
+    finished = Finished()
+    previous: RunRecord | None = None
+    if config.resume:
+        finished = scan_finished(run_dir)
+        if (run_dir / "run.json").exists():
+            previous = read_record(run_dir)
+    elif journal_has_results(run_dir):
+        raise UserError(
+            f"{run_dir} already holds results: use --resume {run_dir} to continue it, "
+            "or choose another output directory"
+        )
+
+    selected: Iterable[Case]
+    if cases is None:
+        selected = list(select_cases(suite.cases, config))
+        case_count: int | None = len(selected)
+    else:
+        selected = select_cases(cases, config)
+        case_count = None
+    record = RunRecord(
+        run_id=previous.run_id if previous else uuid.uuid4().hex[:12],
+        suite=suite.name,
+        suite_path=config.suite_path or (previous.suite_path if previous else None),
+        suite_hash=_suite_hash(suite) if cases is None else None,
+        agent=agent,
+        started_at=previous.started_at if previous else _now(),
+        agentgauge_version=__version__,
+        trials=trials,
+        max_concurrency=config.max_concurrency,
+        scoring_mode=config.scoring.mode,
+        case_count=case_count or 0,
+        options=_options(config, trials),
+    )
+    write_record(run_dir, record)
+
+    cache: ResponseCache | None = None
+    if config.cache:
+        cache = ResponseCache(config.cache_dir or default_cache_dir())
+    stats = RunStats()
+    generation = config.generation
+    if config.stream != generation.stream:
+        from dataclasses import replace
+
+        generation = replace(generation, stream=config.stream)
+    ctx = CaseContext(
+        suite=suite,
+        provider=provider,
+        generation=generation,
+        cache=cache,
+        limiter=anyio.CapacityLimiter(config.provider_concurrency or config.max_concurrency),
+        policy=RetryPolicy(
+            retries=config.retries, base_s=config.backoff_base_s, max_s=config.backoff_max_s
+        ),
+        stats=stats,
+        seed=config.seed,
+        timeout_s=config.timeout_s or suite.defaults.timeout_s,
+        tool_timeout_s=config.tool_timeout_s,
+        max_steps=config.max_steps,
+        scoring=config.scoring,
+        extra_scorers=config.extra_scorers,
+        tool_map=suite.tool_map(),
+        tool_defaults={t.name: t.simulation for t in suite.tools},
+    )
+    total = case_count * trials - len(finished.pairs) if case_count is not None else None
+    progress = ProgressReporter(total, enabled=config.progress)
+    counts = {"passed": 0, "failed": 0, "error": 0}
+    ran = 0
+    writer = ResultsWriter(run_dir, fsync=config.fsync)
+    send, recv = anyio.create_memory_object_stream[tuple[Case, int]](
+        max_buffer_size=config.max_concurrency * 2
+    )
+
+    async def produce() -> None:
+        async with send:
+            for case in selected:
+                for trial in range(trials):
+                    if (case.id, trial) not in finished.pairs:
+                        await send.send((case, trial))
+
+    async def work(inbox: anyio.abc.ObjectReceiveStream[tuple[Case, int]]) -> None:
+        nonlocal ran
+        async with inbox:
+            async for case, trial in inbox:
+                result = await _run_guarded(case, trial, ctx)
+                writer.write(result)
+                ran += 1
+                counts[result.status] = counts.get(result.status, 0) + 1
+                progress.advance(result.status)
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(produce)
+            for _ in range(config.max_concurrency):
+                tg.start_soon(work, recv.clone())
+            recv.close()
+    finally:
+        writer.close()
+        progress.close()
+        if cache is not None:
+            cache.close()
+    record.finished_at = _now()
+    if case_count is None:
+        record.case_count = ran + len(finished.pairs)
+    write_record(run_dir, record)
+    return RunOutcome(
+        run_dir=run_dir,
+        record=record,
+        ran=ran,
+        resumed=len(finished.pairs),
+        passed=counts["passed"] + finished.passed,
+        failed=counts["failed"] + finished.failed,
+        errors=counts["error"] + finished.errors,
+        provider_calls=stats.provider_calls,
+        cache_hits=stats.cache_hits,
+        wall_s=time.perf_counter() - t0,
+    )
+
+
+async def _run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
+    try:
+        return await run_case(case, trial, ctx)
+    except Exception as exc:  # a bug in a fake or in agentgauge: record it, keep going
+        reason = f"internal error: {type(exc).__name__}: {exc}"
+        return CaseResult(
+            case_id=case.id,
+            trial=trial,
+            status="error",
+            error=reason,
+            explanation=reason,
+            category=case.category,
+            tags=case.tags,
+        )
+
+
+def run_suite(
+    suite: Suite,
+    config: RunConfig | None = None,
+    run_dir: Path | str = "runs/run",
+    *,
+    provider: Provider | None = None,
+    cases: Iterable[Case] | None = None,
+) -> RunOutcome:
+    """Run a suite (blocking). See :func:`arun_suite`."""
+    cfg = config if config is not None else RunConfig()
+    return anyio.run(
+        lambda: arun_suite(suite, cfg, run_dir, provider=provider, cases=cases),
+    )

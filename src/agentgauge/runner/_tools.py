@@ -1,0 +1,225 @@
+"""Simulated tools: static results, stateful Python fakes and injected faults.
+
+For each call the simulation is chosen in this order:
+
+1. the case's ``tool_results[name]`` (a list gives successive calls successive items; the last
+   one repeats);
+2. the tool's own ``simulation`` (its default for every case);
+3. none: the agent gets ``{"error": "no simulated result for tool 'X'"}``, recorded as fault
+   ``unsimulated``.
+
+A rate fault (``faults`` of the case, else of the suite defaults) may replace the chosen
+simulation; the draw is seeded by (seed, case id, trial, call index), so a re-run injects the same
+faults at the same calls.
+
+Python fakes (``function: "package.module:callable"``) are called with the arguments as keyword
+arguments; if the callable has a parameter named ``state``, it also receives a per-case
+:class:`ToolState` (a dict) shared by every tool of the case and kept across turns. It may be a
+plain or an async function; it returns any JSON value. If it raises, the agent sees an error and
+the call is recorded as fault ``exception``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import orjson
+
+from ..errors import UserError
+from ..schema import FaultKind, FaultRate, JsonValue, ToolCall, ToolSim
+
+#: what a ``malformed`` fault hands the agent: text that is not valid JSON
+MALFORMED_TEXT = '{"result": [{"id": 1, "value": "trunc'
+
+
+class ToolState(dict[str, Any]):
+    """Per-case state passed to stateful fakes that accept a ``state`` parameter."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolOutcome:
+    """One simulated call: the text the agent sees, the result recorded, and any fault."""
+
+    content: str
+    result: JsonValue
+    fault: str | None
+    error: str | None
+    start: float
+    end: float
+
+
+_fn_cache: dict[str, tuple[Callable[..., Any], bool]] = {}
+
+
+def load_function(ref: str) -> tuple[Callable[..., Any], bool]:
+    """Import ``package.module:callable``; returns it and whether it takes ``state``."""
+    hit = _fn_cache.get(ref)
+    if hit is not None:
+        return hit
+    module_name, sep, attr = ref.partition(":")
+    if not sep or not module_name or not attr:
+        raise UserError(f"tool function '{ref}': expected 'package.module:callable'")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise UserError(f"tool function '{ref}': cannot import it ({exc})") from exc
+    if not callable(obj):
+        raise UserError(f"tool function '{ref}' is not callable")
+    try:
+        takes_state = "state" in inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        takes_state = False
+    _fn_cache[ref] = (obj, takes_state)
+    return obj, takes_state
+
+
+def _fault_draw(seed: int, case_id: str, trial: int, index: int) -> random.Random:
+    digest = hashlib.blake2b(
+        f"{seed}\x1f{case_id}\x1f{trial}\x1f{index}".encode(), digest_size=8
+    ).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def _dumps(value: JsonValue) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return orjson.dumps(str(value)).decode()
+
+
+class ToolSimulator:
+    """The simulated tools of one case and trial (holds per-case state and call counters)."""
+
+    def __init__(
+        self,
+        *,
+        case_id: str,
+        trial: int,
+        seed: int,
+        case_results: Mapping[str, ToolSim | list[ToolSim]],
+        defaults: Mapping[str, ToolSim | None],
+        faults: Sequence[FaultRate],
+        timeout_s: float,
+    ) -> None:
+        self._case_id = case_id
+        self._trial = trial
+        self._seed = seed
+        self._case_results = case_results
+        self._defaults = defaults
+        self._faults = faults
+        self._timeout_s = timeout_s
+        self._per_tool: dict[str, int] = {}
+        self._index = 0
+        self.state = ToolState()
+
+    def _choose(self, name: str) -> ToolSim | None:
+        n = self._per_tool.get(name, 0)
+        self._per_tool[name] = n + 1
+        sim = self._case_results.get(name)
+        if isinstance(sim, list):
+            return sim[min(n, len(sim) - 1)] if sim else None
+        if sim is not None:
+            return sim
+        return self._defaults.get(name)
+
+    def _rate_fault(self, name: str, index: int) -> FaultKind | None:
+        if not self._faults:
+            return None
+        rng = _fault_draw(self._seed, self._case_id, self._trial, index)
+        for rate in self._faults:
+            if rate.tools and name not in rate.tools:
+                continue
+            if rng.random() < rate.rate:
+                return rate.kind
+        return None
+
+    async def call(self, call: ToolCall) -> ToolOutcome:
+        start = time.time()
+        index = self._index
+        self._index += 1
+        name = call.name
+        sim = self._choose(name)
+        fault: str | None = self._rate_fault(name, index)
+        error_text: str | None = None
+        if fault is None and sim is not None:
+            fault = sim.fault
+            error_text = sim.error
+        if sim is not None and sim.delay_s > 0 and fault != "timeout":
+            if sim.delay_s >= self._timeout_s:
+                fault = "timeout"
+            else:
+                await anyio.sleep(sim.delay_s)
+        if fault is not None:
+            return self._fault(name, fault, error_text, start)
+        if sim is None:
+            msg = f"no simulated result for tool '{name}'"
+            return self._outcome({"error": msg}, "unsimulated", msg, start)
+        if sim.function is not None:
+            return await self._run_function(sim.function, call, start)
+        return self._outcome(sim.result, None, None, start)
+
+    def _fault(self, name: str, fault: str, error_text: str | None, start: float) -> ToolOutcome:
+        if fault == "error":
+            msg = error_text or f"{name} failed"
+            return self._outcome({"error": msg}, "error", msg, start)
+        if fault == "exception":
+            msg = f"tool '{name}' raised an exception: {error_text or 'internal error'}"
+            return self._outcome({"error": msg}, "exception", msg, start)
+        if fault == "timeout":
+            msg = f"tool '{name}' timed out after {self._timeout_s:g}s"
+            return self._outcome({"error": msg}, "timeout", msg, start)
+        if fault == "empty":
+            return ToolOutcome(
+                content="", result="", fault="empty", error=None, start=start, end=time.time()
+            )
+        # malformed
+        return ToolOutcome(
+            content=MALFORMED_TEXT,
+            result=MALFORMED_TEXT,
+            fault="malformed",
+            error=None,
+            start=start,
+            end=time.time(),
+        )
+
+    async def _run_function(self, ref: str, call: ToolCall, start: float) -> ToolOutcome:
+        fn, takes_state = load_function(ref)
+        kwargs: dict[str, Any] = dict(call.arguments)
+        if takes_state:
+            kwargs["state"] = self.state
+        try:
+            with anyio.fail_after(self._timeout_s):
+                value = fn(**kwargs)
+                if inspect.isawaitable(value):
+                    value = await value
+        except TimeoutError:
+            return self._fault(call.name, "timeout", None, start)
+        except Exception as exc:
+            msg = f"tool '{call.name}' raised {type(exc).__name__}: {exc}"
+            return self._outcome({"error": msg}, "exception", msg, start)
+        return self._outcome(value, None, None, start)
+
+    @staticmethod
+    def _outcome(
+        result: JsonValue, fault: str | None, error: str | None, start: float
+    ) -> ToolOutcome:
+        return ToolOutcome(
+            content=_dumps(result),
+            result=result,
+            fault=fault,
+            error=error,
+            start=start,
+            end=time.time(),
+        )
