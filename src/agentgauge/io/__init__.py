@@ -8,15 +8,21 @@ from ._convert import (
     tools_from_data,
     tools_to_format,
 )
+from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 
 __all__ = [
     "RESULTS_FILE",
     "TOOL_FORMATS",
+    "LoadedSuite",
+    "Origin",
     "ResultsWriter",
     "ToolFormat",
     "bfcl_schema_to_json_schema",
     "iter_results",
+    "load_cases",
+    "load_suite",
+    "read_suite",
     "read_tools_file",
     "tools_from_data",
     "tools_to_format",

@@ -1,0 +1,413 @@
+"""Loading suites and case files, with every problem reported as ``file:line: field: message``.
+
+A suite is a YAML or JSON file (or a folder holding ``suite.yaml`` / ``suite.yml`` /
+``suite.json``). Its ``tool_files`` and ``case_files`` are read relative to the suite file; the
+:class:`~agentgauge.schema.Suite` returned is self-contained: tools from ``tool_files`` follow
+the inline ``tools``, cases from ``case_files`` follow the inline ``cases``, and both lists of
+file names are emptied. A JSONL file (or a YAML/JSON list of cases) given as a suite is read as
+a suite of just those cases, named after the file.
+
+Every case is validated on its own, so one bad case never hides the problems of the next; all
+problems are collected and raised together as one :class:`~agentgauge.errors.UserError` whose
+``problems`` holds one line each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import ValidationError
+
+from ..errors import UserError
+from ..schema import Case, Suite, ToolSpec
+from ._yaml import (
+    Document,
+    FixedLocator,
+    Locator,
+    PathElem,
+    iter_jsonl,
+    read_document,
+    read_text,
+)
+from ._yaml_errors import format_path, kind_of, unknown_field_message, validation_problems
+
+__all__ = ["SUITE_FILE_NAMES", "LoadedSuite", "Origin", "load_cases", "load_suite", "read_suite"]
+
+#: file names looked for when a folder is given as a suite
+SUITE_FILE_NAMES: Final = ("suite.yaml", "suite.yml", "suite.json")
+_JSONL_SUFFIXES: Final = (".jsonl", ".ndjson")
+#: stop collecting after this many problems (a wrong file can have one per line)
+_MAX_PROBLEMS: Final = 1000
+_NATIVE_TOOL_KEYS: Final = frozenset({"name", "description", "parameters", "simulation"})
+_VENDOR_TOOL_KEYS: Final = frozenset(
+    {
+        "type",
+        "function",
+        "input_schema",
+        "inputSchema",
+        "parameters_json_schema",
+        "parametersJsonSchema",
+        "function_declarations",
+        "functionDeclarations",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where something was read: a file, and a path inside it whose lines can be looked up."""
+
+    file: str
+    locator: Locator = field(repr=False, compare=False)
+    path: tuple[PathElem, ...] = ()
+
+    def line(self, *sub: PathElem) -> int | None:
+        """The line of ``sub`` (a path inside this thing), or of the thing itself."""
+        return self.locator.line((*self.path, *sub))
+
+    def where(self, *sub: PathElem) -> str:
+        """``file:line`` of ``sub`` (just ``file`` when the line is unknown)."""
+        line = self.line(*sub)
+        return f"{self.file}:{line}" if line is not None else self.file
+
+
+@dataclass(frozen=True)
+class LoadedSuite:
+    """A suite with the origin of each case and tool (for messages that point into files)."""
+
+    suite: Suite
+    #: the suite file as shown in messages
+    file: str
+    #: origin of the suite document itself
+    origin: Origin
+    #: parallel to ``suite.cases``
+    case_origins: list[Origin]
+    #: parallel to ``suite.tools``
+    tool_origins: list[Origin]
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def add(self, *lines: str) -> None:
+        room = _MAX_PROBLEMS - len(self.lines)
+        self.lines.extend(lines[: max(room, 0)])
+
+    def extend_from(self, err: UserError) -> None:
+        self.add(*err.problems)
+
+    @property
+    def full(self) -> bool:
+        return len(self.lines) >= _MAX_PROBLEMS
+
+    def raise_if_any(self) -> None:
+        if not self.lines:
+            return
+        lines = list(self.lines)
+        if self.full:
+            lines.append(f"(stopped after {_MAX_PROBLEMS} problems)")
+        raise UserError(lines[0], problems=lines)
+
+
+def _suite_file(path: Path) -> Path:
+    if path.is_dir():
+        for name in SUITE_FILE_NAMES:
+            candidate = path / name
+            if candidate.is_file():
+                return candidate
+        raise UserError(f"{path}: no {', '.join(SUITE_FILE_NAMES)} in this folder")
+    if not path.exists():
+        raise UserError(f"{path}: no such file or folder")
+    return path
+
+
+def _display_beside(base_display: str, name: str) -> str:
+    p = Path(name)
+    return str(p) if p.is_absolute() else str(Path(base_display).parent / p)
+
+
+# --------------------------------------------------------------------------------------- cases
+
+
+def _validate_case(
+    raw: Any,
+    origin: Origin,
+    shown: Sequence[PathElem],
+    problems: _Problems,
+) -> Case | None:
+    if not isinstance(raw, dict):
+        field_path = format_path(shown)
+        prefix = f"{origin.where()}: {field_path}: " if field_path else f"{origin.where()}: "
+        problems.add(f"{prefix}expected a case (a mapping with id and input), got {kind_of(raw)}")
+        return None
+    try:
+        return Case.model_validate(raw)
+    except ValidationError as err:
+        problems.add(
+            *validation_problems(
+                err, raw, display=origin.file, locator=origin.locator, at=origin.path, shown=shown
+            )
+        )
+        return None
+
+
+def _cases_from_jsonl(
+    text: str, display: str, problems: _Problems
+) -> tuple[list[Case], list[Origin]]:
+    cases: list[Case] = []
+    origins: list[Origin] = []
+    bad_lines: list[str] = []
+    for record in iter_jsonl(text, display, bad_lines):
+        # unparsable lines before this record come first, so problems stay in line order
+        problems.add(*bad_lines)
+        bad_lines.clear()
+        if problems.full:
+            break
+        origin = Origin(display, FixedLocator(record.line))
+        case = _validate_case(record.data, origin, (), problems)
+        if case is not None:
+            cases.append(case)
+            origins.append(origin)
+    problems.add(*bad_lines)
+    return cases, origins
+
+
+def _cases_from_document(
+    doc: Document, problems: _Problems, at: tuple[PathElem, ...], items: Any
+) -> tuple[list[Case], list[Origin]]:
+    cases: list[Case] = []
+    origins: list[Origin] = []
+    if not isinstance(items, list):
+        line = doc.locator.line(at)
+        problems.add(
+            f"{doc.display}:{line}: {format_path(at) or 'cases'}: expected a list of cases, "
+            f"got {kind_of(items)}"
+        )
+        return cases, origins
+    for i, raw in enumerate(items):
+        if problems.full:
+            break
+        origin = Origin(doc.display, doc.locator, (*at, i))
+        case = _validate_case(raw, origin, (*at, i) if at else (i,), problems)
+        if case is not None:
+            cases.append(case)
+            origins.append(origin)
+    return cases, origins
+
+
+def _read_case_file(
+    path: Path, display: str, problems: _Problems, referenced_at: str | None = None
+) -> tuple[list[Case], list[Origin]]:
+    try:
+        if path.suffix.lower() in _JSONL_SUFFIXES:
+            text = read_text(path, display, referenced_at=referenced_at)
+            return _cases_from_jsonl(text, display, problems)
+        doc = read_document(path, display, referenced_at=referenced_at)
+    except UserError as err:
+        problems.extend_from(err)
+        return [], []
+    data = doc.data
+    if isinstance(data, dict) and "cases" in data:
+        return _cases_from_document(doc, problems, ("cases",), data["cases"])
+    if data is None:
+        problems.add(f"{display}:1: the file is empty (expected a list of cases)")
+        return [], []
+    return _cases_from_document(doc, problems, (), data)
+
+
+def load_cases(path: str | Path) -> list[Case]:
+    """Read cases from a JSONL file (one case per line) or a YAML/JSON list of cases.
+
+    Raises :class:`UserError` listing every problem as ``file:line: field: message``.
+    """
+    problems = _Problems()
+    cases, _ = _read_case_file(Path(path), str(path), problems)
+    problems.raise_if_any()
+    return cases
+
+
+# --------------------------------------------------------------------------------------- tools
+
+
+def _tool_entries(doc: Document) -> list[tuple[tuple[PathElem, ...], Any]]:
+    data = doc.data
+    if isinstance(data, list):
+        return [((i,), item) for i, item in enumerate(data)]
+    if isinstance(data, dict) and isinstance(data.get("tools"), list) and "name" not in data:
+        return [(("tools", i), item) for i, item in enumerate(data["tools"])]
+    return [((), data)]
+
+
+def _convert_tool(raw: Any, where: str) -> list[ToolSpec]:
+    """Tools from one entry in any known format (via the converters when present)."""
+    try:
+        from ._convert import tools_from_data
+    except ImportError:  # pragma: no cover - the seam for a build without converters
+        return [_convert_tool_minimal(raw, where)]
+    return tools_from_data(raw, source=where)
+
+
+def _convert_tool_minimal(raw: Any, where: str) -> ToolSpec:
+    if isinstance(raw, dict) and raw.get("type") == "function" and "function" in raw:
+        raw = raw["function"]
+    try:
+        return ToolSpec.model_validate(raw)
+    except ValidationError as err:
+        raise UserError(f"{where}: {one_error(err)}") from None
+
+
+def one_error(err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    return f"{format_path(first['loc'])}: {first['msg']}"
+
+
+def _tool_problem_prefix(doc: Document, path: tuple[PathElem, ...]) -> str:
+    line = doc.locator.line(path)
+    where = f"{doc.display}:{line}" if line is not None else doc.display
+    return f"{where}: {format_path(path)}" if path else where
+
+
+def _tools_from_entry(
+    doc: Document, path: tuple[PathElem, ...], raw: Any, problems: _Problems
+) -> list[ToolSpec]:
+    if isinstance(raw, dict) and "name" in raw and not (_VENDOR_TOOL_KEYS & raw.keys()):
+        unknown = [k for k in raw if k not in _NATIVE_TOOL_KEYS]
+        if unknown:
+            for key in unknown:
+                problems.add(
+                    f"{_tool_problem_prefix(doc, (*path, str(key)))}: "
+                    f"{unknown_field_message(str(key))}"
+                )
+            return []
+    try:
+        return _convert_tool(raw, _tool_problem_prefix(doc, path))
+    except UserError as err:
+        problems.extend_from(err)
+        return []
+
+
+def _read_tool_file(
+    path: Path, display: str, problems: _Problems, referenced_at: str | None
+) -> tuple[list[ToolSpec], list[Origin]]:
+    try:
+        doc = read_document(path, display, referenced_at=referenced_at)
+    except UserError as err:
+        problems.extend_from(err)
+        return [], []
+    if doc.data is None:
+        problems.add(f"{display}:1: the file is empty (expected tool definitions)")
+        return [], []
+    tools: list[ToolSpec] = []
+    origins: list[Origin] = []
+    for at, raw in _tool_entries(doc):
+        for tool in _tools_from_entry(doc, at, raw, problems):
+            tools.append(tool)
+            origins.append(Origin(display, doc.locator, at))
+    return tools, origins
+
+
+def _normalise_inline_tools(head: dict[str, Any], doc: Document, problems: _Problems) -> None:
+    """Inline tools may be pasted in a vendor's format: convert those to native in place."""
+    tools = head.get("tools")
+    if not isinstance(tools, list):
+        return
+    for i, raw in enumerate(tools):
+        if isinstance(raw, dict) and (_VENDOR_TOOL_KEYS & raw.keys()):
+            converted = _tools_from_entry(doc, ("tools", i), raw, problems)
+            if len(converted) == 1:
+                tools[i] = converted[0].model_dump(exclude_defaults=True)
+
+
+# --------------------------------------------------------------------------------------- suites
+
+
+def _file_list(
+    head: dict[str, Any], key: str, doc: Document, problems: _Problems
+) -> list[tuple[str, str]]:
+    """The (file name, "suite.yaml:7: key[0]") pairs of ``tool_files`` / ``case_files``."""
+    names = head.get(key)
+    if not isinstance(names, list):
+        return []  # reported by the Suite model (or absent)
+    out: list[tuple[str, str]] = []
+    for i, name in enumerate(names):
+        if isinstance(name, str):
+            out.append((name, f"{doc.display}:{doc.locator.line((key, i))}: {key}[{i}]"))
+    return out
+
+
+def read_suite(path: str | Path) -> LoadedSuite:
+    """Read a suite with the origin of every case and tool (for lint and explanations).
+
+    Raises :class:`UserError` listing every problem found, one ``file:line: field: message``
+    line each.
+    """
+    given = Path(path)
+    suite_path = _suite_file(given)
+    display = str(given if suite_path == given else given / suite_path.name)
+    problems = _Problems()
+
+    if suite_path.suffix.lower() in _JSONL_SUFFIXES:
+        cases, origins = _read_case_file(suite_path, display, problems)
+        problems.raise_if_any()
+        only_cases = Suite(name=suite_path.stem, cases=cases)
+        return LoadedSuite(only_cases, display, Origin(display, FixedLocator(1)), origins, [])
+
+    doc = read_document(suite_path, display)
+    data = doc.data
+    root = Origin(display, doc.locator)
+    if data is None:
+        raise UserError(f"{display}:1: the file is empty (expected a suite: name, tools, cases)")
+    if isinstance(data, list):
+        cases, origins = _cases_from_document(doc, problems, (), data)
+        problems.raise_if_any()
+        return LoadedSuite(Suite(name=suite_path.stem, cases=cases), display, root, origins, [])
+    if not isinstance(data, dict):
+        raise UserError(
+            f"{display}:1: expected a suite (a mapping with name, tools and cases), "
+            f"got {kind_of(data)}"
+        )
+
+    head = {k: v for k, v in data.items() if k != "cases"}
+    _normalise_inline_tools(head, doc, problems)
+    suite: Suite | None = None
+    try:
+        suite = Suite.model_validate(head)
+    except ValidationError as err:
+        problems.add(*validation_problems(err, head, display=display, locator=doc.locator))
+
+    tools: list[ToolSpec] = list(suite.tools) if suite else []
+    tool_origins = [Origin(display, doc.locator, ("tools", i)) for i in range(len(tools))]
+    for name, referenced_at in _file_list(head, "tool_files", doc, problems):
+        more, more_origins = _read_tool_file(
+            suite_path.parent / name, _display_beside(display, name), problems, referenced_at
+        )
+        tools.extend(more)
+        tool_origins.extend(more_origins)
+
+    cases, case_origins = _cases_from_document(doc, problems, ("cases",), data.get("cases", []))
+    for name, referenced_at in _file_list(head, "case_files", doc, problems):
+        more_cases, more_origins = _read_case_file(
+            suite_path.parent / name, _display_beside(display, name), problems, referenced_at
+        )
+        cases.extend(more_cases)
+        case_origins.extend(more_origins)
+
+    problems.raise_if_any()
+    assert suite is not None  # no problems means the head validated
+    resolved = suite.model_copy(
+        update={"tools": tools, "cases": cases, "tool_files": [], "case_files": []}
+    )
+    return LoadedSuite(resolved, display, root, case_origins, tool_origins)
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read a suite file (YAML or JSON), a folder holding ``suite.yaml``, or a JSONL of cases.
+
+    ``tool_files`` and ``case_files`` are resolved relative to the suite file and merged in.
+    Raises :class:`UserError` listing every problem as ``file:line: field: message``.
+    """
+    return read_suite(path).suite

@@ -1,0 +1,234 @@
+"""Turning pydantic validation errors into ``file:line: field.path: message`` lines.
+
+pydantic reports a location (``loc``) per error. Two things make a raw ``loc`` a poor message:
+
+- unions add a step naming the member that was tried (``tools[1].ToolSpec.name``, ``input.str``),
+  and report every member's failure, most of them noise ("Input should be a valid string" when
+  the user clearly wrote a tool object);
+- argument-matcher shorthand is expanded before validation, adding ``fields`` / ``items`` steps
+  that are not in the file.
+
+So each ``loc`` is walked against the data that was validated: steps that exist in the data
+form the field path shown to the user (and the path looked up for the line number); steps that
+do not are union members or expansions and are dropped. Of a union's members, those that failed
+only because the value had the wrong shape are dropped when another member got further; when
+every member failed on shape, one merged message says what was expected.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ._yaml import Locator, PathElem
+
+#: at most this many characters per message (pydantic's can run long)
+_MAX_MESSAGE = 240
+
+#: error type -> what the value should have been, for merged union messages
+_SHAPES: dict[str, str] = {
+    "string_type": "a string",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "none_required": "null",
+}
+
+
+def format_path(path: Sequence[PathElem]) -> str:
+    """``("cases", 2, "expect")`` -> ``cases[2].expect``."""
+    out: list[str] = []
+    for elem in path:
+        if isinstance(elem, int):
+            out.append(f"[{elem}]")
+        else:
+            out.append(f".{elem}" if out else elem)
+    return "".join(out)
+
+
+def kind_of(value: Any) -> str:
+    """A short name of a value's JSON type, with an article."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+@cache
+def _known_field_names() -> tuple[str, ...]:
+    """Every field name of the on-disk models, for "did you mean" hints."""
+    from .. import schema
+
+    names: set[str] = set(schema.MATCHER_KEYS)
+    for obj in vars(schema).values():
+        if isinstance(obj, type) and issubclass(obj, BaseModel):
+            names.update(obj.model_fields)
+    return tuple(sorted(names))
+
+
+def unknown_field_message(key: str) -> str:
+    close = difflib.get_close_matches(key, _known_field_names(), n=1, cutoff=0.75)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return f"unknown field '{key}'{hint}"
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    path: tuple[PathElem, ...]
+    #: (path where a union member step was met, the member's name) for the first such step
+    union: tuple[tuple[PathElem, ...], str] | None
+    type: str
+    message: str
+    input: Any
+
+
+def _resolve(error: Any, data: Any) -> _Resolved:
+    loc: tuple[PathElem, ...] = tuple(error.get("loc", ()))
+    etype = str(error.get("type", ""))
+    current = data
+    path: list[PathElem] = []
+    union: tuple[tuple[PathElem, ...], str] | None = None
+    for i, elem in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(current, dict) and elem in current:
+            path.append(elem)
+            current = current[elem]
+            continue
+        if isinstance(current, list) and isinstance(elem, int) and 0 <= elem < len(current):
+            path.append(elem)
+            current = current[elem]
+            continue
+        if isinstance(current, dict) and last and etype == "missing":
+            path.append(elem)
+            continue
+        if union is None:
+            union = (tuple(path), str(elem))
+    return _Resolved(tuple(path), union, etype, str(error.get("msg", "")), error.get("input"))
+
+
+def _message(r: _Resolved) -> str:
+    if r.type == "extra_forbidden" and r.path and isinstance(r.path[-1], str):
+        return unknown_field_message(r.path[-1])
+    if r.type == "missing":
+        return "required field is missing"
+    msg = r.message
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    elif msg.startswith("Assertion failed, "):
+        msg = msg[len("Assertion failed, ") :]
+    if r.type.endswith("_parsing") and ", " in msg:
+        msg = msg.split(", ", 1)[0]  # "..., unable to parse string as a number": the got says it
+    scalar = r.input is None or isinstance(r.input, str | int | float | bool)
+    if scalar and (r.type.endswith(("_type", "_parsing")) or r.type in ("literal_error", "enum")):
+        shown = repr(r.input)
+        if len(shown) > 40:
+            shown = shown[:39] + "…"
+        msg = f"{msg} (got {shown})"
+    elif r.type in ("model_type", "dict_type", "list_type", "string_type"):
+        msg = f"{msg} (got {kind_of(r.input)})"
+    return one_line(msg)
+
+
+def _is_shallow(r: _Resolved, at: tuple[PathElem, ...]) -> bool:
+    return r.path == at and (r.type in _SHAPES or r.type.endswith("_type"))
+
+
+def _filter_unions(resolved: list[_Resolved]) -> list[tuple[_Resolved, str]]:
+    """Drop the noise of unions; returns (error, message) pairs in the original order."""
+    groups: dict[tuple[PathElem, ...], list[_Resolved]] = {}
+    for r in resolved:
+        if r.union is not None:
+            groups.setdefault(r.union[0], []).append(r)
+    drop: set[int] = set()
+    merged: dict[int, str] = {}
+    for at, members in groups.items():
+        branches: dict[str, list[_Resolved]] = {}
+        for r in members:
+            assert r.union is not None
+            branches.setdefault(r.union[1], []).append(r)
+        if len(branches) < 2:
+            continue
+        shallow = {name for name, errs in branches.items() if all(_is_shallow(e, at) for e in errs)}
+        if shallow and len(shallow) < len(branches):
+            for name in shallow:
+                drop.update(id(e) for e in branches[name])
+        elif len(shallow) == len(branches):
+            wanted: list[str] = []
+            for errs in branches.values():
+                for e in errs:
+                    shape = _SHAPES.get(e.type, e.message)
+                    if shape not in wanted:
+                        wanted.append(shape)
+            first = members[0]
+            merged[id(first)] = (
+                f"expected {' or '.join(wanted)}, got {kind_of(first.input)}"
+                if len(wanted) > 1
+                else _message(first)
+            )
+            drop.update(id(e) for e in members[1:])
+    out: list[tuple[_Resolved, str]] = []
+    seen: set[tuple[tuple[PathElem, ...], str]] = set()
+    for r in resolved:
+        if id(r) in drop:
+            continue
+        msg = merged.get(id(r)) or _message(r)
+        if (r.path, msg) in seen:
+            continue
+        seen.add((r.path, msg))
+        out.append((r, msg))
+    return out
+
+
+def validation_problems(
+    err: ValidationError,
+    data: Any,
+    *,
+    display: str,
+    locator: Locator,
+    at: Sequence[PathElem] = (),
+    shown: Sequence[PathElem] = (),
+) -> list[str]:
+    """One ``file:line: field.path: message`` line per error of ``err``.
+
+    ``data`` is what was validated, found at path ``at`` in the document ``display`` whose
+    positions ``locator`` knows; ``shown`` is the prefix of the field path shown to the user.
+    """
+    resolved = [_resolve(e, data) for e in err.errors(include_url=False)]
+    located: list[tuple[int, str]] = []
+    for r, msg in _filter_unions(resolved):
+        line = locator.line((*at, *r.path))
+        where = f"{display}:{line}" if line is not None else display
+        field = format_path((*shown, *r.path))
+        located.append((line or 0, f"{where}: {field}: {msg}" if field else f"{where}: {msg}"))
+    located.sort(key=lambda pair: pair[0])  # stable: same-line errors keep pydantic's order
+    return [text for _, text in located]
