@@ -23,10 +23,31 @@ class Gates(Model):
     max_latency_s: dict[Percentile, float] = Field(default_factory=dict)
     #: per-category latency limits, seconds: ``{simple: {p95: 3}}``
     max_category_latency_s: dict[str, dict[Percentile, float]] = Field(default_factory=dict)
+    #: per-result latency budget by category, seconds (``{simple: 3, complex: 8}``); a case's own
+    #: ``latency_budget_s`` takes precedence. Violations are counted in the summary.
+    latency_budget_s: dict[str, float] = Field(default_factory=dict)
+    #: per-result time-to-first-token budget, seconds
+    max_ttft_s: float | None = Field(default=None, gt=0)
+    #: largest allowed fraction of results over their latency budget
+    max_budget_violation_rate: float | None = Field(default=None, ge=0, le=1)
+    min_argument_accuracy: float | None = Field(default=None, ge=0, le=1)
+    min_behavior_accuracy: float | None = Field(default=None, ge=0, le=1)
+    min_task_completion: float | None = Field(default=None, ge=0, le=1)
     #: zero tolerance: the gate fails if any case called a forbidden tool
     forbid_forbidden_tool_calls: bool = True
     #: largest allowed drop (in percentage points) of any gated metric against the baseline
     max_regression_points: float | None = Field(default=None, ge=0)
+    #: metrics checked for regressions (names as in summary.json's headline rates)
+    regression_metrics: list[str] = Field(
+        default_factory=lambda: [
+            "pass_rate",
+            "tool_selection_accuracy",
+            "argument_accuracy",
+            "behavior_accuracy",
+            "task_completion",
+            "error_rate",
+        ]
+    )
     #: only fail a regression when it is statistically significant at ``alpha``
     require_significance: bool = False
     alpha: float = Field(default=0.05, gt=0, lt=1)

@@ -91,6 +91,10 @@ class CaseResult(Model):
     latency_ms: float = 0.0
     ttft_ms: float | None = None
     cost_usd: float | None = None
+    #: module-level labels the agent itself reported (its recognised intents, chosen route or
+    #: skill), when the agent under test exposes them; metrics prefer these to inferring intents
+    #: from the tool calls
+    predicted_labels: Labels | None = None
     #: why the case errored (provider failure, timeout, scorer crash), kept apart from failure
     error: str | None = None
     #: the agent used up its step limit (model calls per user turn) in some turn

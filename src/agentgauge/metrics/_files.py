@@ -1,0 +1,106 @@
+"""Reading a run directory: its record, its gates and its summary."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import orjson
+import yaml
+
+from ..errors import UserError
+from ..schema import Gates, RunRecord
+from ._model import Summary
+from ._summarize import SUMMARY_FILE, load_run, summarize_results
+
+
+def load_gates_file(path: Path) -> Gates:
+    """A YAML (or JSON) file of :class:`Gates` (or of a mapping with a ``gates:`` key)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read gates file: {exc.strerror}") from exc
+    except yaml.YAMLError as exc:
+        raise UserError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from exc
+    if isinstance(data, dict) and isinstance(data.get("gates"), dict):
+        data = data["gates"]
+    if data is None:
+        data = {}
+    try:
+        return Gates.model_validate(data)
+    except ValueError as exc:
+        lines = str(exc).splitlines()
+        detail = "; ".join(
+            f"{a.strip()}: {b.strip()}" for a, b in zip(lines[1::2], lines[2::2], strict=False)
+        )
+        raise UserError(f"{path}: invalid gates: {detail or lines[0]}") from exc
+
+
+def suite_gates(run: RunRecord | None) -> Gates | None:
+    """The gates of the suite a run was made from, when its file is still there."""
+    if run is None or not run.suite_path:
+        return None
+    path = Path(run.suite_path)
+    if not path.exists():
+        return None
+    try:
+        io = importlib.import_module("agentgauge.io")
+        load_suite = getattr(io, "load_suite", None)
+        if load_suite is not None:
+            gates = load_suite(path).gates
+            return gates if isinstance(gates, Gates) else None
+    except UserError:
+        pass
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.suffix != ".jsonl" else None
+    if isinstance(data, dict) and isinstance(data.get("gates"), dict):
+        return Gates.model_validate(data["gates"])
+    return None
+
+
+def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:
+    """``--gates FILE`` if given, else the suite's gates, else the defaults."""
+    if gates_file is not None:
+        return load_gates_file(gates_file)
+    return suite_gates(load_run(run_dir)) or Gates()
+
+
+def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 0.95) -> Summary:
+    """Every metric of the run in ``run_dir`` (one streaming pass over ``results.jsonl``).
+
+    ``gates`` supplies the latency budgets and the sample-size floor; by default they come from
+    the suite file named in ``run.json``.
+    """
+    from ..io import iter_results
+
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise UserError(f"{run_dir}: no such run directory")
+    run = load_run(run_dir)
+    if gates is None:
+        gates = suite_gates(run) or Gates()
+    return summarize_results(iter_results(run_dir), run=run, gates=gates, confidence=confidence)
+
+
+def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool = True) -> Path:
+    """Write ``RUN_DIR/summary.json`` (computing the summary if not given) and return its path.
+
+    With ``record`` (the default) the run is also added to the run history (docs/gates-and-ci.md);
+    a history that cannot be written only warns.
+    """
+    run_dir = Path(run_dir)
+    if summary is None:
+        summary = summarize(run_dir)
+    path = run_dir / SUMMARY_FILE
+    path.write_bytes(
+        orjson.dumps(summary.model_dump(mode="json"), option=orjson.OPT_INDENT_2) + b"\n"
+    )
+    if record:
+        from ._history import record_run
+
+        try:
+            record_run(run_dir, summary)
+        except (OSError, UserError) as exc:  # the history is a convenience, never a failure
+            import sys
+
+            print(f"warning: run history not updated: {exc}", file=sys.stderr)
+    return path

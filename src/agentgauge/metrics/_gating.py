@@ -1,0 +1,229 @@
+"""Gates: check a run's summary (and its comparison with a baseline) against thresholds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import Field
+
+from ..schema import Gates, Model, Percentile
+from ._compare import Comparison, compare
+from ._model import Latency, Rate, Summary
+
+
+class GateCheck(Model):
+    """One threshold check: what was required, what the run reached, and the verdict."""
+
+    name: str
+    threshold: str
+    actual: str
+    passed: bool
+    message: str
+
+
+class GateReport(Model):
+    version: int = 1
+    passed: bool = True
+    checks: list[GateCheck] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def failed(self) -> list[GateCheck]:
+        return [c for c in self.checks if not c.passed]
+
+
+def _rate_text(r: Rate) -> str:
+    if r.value is None or r.low is None or r.high is None:
+        return "n/a (no results)"
+    return f"{r.value * 100:.1f}% [{r.low * 100:.1f}–{r.high * 100:.1f}] (n={r.n})"
+
+
+def _min_rate(name: str, r: Rate | None, minimum: float) -> GateCheck:
+    threshold = f">= {minimum * 100:.1f}%"
+    if r is None or r.value is None:
+        return GateCheck(
+            name=name,
+            threshold=threshold,
+            actual="n/a (no results)",
+            passed=False,
+            message=f"{name}: nothing was measured, so the minimum {threshold} cannot be met",
+        )
+    ok = r.value >= minimum
+    verdict = "meets" if ok else "is below"
+    return GateCheck(
+        name=name,
+        threshold=threshold,
+        actual=_rate_text(r),
+        passed=ok,
+        message=f"{name} {r.value * 100:.1f}% {verdict} the minimum {minimum * 100:.1f}%",
+    )
+
+
+def _max_latency(
+    name: str, lat: Latency | None, limits: Mapping[Percentile, float]
+) -> list[GateCheck]:
+    out: list[GateCheck] = []
+    for pct, limit_s in sorted(limits.items()):
+        value = getattr(lat, pct) if lat is not None else None
+        label = f"{name} {pct}"
+        if value is None:
+            out.append(
+                GateCheck(
+                    name=label,
+                    threshold=f"<= {limit_s:g} s",
+                    actual="n/a (no results)",
+                    passed=True,
+                    message=f"{label}: no latencies recorded; not checked",
+                )
+            )
+            continue
+        ok = value <= limit_s * 1000
+        out.append(
+            GateCheck(
+                name=label,
+                threshold=f"<= {limit_s:g} s",
+                actual=f"{value / 1000:.2f} s",
+                passed=ok,
+                message=f"{label} {value / 1000:.2f} s {'within' if ok else 'exceeds'} "
+                f"the limit {limit_s:g} s",
+            )
+        )
+    return out
+
+
+def evaluate_gates(
+    summary: Summary, gates: Gates, baseline: Comparison | None = None
+) -> GateReport:
+    """Check every configured threshold; the report passes when every check passes."""
+    checks: list[GateCheck] = []
+    if gates.min_pass_rate is not None:
+        checks.append(_min_rate("pass rate", summary.overall.pass_rate, gates.min_pass_rate))
+    for cat, minimum in sorted(gates.min_category_pass_rate.items()):
+        sl = summary.by_category.get(cat)
+        checks.append(_min_rate(f"pass rate [{cat}]", sl.pass_rate if sl else None, minimum))
+    for attr, name, metric in (
+        ("min_tool_selection_accuracy", "tool selection accuracy", "tool_selection_accuracy"),
+        ("min_argument_accuracy", "argument accuracy", "argument_accuracy"),
+        ("min_behavior_accuracy", "behaviour accuracy", "behavior_accuracy"),
+        ("min_task_completion", "task completion", "task_completion"),
+    ):
+        minimum = getattr(gates, attr)
+        if minimum is not None:
+            checks.append(_min_rate(name, summary.rate(metric), minimum))
+    if gates.max_error_rate is not None:
+        er = summary.overall.error_rate
+        value = er.value or 0.0
+        ok = value <= gates.max_error_rate
+        checks.append(
+            GateCheck(
+                name="error rate",
+                threshold=f"<= {gates.max_error_rate * 100:.1f}%",
+                actual=_rate_text(er),
+                passed=ok,
+                message=f"error rate {value * 100:.1f}% "
+                f"{'within' if ok else 'exceeds'} the maximum {gates.max_error_rate * 100:.1f}%",
+            )
+        )
+    if gates.max_budget_violation_rate is not None:
+        bv = summary.performance.budget_violations
+        value = bv.value or 0.0
+        ok = value <= gates.max_budget_violation_rate
+        checks.append(
+            GateCheck(
+                name="latency budget violations",
+                threshold=f"<= {gates.max_budget_violation_rate * 100:.1f}%",
+                actual=_rate_text(bv),
+                passed=ok,
+                message=f"{bv.passed} of {bv.n} results over their latency budget",
+            )
+        )
+    checks += _max_latency("latency", summary.performance.latency, gates.max_latency_s)
+    for cat, limits in sorted(gates.max_category_latency_s.items()):
+        checks += _max_latency(f"latency [{cat}]", summary.performance.by_category.get(cat), limits)
+    if gates.forbid_forbidden_tool_calls:
+        n = summary.forbidden_tool_calls
+        listed = ", ".join(summary.forbidden_tool_cases[:5])
+        checks.append(
+            GateCheck(
+                name="forbidden tool calls",
+                threshold="0",
+                actual=str(n),
+                passed=n == 0,
+                message="no forbidden tool was called"
+                if n == 0
+                else f"{n} result(s) called a forbidden tool: {listed}",
+            )
+        )
+    warnings = list(summary.warnings)
+    if baseline is not None and gates.max_regression_points is not None:
+        checks += _regressions(baseline, gates)
+        if baseline.paired == 0:
+            warnings.append("the baseline run shares no case with this run; nothing to compare")
+    return GateReport(passed=all(c.passed for c in checks), checks=checks, warnings=warnings)
+
+
+def _regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
+    assert gates.max_regression_points is not None
+    limit = gates.max_regression_points
+    out: list[GateCheck] = []
+    for metric in gates.regression_metrics:
+        d = cmp.delta(metric)
+        if d is None or d.delta is None:
+            continue
+        # a drop is bad, except for the error rate where a rise is bad
+        drop = (d.delta if metric == "error_rate" else -d.delta) * 100
+        regressed = drop > limit
+        note = ""
+        if regressed and gates.require_significance:
+            significant = _significant(cmp, metric, d.low, d.high, gates.alpha)
+            if not significant:
+                regressed = False
+                note = " (not statistically significant; not failing)"
+        delta_text = f"{d.delta * 100:+.1f} pts"
+        if d.low is not None and d.high is not None:
+            delta_text += f" [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
+        if metric == "pass_rate" and d.p_value is not None:
+            delta_text += f", McNemar p={d.p_value:.3g}"
+        out.append(
+            GateCheck(
+                name=f"regression: {metric}",
+                threshold=f"drop <= {limit:g} pts",
+                actual=delta_text,
+                passed=not regressed,
+                message=f"{metric} moved {d.delta * 100:+.1f} points against the baseline{note}",
+            )
+        )
+    return out
+
+
+def _significant(
+    cmp: Comparison, metric: str, low: float | None, high: float | None, alpha: float
+) -> bool:
+    """McNemar for the pass rate; for other metrics, the bootstrap interval excludes zero."""
+    if metric == "pass_rate":
+        return cmp.mcnemar_p < alpha
+    if low is None or high is None:
+        return False
+    return low > 0 if metric == "error_rate" else high < 0
+
+
+def gate_run(
+    run_dir: Path,
+    *,
+    gates: Gates | None = None,
+    gates_file: Path | None = None,
+    baseline: Path | None = None,
+) -> tuple[Summary, GateReport, Comparison | None]:
+    """Summarize ``run_dir``, compare it with ``baseline`` if given, and evaluate the gates.
+
+    This is what ``agentgauge gate`` and ``agentgauge run --gate`` call. Gates come from
+    ``gates``, else ``gates_file``, else the suite file recorded in ``run.json``.
+    """
+    from ._files import resolve_gates, summarize
+
+    if gates is None:
+        gates = resolve_gates(Path(run_dir), gates_file)
+    summary = summarize(Path(run_dir), gates=gates)
+    comparison = compare(baseline, Path(run_dir)) if baseline is not None else None
+    return summary, evaluate_gates(summary, gates, comparison), comparison

@@ -1,0 +1,208 @@
+"""The shape of ``summary.json``: every metric of a run, versioned (docs/metrics.md)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from ..schema import FORMAT_VERSION, Model, RunRecord
+
+#: version of the summary.json shape (bumped on any incompatible change)
+SUMMARY_VERSION = 1
+
+
+class Rate(Model):
+    """``passed`` out of ``n``, with a Wilson interval. ``skipped`` were excluded from ``n``."""
+
+    passed: int = 0
+    n: int = 0
+    value: float | None = None
+    low: float | None = None
+    high: float | None = None
+    skipped: int = 0
+
+
+class Mean(Model):
+    """A per-case mean with a bootstrap (or, for large slices, normal) interval, and the total."""
+
+    n: int = 0
+    mean: float | None = None
+    low: float | None = None
+    high: float | None = None
+    total: float = 0.0
+
+
+class Latency(Model):
+    """Latency percentiles in milliseconds (nearest rank; see docs/metrics.md for large runs)."""
+
+    n: int = 0
+    p50: float | None = None
+    p90: float | None = None
+    p95: float | None = None
+    max: float | None = None
+    mean: float | None = None
+    #: true when the slice outgrew the exact buffer and percentiles come from a 1 % histogram
+    approximate: bool = False
+
+
+class Slice(Model):
+    """Headline numbers of one slice of results (a category, a tag, a tool...)."""
+
+    #: results (case × trial) in the slice, errors included
+    results: int = 0
+    #: pass rate over scored results (errors excluded from the denominator)
+    pass_rate: Rate = Field(default_factory=Rate)
+    #: error rate over all results
+    error_rate: Rate = Field(default_factory=Rate)
+    #: mean partial-credit score over scored results
+    mean_score: float | None = None
+    latency: Latency = Field(default_factory=Latency)
+
+
+class ConfusionCell(Model):
+    expected: str
+    actual: str
+    count: int
+
+
+class ToolSelection(Model):
+    accuracy: Rate = Field(default_factory=Rate)
+    #: expected tool × called tool (``<no tool>`` when none); sorted by expected, then actual
+    confusion: list[ConfusionCell] = Field(default_factory=list)
+
+
+class IntentStats(Model):
+    intent: str
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    precision: float | None = None
+    recall: float | None = None
+
+
+class Coverage(Model):
+    """Multi-intent cases: how many of their expected intents the agent served."""
+
+    cases: int = 0
+    expected: int = 0
+    matched: int = 0
+    missed: int = 0
+    #: cases where every expected intent was served
+    complete: Rate = Field(default_factory=Rate)
+
+
+class Diagnosis(Model):
+    """Module-level metrics from case labels and turn scores (docs/metrics.md#diagnosis)."""
+
+    intent_accuracy: Rate = Field(default_factory=Rate)
+    #: where the intents came from: ``predicted`` labels reported by the agent, or ``calls``
+    intent_source: str = "calls"
+    intents: list[IntentStats] = Field(default_factory=list)
+    multi_intent: Coverage = Field(default_factory=Coverage)
+    clarification_rate: Rate = Field(default_factory=Rate)
+    routing_accuracy: Rate = Field(default_factory=Rate)
+    call_decision_accuracy: Rate = Field(default_factory=Rate)
+    memory_retention: Rate = Field(default_factory=Rate)
+    #: retention by turn distance (the turn index of the later turn, as a string key)
+    retention_by_distance: dict[str, Rate] = Field(default_factory=dict)
+
+
+class Cost(Model):
+    model_calls: Mean = Field(default_factory=Mean)
+    tool_calls: Mean = Field(default_factory=Mean)
+    input_tokens: Mean = Field(default_factory=Mean)
+    output_tokens: Mean = Field(default_factory=Mean)
+    #: only results that reported a cost
+    cost_usd: Mean = Field(default_factory=Mean)
+
+
+class Performance(Model):
+    latency: Latency = Field(default_factory=Latency)
+    ttft: Latency = Field(default_factory=Latency)
+    latency_mean: Mean = Field(default_factory=Mean)
+    by_category: dict[str, Latency] = Field(default_factory=dict)
+    #: results over their latency budget (the case's own, else the gates' per-category budget)
+    budget_violations: Rate = Field(default_factory=Rate)
+    #: results whose time to first token exceeded ``gates.max_ttft_s``
+    ttft_violations: Rate = Field(default_factory=Rate)
+
+
+class Trials(Model):
+    """Repeated trials: pass@k, pass^k and flakiness (only meaningful with trials > 1)."""
+
+    #: the smallest number of trials any case has (pass@k is reported for k up to it)
+    trials: int = 1
+    cases: int = 0
+    pass_at_k: dict[str, float] = Field(default_factory=dict)
+    pass_hat_k: dict[str, float] = Field(default_factory=dict)
+    #: cases whose trials disagree
+    flaky: Rate = Field(default_factory=Rate)
+    flaky_cases: list[str] = Field(default_factory=list)
+
+
+class Failure(Model):
+    case_id: str
+    trial: int = 0
+    category: str
+    status: str
+    score: float
+    explanation: str = ""
+    expected: str | None = None
+    actual: str | None = None
+
+
+class Summary(Model):
+    """Every metric of one run (``RUN_DIR/summary.json``)."""
+
+    version: int = SUMMARY_VERSION
+    format_version: int = FORMAT_VERSION
+    run: RunRecord | None = None
+    confidence: float = 0.95
+    #: distinct case ids
+    cases: int = 0
+    overall: Slice = Field(default_factory=Slice)
+    by_category: dict[str, Slice] = Field(default_factory=dict)
+    by_difficulty: dict[str, Slice] = Field(default_factory=dict)
+    by_tag: dict[str, Slice] = Field(default_factory=dict)
+    by_tool: dict[str, Slice] = Field(default_factory=dict)
+    tool_selection: ToolSelection = Field(default_factory=ToolSelection)
+    arguments_strict: Rate = Field(default_factory=Rate)
+    arguments_partial: Mean = Field(default_factory=Mean)
+    behavior: Rate = Field(default_factory=Rate)
+    behavior_by_expected: dict[str, Rate] = Field(default_factory=dict)
+    task_completion: Rate = Field(default_factory=Rate)
+    diagnosis: Diagnosis = Field(default_factory=Diagnosis)
+    cost: Cost = Field(default_factory=Cost)
+    performance: Performance = Field(default_factory=Performance)
+    trials: Trials = Field(default_factory=Trials)
+    #: results that called a forbidden tool (zero tolerance)
+    forbidden_tool_calls: int = 0
+    forbidden_tool_cases: list[str] = Field(default_factory=list)
+    #: the lowest-scoring failures and errors, worst first
+    worst_failures: list[Failure] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    def rate(self, metric: str) -> Rate | None:
+        """A headline rate by name (the names gates and comparisons use)."""
+        return {
+            "pass_rate": self.overall.pass_rate,
+            "error_rate": self.overall.error_rate,
+            "tool_selection_accuracy": self.tool_selection.accuracy,
+            "argument_accuracy": self.arguments_strict,
+            "behavior_accuracy": self.behavior,
+            "task_completion": self.task_completion,
+            "intent_accuracy": self.diagnosis.intent_accuracy,
+            "routing_accuracy": self.diagnosis.routing_accuracy,
+            "call_decision_accuracy": self.diagnosis.call_decision_accuracy,
+            "memory_retention": self.diagnosis.memory_retention,
+        }.get(metric)
+
+
+#: headline rates where higher is better (error_rate is the one where lower is better)
+RATE_METRICS = (
+    "pass_rate",
+    "tool_selection_accuracy",
+    "argument_accuracy",
+    "behavior_accuracy",
+    "task_completion",
+    "error_rate",
+)

@@ -1,0 +1,538 @@
+"""One streaming pass over ``results.jsonl`` that fills a :class:`Summary`."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from ..errors import UserError
+from ..schema import CaseResult, Gates, RunRecord, Score
+from ._acc import LatencyAcc, MeanAcc, RateAcc, SliceAcc
+from ._model import (
+    ConfusionCell,
+    Cost,
+    Coverage,
+    Diagnosis,
+    Failure,
+    IntentStats,
+    Performance,
+    Summary,
+    ToolSelection,
+    Trials,
+)
+from ._stats import pass_at_k, pass_hat_k
+
+RUN_FILE = "run.json"
+SUMMARY_FILE = "summary.json"
+NO_TOOL = "<no tool>"
+#: behaviours that mean "do not call a tool"
+NO_CALL_BEHAVIORS = frozenset({"no_tool", "answer", "clarify", "refuse"})
+CLARIFY_CATEGORIES = frozenset({"ambiguous", "clarify"})
+#: how many failures the summary keeps, and how many flaky / forbidden case ids it lists
+WORST_KEPT = 10
+IDS_KEPT = 50
+
+_TURN = re.compile(r"^turn\[(\d+)\]\.(.+)$")
+
+
+def split_score_name(name: str) -> tuple[int | None, str]:
+    """``"turn[2].arguments"`` -> ``(2, "arguments")``; ``"arguments"`` -> ``(None, ...)``."""
+    m = _TURN.match(name)
+    if m:
+        return int(m.group(1)), m.group(2)
+    return None, name
+
+
+def _case_score(scores: Iterable[Score], base: str) -> Score | None:
+    """The case-level score ``base``, else the turn-level ones combined (all must pass)."""
+    turn_level: list[Score] = []
+    for s in scores:
+        turn, name = split_score_name(s.name)
+        if name != base:
+            continue
+        if turn is None:
+            return s
+        turn_level.append(s)
+    if not turn_level:
+        return None
+    decided = [s for s in turn_level if s.passed is not None]
+    if not decided:
+        return Score(name=base, value=0.0, passed=None)
+    failed = [s for s in decided if not s.passed]
+    shown = failed[0] if failed else decided[0]
+    return Score(
+        name=base,
+        value=sum(s.value for s in decided) / len(decided),
+        passed=not failed,
+        expected=shown.expected,
+        actual=shown.actual,
+        explanation=shown.explanation,
+    )
+
+
+def load_run(run_dir: Path) -> RunRecord | None:
+    path = run_dir / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        return RunRecord.model_validate(orjson.loads(path.read_bytes()))
+    except (orjson.JSONDecodeError, ValueError) as exc:
+        raise UserError(f"{path}: not a valid run record: {str(exc).splitlines()[0]}") from exc
+
+
+@dataclass(slots=True)
+class _Acc:
+    gates: Gates
+    confidence: float
+    overall: SliceAcc = field(default_factory=SliceAcc)
+    by_category: defaultdict[str, SliceAcc] = field(default_factory=lambda: defaultdict(SliceAcc))
+    by_difficulty: defaultdict[str, SliceAcc] = field(default_factory=lambda: defaultdict(SliceAcc))
+    by_tag: defaultdict[str, SliceAcc] = field(default_factory=lambda: defaultdict(SliceAcc))
+    by_tool: defaultdict[str, SliceAcc] = field(default_factory=lambda: defaultdict(SliceAcc))
+    tool_sel: RateAcc = field(default_factory=RateAcc)
+    confusion: defaultdict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    args_strict: RateAcc = field(default_factory=RateAcc)
+    args_partial: MeanAcc = field(default_factory=MeanAcc)
+    behavior: RateAcc = field(default_factory=RateAcc)
+    behavior_by: defaultdict[str, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
+    completion: RateAcc = field(default_factory=RateAcc)
+    # diagnosis
+    intent_acc: RateAcc = field(default_factory=RateAcc)
+    intent_source: set[str] = field(default_factory=set)
+    intent_tp: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    intent_fp: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    intent_fn: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: (tool, intent) co-occurrences, to attribute unexpected calls to an intent at the end
+    tool_intent: defaultdict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    unexpected_calls: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    multi_cases: int = 0
+    multi_expected: int = 0
+    multi_matched: int = 0
+    multi_complete: RateAcc = field(default_factory=RateAcc)
+    clarify: RateAcc = field(default_factory=RateAcc)
+    routing: RateAcc = field(default_factory=RateAcc)
+    call_decision: RateAcc = field(default_factory=RateAcc)
+    memory: RateAcc = field(default_factory=RateAcc)
+    memory_by: defaultdict[int, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
+    # cost and performance
+    model_calls: MeanAcc = field(default_factory=MeanAcc)
+    tool_calls: MeanAcc = field(default_factory=MeanAcc)
+    in_tokens: MeanAcc = field(default_factory=MeanAcc)
+    out_tokens: MeanAcc = field(default_factory=MeanAcc)
+    cost: MeanAcc = field(default_factory=MeanAcc)
+    latency_mean: MeanAcc = field(default_factory=MeanAcc)
+    ttft: LatencyAcc = field(default_factory=LatencyAcc)
+    budget: RateAcc = field(default_factory=RateAcc)
+    ttft_budget: RateAcc = field(default_factory=RateAcc)
+    # trials: case id -> [trials, passes] (two ints per case)
+    per_case: dict[str, list[int]] = field(default_factory=dict)
+    forbidden: int = 0
+    forbidden_ids: list[str] = field(default_factory=list)
+    worst: list[Failure] = field(default_factory=list)
+
+    def add(self, r: CaseResult) -> None:
+        scored = r.status != "error"
+        for acc in self._slices(r):
+            acc.add(r.status, r.score, r.latency_ms)
+        counts = self.per_case.setdefault(r.case_id, [0, 0])
+        counts[0] += 1
+        counts[1] += r.status == "passed"
+        self._cost(r)
+        if any(
+            split_score_name(s.name)[1] == "forbidden_tools" and s.passed is False for s in r.scores
+        ):
+            self.forbidden += 1
+            if len(self.forbidden_ids) < IDS_KEPT and r.case_id not in self.forbidden_ids:
+                self.forbidden_ids.append(r.case_id)
+        if r.status != "passed":
+            self._keep_failure(r)
+        if not scored:
+            return
+        selection = self._tool_selection(r)
+        self._arguments(r, selection)
+        self._behavior(r)
+        if is_multi_step(r):
+            self.completion.add(r.status == "passed")
+        self._diagnose(r, selection)
+
+    def _slices(self, r: CaseResult) -> list[SliceAcc]:
+        out = [self.overall, self.by_category[r.category]]
+        if r.difficulty:
+            out.append(self.by_difficulty[r.difficulty])
+        out.extend(self.by_tag[t] for t in dict.fromkeys(r.tags))
+        out.extend(self.by_tool[t] for t in dict.fromkeys(r.expected_tools))
+        return out
+
+    def _cost(self, r: CaseResult) -> None:
+        self.model_calls.add(r.model_calls)
+        self.tool_calls.add(r.tool_calls)
+        self.in_tokens.add(r.usage.input_tokens)
+        self.out_tokens.add(r.usage.output_tokens)
+        if r.cost_usd is not None:
+            self.cost.add(r.cost_usd)
+        if r.latency_ms > 0:
+            self.latency_mean.add(r.latency_ms)
+        if r.ttft_ms is not None:
+            self.ttft.add(r.ttft_ms)
+            if self.gates.max_ttft_s is not None:
+                self.ttft_budget.add(r.ttft_ms > self.gates.max_ttft_s * 1000)
+        budget = r.latency_budget_s or self.gates.latency_budget_s.get(r.category)
+        if budget is not None and r.latency_ms > 0:
+            self.budget.add(r.latency_ms > budget * 1000)
+
+    def _keep_failure(self, r: CaseResult) -> None:
+        shown = next((s for s in r.scores if s.passed is False), None)
+        self.worst.append(
+            Failure(
+                case_id=r.case_id,
+                trial=r.trial,
+                category=r.category,
+                status=r.status,
+                score=r.score,
+                explanation=r.explanation or (r.error or ""),
+                expected=shown.expected if shown else None,
+                actual=shown.actual if shown else None,
+            )
+        )
+        if len(self.worst) > 4 * WORST_KEPT:
+            self.worst = _worst_first(self.worst)[:WORST_KEPT]
+
+    def _tool_selection(self, r: CaseResult) -> bool | None:
+        """Record tool selection; returns whether it passed (None when not applicable)."""
+        verdict = tool_selection_verdict(r)
+        if verdict is None:
+            return None
+        ok, expected, actual = verdict
+        self.tool_sel.add(ok)
+        if ok is not None:
+            self.confusion[(expected, actual)] += 1
+        return ok
+
+    def _arguments(self, r: CaseResult, selection: bool | None) -> None:
+        s = _case_score(r.scores, "arguments")
+        if s is None:
+            return
+        ok = argument_verdict(r, selection)
+        self.args_strict.add(ok)
+        if ok is not None:
+            self.args_partial.add(s.value)
+
+    def _behavior(self, r: CaseResult) -> None:
+        verdict = behavior_verdict(r)
+        if verdict is None:
+            return
+        ok, expected = verdict
+        if expected is not None:
+            self.behavior_by[expected].add(ok)
+        if expected != "tool_call":
+            self.behavior.add(ok)
+
+    def _diagnose(self, r: CaseResult, selection: bool | None) -> None:
+        called = list(dict.fromkeys(c.name for c in r.calls))
+        expect_call = bool(r.expected_tools) or r.expected_behavior in ("tool_call", "any_tool")
+        if expect_call or r.expected_behavior in NO_CALL_BEHAVIORS:
+            self.call_decision.add(expect_call == bool(called))
+        if r.expected_behavior == "clarify" or (
+            r.expected_behavior is None and r.category in CLARIFY_CATEGORIES
+        ):
+            self.clarify.add(r.behavior == "clarify")
+        labels, predicted = r.labels, r.predicted_labels
+        if labels is not None and labels.route is not None:
+            route_score = _case_score(r.scores, "route")
+            if predicted is not None and predicted.route is not None:
+                self.routing.add(predicted.route == labels.route)
+            elif route_score is not None:
+                self.routing.add(route_score.passed)
+        if labels is not None and labels.intents:
+            self._intents(r, labels.intents, called, selection)
+        self._memory(r)
+
+    def _intents(
+        self, r: CaseResult, intents: list[str], called: list[str], selection: bool | None
+    ) -> None:
+        expected = list(dict.fromkeys(intents))
+        predicted_labels = r.predicted_labels
+        if predicted_labels is not None and predicted_labels.intents:
+            self.intent_source.add("predicted")
+            got = set(predicted_labels.intents)
+            matched = [i for i in expected if i in got]
+            for extra in got.difference(expected):
+                self.intent_fp[extra] += 1
+        else:
+            self.intent_source.add("calls")
+            matched = self._intents_from_calls(r, expected, called, selection)
+        for i in expected:
+            if i in matched:
+                self.intent_tp[i] += 1
+            else:
+                self.intent_fn[i] += 1
+        all_matched = len(matched) == len(expected)
+        self.intent_acc.add(all_matched)
+        if len(expected) > 1:
+            self.multi_cases += 1
+            self.multi_expected += len(expected)
+            self.multi_matched += len(matched)
+            self.multi_complete.add(all_matched)
+
+    def _intents_from_calls(
+        self, r: CaseResult, expected: list[str], called: list[str], selection: bool | None
+    ) -> list[str]:
+        tools = list(dict.fromkeys(r.expected_tools))
+        if not tools:
+            # a no-tool intent (chit-chat, unsupported request) is served by the right behaviour
+            ok = (
+                r.status == "passed"
+                if r.expected_behavior is None
+                else (
+                    r.behavior is not None
+                    and _behavior_ok(r.expected_behavior, r.behavior, bool(called))
+                )
+            )
+            for tool in called:
+                self.unexpected_calls[tool] += 1
+            return list(expected) if ok else []
+        if len(tools) == len(expected):
+            # intent i is served by expected tool i
+            for tool, intent in zip(tools, expected, strict=True):
+                self.tool_intent[(tool, intent)] += 1
+            for tool in called:
+                if tool not in tools:
+                    self.unexpected_calls[tool] += 1
+            return [i for t, i in zip(tools, expected, strict=True) if t in called]
+        ok = selection if selection is not None else set(tools) <= set(called)
+        return list(expected) if ok else []
+
+    def _memory(self, r: CaseResult) -> None:
+        failed_selection = {
+            t
+            for s in r.scores
+            for t, n in [split_score_name(s.name)]
+            if n == "tool_selection" and t is not None and s.passed is False
+        }
+        explicit = any(split_score_name(s.name)[1] == "memory" for s in r.scores)
+        wanted = "memory" if explicit else "arguments"
+        for s in r.scores:
+            turn, name = split_score_name(s.name)
+            if name != wanted or turn is None or turn < 1:
+                continue
+            ok = None if turn in failed_selection else s.passed
+            self.memory.add(ok)
+            self.memory_by[turn].add(ok)
+
+    def finish(self, run: RunRecord | None) -> Summary:
+        c = self.confidence
+        trials = self._trials()
+        fp = dict(self.intent_fp)
+        for tool, count in self.unexpected_calls.items():
+            votes = [(n, i) for (t, i), n in self.tool_intent.items() if t == tool]
+            if votes:
+                intent = max(votes, key=lambda v: (v[0], v[1]))[1]
+                fp[intent] = fp.get(intent, 0) + count
+        names = sorted(set(self.intent_tp) | set(self.intent_fn) | set(fp))
+        intents = [
+            _intent_stats(i, self.intent_tp[i], fp.get(i, 0), self.intent_fn[i]) for i in names
+        ]
+        summary = Summary(
+            run=run,
+            confidence=c,
+            cases=len(self.per_case),
+            overall=self.overall.build(c),
+            by_category={k: v.build(c) for k, v in sorted(self.by_category.items())},
+            by_difficulty={k: v.build(c) for k, v in sorted(self.by_difficulty.items())},
+            by_tag={k: v.build(c) for k, v in sorted(self.by_tag.items())},
+            by_tool={k: v.build(c) for k, v in sorted(self.by_tool.items())},
+            tool_selection=ToolSelection(
+                accuracy=self.tool_sel.build(c),
+                confusion=[
+                    ConfusionCell(expected=e, actual=a, count=n)
+                    for (e, a), n in sorted(self.confusion.items())
+                ],
+            ),
+            arguments_strict=self.args_strict.build(c),
+            arguments_partial=self.args_partial.build(c),
+            behavior=self.behavior.build(c),
+            behavior_by_expected={k: v.build(c) for k, v in sorted(self.behavior_by.items())},
+            task_completion=self.completion.build(c),
+            diagnosis=Diagnosis(
+                intent_accuracy=self.intent_acc.build(c),
+                intent_source="predicted" if "predicted" in self.intent_source else "calls",
+                intents=intents,
+                multi_intent=Coverage(
+                    cases=self.multi_cases,
+                    expected=self.multi_expected,
+                    matched=self.multi_matched,
+                    missed=self.multi_expected - self.multi_matched,
+                    complete=self.multi_complete.build(c),
+                ),
+                clarification_rate=self.clarify.build(c),
+                routing_accuracy=self.routing.build(c),
+                call_decision_accuracy=self.call_decision.build(c),
+                memory_retention=self.memory.build(c),
+                retention_by_distance={
+                    str(k): v.build(c) for k, v in sorted(self.memory_by.items())
+                },
+            ),
+            cost=Cost(
+                model_calls=self.model_calls.build(c),
+                tool_calls=self.tool_calls.build(c),
+                input_tokens=self.in_tokens.build(c),
+                output_tokens=self.out_tokens.build(c),
+                cost_usd=self.cost.build(c),
+            ),
+            performance=Performance(
+                latency=self.overall.latency.build(),
+                ttft=self.ttft.build(),
+                latency_mean=self.latency_mean.build(c),
+                by_category={k: v.latency.build() for k, v in sorted(self.by_category.items())},
+                budget_violations=self.budget.build(c),
+                ttft_violations=self.ttft_budget.build(c),
+            ),
+            trials=trials,
+            forbidden_tool_calls=self.forbidden,
+            forbidden_tool_cases=self.forbidden_ids,
+            worst_failures=_worst_first(self.worst)[:WORST_KEPT],
+        )
+        summary.warnings = small_sample_warnings(summary, self.gates)
+        return summary
+
+    def _trials(self) -> Trials:
+        if not self.per_case:
+            return Trials()
+        k_max = min(n for n, _ in self.per_case.values())
+        flaky = [cid for cid, (n, c) in self.per_case.items() if 0 < c < n]
+        at: dict[str, float] = {}
+        hat: dict[str, float] = {}
+        ks = sorted({1, 2, 3, 5, 10, k_max} & set(range(1, k_max + 1)))
+        for k in ks:
+            at[str(k)] = sum(pass_at_k(n, c, k) for n, c in self.per_case.values()) / len(
+                self.per_case
+            )
+            hat[str(k)] = sum(pass_hat_k(n, c, k) for n, c in self.per_case.values()) / len(
+                self.per_case
+            )
+        return Trials(
+            trials=k_max,
+            cases=len(self.per_case),
+            pass_at_k=at,
+            pass_hat_k=hat,
+            flaky=RateAcc(len(flaky), len(self.per_case)).build(self.confidence),
+            flaky_cases=sorted(flaky)[:IDS_KEPT],
+        )
+
+
+def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None:
+    """(passed, expected label, called label) of tool selection; None when not applicable.
+
+    Uses the scorer's ``tool_selection`` score (or its turn scores); without one, compares the
+    set of expected tools with the set of called tools (``<no tool>`` when empty).
+    """
+    s = _case_score(r.scores, "tool_selection")
+    called = list(dict.fromkeys(c.name for c in r.calls))
+    if s is not None:
+        expected = s.expected or (", ".join(r.expected_tools) or NO_TOOL)
+        actual = s.actual or (", ".join(called) or NO_TOOL)
+        return s.passed, expected, actual
+    if r.expected_tools or r.expected_behavior in NO_CALL_BEHAVIORS:
+        expected = ", ".join(r.expected_tools) or NO_TOOL
+        actual = ", ".join(called) or NO_TOOL
+        return set(r.expected_tools) == set(called), expected, actual
+    return None
+
+
+def is_multi_step(r: CaseResult) -> bool:
+    """A multi-step task: more than one expected call, or scored turns after the first."""
+    return len(r.expected_tools) > 1 or any(
+        (split_score_name(s.name)[0] or 0) >= 1 for s in r.scores
+    )
+
+
+def argument_verdict(r: CaseResult, selection: bool | None) -> bool | None:
+    """Strict argument correctness, or None when skipped.
+
+    Skip-cascading: when tool selection failed, argument correctness is meaningless (the
+    arguments of the wrong tool), so it is skipped rather than counted as a second failure.
+    """
+    s = _case_score(r.scores, "arguments")
+    if s is None or s.passed is None or selection is False:
+        return None
+    return s.passed
+
+
+def behavior_verdict(r: CaseResult) -> tuple[bool | None, str | None] | None:
+    """(passed, expected behaviour) from the ``behavior`` score, else expected vs classified."""
+    s = _case_score(r.scores, "behavior")
+    expected = r.expected_behavior or (s.expected if s else None)
+    if s is not None and s.passed is not None:
+        return s.passed, expected
+    if r.expected_behavior is not None and r.behavior is not None:
+        return _behavior_ok(r.expected_behavior, r.behavior, bool(r.calls)), expected
+    return None
+
+
+def _behavior_ok(expected: str, actual: str, called: bool) -> bool:
+    if expected == "no_tool":
+        return not called
+    if expected == "any_tool":
+        return called
+    return expected == actual
+
+
+def _intent_stats(intent: str, tp: int, fp: int, fn: int) -> IntentStats:
+    return IntentStats(
+        intent=intent,
+        tp=tp,
+        fp=fp,
+        fn=fn,
+        precision=tp / (tp + fp) if tp + fp else None,
+        recall=tp / (tp + fn) if tp + fn else None,
+    )
+
+
+def _worst_first(failures: list[Failure]) -> list[Failure]:
+    return sorted(failures, key=lambda f: (f.status != "error", f.score, f.case_id, f.trial))
+
+
+def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
+    """A warning for each gated slice with fewer scored results than ``gates.min_sample_size``."""
+    out: list[str] = []
+    floor = gates.min_sample_size
+    gated: list[tuple[str, int]] = []
+    if gates.min_pass_rate is not None:
+        gated.append(("pass rate", summary.overall.pass_rate.n))
+    for cat in sorted(gates.min_category_pass_rate):
+        sl = summary.by_category.get(cat)
+        gated.append((f"pass rate [{cat}]", sl.pass_rate.n if sl else 0))
+    if gates.min_tool_selection_accuracy is not None:
+        gated.append(("tool selection accuracy", summary.tool_selection.accuracy.n))
+    if gates.min_argument_accuracy is not None:
+        gated.append(("argument accuracy", summary.arguments_strict.n))
+    if gates.min_behavior_accuracy is not None:
+        gated.append(("behaviour accuracy", summary.behavior.n))
+    if gates.min_task_completion is not None:
+        gated.append(("task completion", summary.task_completion.n))
+    for name, n in gated:
+        if n < floor:
+            out.append(
+                f"{name}: only {n} scored results (< {floor}); the interval is wide and the "
+                "gate can flip on a few cases"
+            )
+    return out
+
+
+def summarize_results(
+    results: Iterable[CaseResult],
+    *,
+    run: RunRecord | None = None,
+    gates: Gates | None = None,
+    confidence: float = 0.95,
+) -> Summary:
+    """Summarize results from any iterable (one pass)."""
+    acc = _Acc(gates=gates or Gates(), confidence=confidence)
+    for r in results:
+        acc.add(r)
+    return acc.finish(run)

@@ -1,0 +1,17 @@
+"""Reports of a run: console, Markdown (pull-request comment), JUnit XML, JSON and CSV."""
+
+from ._console import render_console
+from ._files import CSV_COLUMNS, write_csv, write_junit
+from ._markdown import MARKER, render_markdown
+from ._text import comparison_lines, gate_lines
+
+__all__ = [
+    "CSV_COLUMNS",
+    "MARKER",
+    "comparison_lines",
+    "gate_lines",
+    "render_console",
+    "render_markdown",
+    "write_csv",
+    "write_junit",
+]

@@ -1,0 +1,159 @@
+"""The console report: compact rich tables, printed at the end of ``agentgauge run``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from ..metrics import Rate, Slice, Summary
+from ._fmt import latency, mean, one_line, pct, rate
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..metrics import Comparison, GateReport
+
+
+def _style(r: Rate) -> str:
+    if r.value is None:
+        return "dim"
+    return "green" if r.value >= 0.9 else "yellow" if r.value >= 0.7 else "red"
+
+
+def _slice_table(title: str, slices: dict[str, Slice]) -> Table:
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    for col in ("slice", "results", "pass rate [95% CI]", "errors", "p50", "p95"):
+        table.add_column(col, justify="left" if col == "slice" else "right")
+    for name, sl in slices.items():
+        p50, _, p95, _ = latency(sl.latency)
+        table.add_row(
+            name,
+            str(sl.results),
+            Text(rate(sl.pass_rate), style=_style(sl.pass_rate)),
+            str(sl.error_rate.passed),
+            p50,
+            p95,
+        )
+    return table
+
+
+def render_console(
+    summary: Summary,
+    console: Console,
+    *,
+    gates: GateReport | None = None,
+    comparison: Comparison | None = None,
+    failures: int = 5,
+) -> None:
+    """Print the summary of a run (and, when given, its gate verdicts and baseline deltas)."""
+    run = summary.run
+    title = f"{run.suite} · {run.agent}" if run else "run summary"
+    ov = summary.overall
+    head = Text.assemble(
+        (title, "bold"),
+        "\n",
+        ("pass rate ", ""),
+        (rate(ov.pass_rate), f"bold {_style(ov.pass_rate)}"),
+        f"   errors {rate(ov.error_rate)}   cases {summary.cases}   results {ov.results}",
+    )
+    console.print(head)
+    if len(summary.by_category) > 1:
+        console.print(_slice_table("by category", summary.by_category))
+
+    quality = Table(title="quality", title_justify="left", show_edge=False, pad_edge=False)
+    quality.add_column("metric")
+    quality.add_column("value [95% CI] (n)", justify="right")
+    quality.add_column("skipped", justify="right")
+    rows: list[tuple[str, Rate]] = [
+        ("tool selection", summary.tool_selection.accuracy),
+        ("arguments (strict)", summary.arguments_strict),
+        ("behaviour (no-tool/clarify/refuse)", summary.behavior),
+        ("task completion (multi-step)", summary.task_completion),
+        ("tool-call decision", summary.diagnosis.call_decision_accuracy),
+        ("intent recognition", summary.diagnosis.intent_accuracy),
+        ("clarification rate", summary.diagnosis.clarification_rate),
+        ("routing", summary.diagnosis.routing_accuracy),
+        ("memory retention", summary.diagnosis.memory_retention),
+    ]
+    for name, r in rows:
+        if r.n or r.skipped:
+            quality.add_row(name, Text(rate(r), style=_style(r)), str(r.skipped or ""))
+    if summary.arguments_partial.n:
+        quality.add_row("arguments (partial credit)", mean(summary.arguments_partial, digits=3), "")
+    if summary.trials.trials > 1:
+        t = summary.trials
+        k = str(t.trials)
+        quality.add_row(
+            f"pass@{k} / pass^{k}", f"{pct(t.pass_at_k[k])} / {pct(t.pass_hat_k[k])}", ""
+        )
+        quality.add_row("flaky cases", rate(t.flaky), "")
+    if quality.row_count:
+        console.print(quality)
+
+    wrong = [c for c in summary.tool_selection.confusion if c.expected != c.actual]
+    if wrong:
+        conf = Table(title="tool confusions", title_justify="left", show_edge=False)
+        conf.add_column("expected")
+        conf.add_column("called")
+        conf.add_column("count", justify="right")
+        for cell in sorted(wrong, key=lambda c: (-c.count, c.expected, c.actual))[:8]:
+            conf.add_row(cell.expected, cell.actual, str(cell.count))
+        console.print(conf)
+
+    perf = summary.performance
+    cost = summary.cost
+    cp = Table(title="cost and latency", title_justify="left", show_edge=False, pad_edge=False)
+    cp.add_column("metric")
+    cp.add_column("per result [95% CI]", justify="right")
+    cp.add_column("total", justify="right")
+    cp.add_row("model calls", mean(cost.model_calls), f"{cost.model_calls.total:.0f}")
+    cp.add_row("tool calls", mean(cost.tool_calls), f"{cost.tool_calls.total:.0f}")
+    cp.add_row(
+        "tokens in / out",
+        f"{cost.input_tokens.mean or 0:.0f} / {cost.output_tokens.mean or 0:.0f}",
+        f"{cost.input_tokens.total:.0f} / {cost.output_tokens.total:.0f}",
+    )
+    if cost.cost_usd.n:
+        cp.add_row("cost (USD)", mean(cost.cost_usd, money=True), f"${cost.cost_usd.total:.4f}")
+    p50, p90, p95, pmax = latency(perf.latency)
+    cp.add_row("latency p50 / p90 / p95 / max", f"{p50} / {p90} / {p95} / {pmax}", "")
+    if perf.ttft.n:
+        t50, _, t95, _ = latency(perf.ttft)
+        cp.add_row("time to first token p50 / p95", f"{t50} / {t95}", "")
+    if perf.budget_violations.n:
+        cp.add_row("over latency budget", rate(perf.budget_violations), "")
+    console.print(cp)
+
+    if summary.forbidden_tool_calls:
+        console.print(
+            Text(
+                f"forbidden tool called in {summary.forbidden_tool_calls} result(s): "
+                + ", ".join(summary.forbidden_tool_cases[:10]),
+                style="bold red",
+            )
+        )
+    if failures and summary.worst_failures:
+        ft = Table(title="worst failures", title_justify="left", show_edge=False, pad_edge=False)
+        ft.add_column("case")
+        ft.add_column("category")
+        ft.add_column("score", justify="right")
+        ft.add_column("why", overflow="fold")
+        for f in summary.worst_failures[:failures]:
+            name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
+            why = one_line(f.explanation) or f.status
+            ft.add_row(name, f.category, "error" if f.status == "error" else f"{f.score:.2f}", why)
+        console.print(ft)
+    if comparison is not None:
+        from ._text import comparison_lines
+
+        for line in comparison_lines(comparison):
+            console.print(line, markup=False, highlight=False)
+    if gates is not None:
+        from ._text import gate_lines
+
+        for line in gate_lines(gates):
+            console.print(line, markup=False, highlight=False)
+    for w in summary.warnings if gates is None else []:
+        console.print(Text(f"warning: {w}", style="yellow"))

@@ -1,0 +1,102 @@
+"""Per-result reports written by streaming over ``results.jsonl``: JUnit XML and CSV."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+from typing import IO
+from xml.sax.saxutils import escape, quoteattr
+
+from ..io import iter_results
+from ..schema import CaseResult
+
+#: characters XML 1.0 does not allow (control characters other than tab, newline, return)
+_BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _x(text: str) -> str:
+    return _BAD_XML.sub("\ufffd", text)
+
+
+def _attr(text: str) -> str:
+    return quoteattr(_x(text))
+
+
+def expected_label(r: CaseResult) -> str:
+    if r.expected_tools:
+        return ", ".join(r.expected_tools)
+    return r.expected_behavior or ""
+
+
+def actual_label(r: CaseResult) -> str:
+    called = ", ".join(dict.fromkeys(c.name for c in r.calls))
+    if r.expected_tools or not r.behavior:
+        return called
+    return r.behavior if not called else f"{r.behavior}: {called}"
+
+
+def write_junit(run_dir: Path, out: IO[str], *, suite_name: str | None = None) -> None:
+    """JUnit XML: one ``<testcase>`` per case × trial (classname = category).
+
+    Failures carry the explanation; results with status ``error`` are ``<error>`` elements.
+    The shape follows the Jenkins / Ant schema most CI systems accept.
+    """
+    tests = failures = errors = 0
+    total_ms = 0.0
+    for r in iter_results(run_dir):
+        tests += 1
+        failures += r.status == "failed"
+        errors += r.status == "error"
+        total_ms += r.latency_ms
+    name = suite_name or "agentgauge"
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(
+        f'<testsuites name={_attr(name)} tests="{tests}" failures="{failures}" '
+        f'errors="{errors}" time="{total_ms / 1000:.3f}">\n'
+    )
+    out.write(
+        f'  <testsuite name={_attr(name)} tests="{tests}" failures="{failures}" '
+        f'errors="{errors}" skipped="0" time="{total_ms / 1000:.3f}">\n'
+    )
+    for r in iter_results(run_dir):
+        case_name = f"{r.case_id} [{r.trial}]"
+        head = (
+            f"    <testcase classname={_attr(r.category)} name={_attr(case_name)} "
+            f'time="{r.latency_ms / 1000:.3f}"'
+        )
+        if r.status == "passed":
+            out.write(head + "/>\n")
+            continue
+        out.write(head + ">\n")
+        text = r.explanation or r.error or r.status
+        first = text.splitlines()[0] if text.strip() else r.status
+        if r.status == "error":
+            tag, kind = "error", "error"
+        else:
+            tag, kind = "failure", "failure"
+        out.write(f'      <{tag} message={_attr(first)} type="{kind}">{escape(_x(text))}</{tag}>\n')
+        out.write("    </testcase>\n")
+    out.write("  </testsuite>\n</testsuites>\n")
+
+
+CSV_COLUMNS = ("id", "trial", "category", "expected", "actual", "status", "score", "explanation")
+
+
+def write_csv(run_dir: Path, out: IO[str]) -> None:
+    """One row per case × trial, for spreadsheets."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in iter_results(run_dir):
+        writer.writerow(
+            [
+                r.case_id,
+                r.trial,
+                r.category,
+                expected_label(r),
+                actual_label(r),
+                r.status,
+                f"{r.score:.4g}",
+                (r.explanation or r.error or "").replace("\r", ""),
+            ]
+        )

@@ -1,0 +1,44 @@
+"""Number formatting shared by the text reports."""
+
+from __future__ import annotations
+
+from ..metrics import Latency, Mean, Rate
+
+
+def pct(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.1f}%"
+
+
+def rate(r: Rate, *, interval: bool = True) -> str:
+    """``87.5% [80.1–92.4] (140/160)``; ``–`` when nothing was measured."""
+    if r.value is None or r.low is None or r.high is None:
+        return "–"
+    text = f"{r.value * 100:.1f}%"
+    if interval:
+        text += f" [{r.low * 100:.1f}–{r.high * 100:.1f}]"
+    return f"{text} ({r.passed}/{r.n})"
+
+
+def ms(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if value >= 1000:
+        return f"{value / 1000:.2f} s"
+    return f"{value:.0f} ms"
+
+
+def mean(m: Mean, *, digits: int = 1, money: bool = False) -> str:
+    if m.mean is None or m.low is None or m.high is None:
+        return "–"
+    if money:
+        return f"${m.mean:.4f} [{m.low:.4f}–{m.high:.4f}]"
+    return f"{m.mean:.{digits}f} [{m.low:.{digits}f}–{m.high:.{digits}f}]"
+
+
+def latency(lat: Latency) -> tuple[str, str, str, str]:
+    return ms(lat.p50), ms(lat.p90), ms(lat.p95), ms(lat.max)
+
+
+def one_line(text: str, width: int = 160) -> str:
+    flat = " / ".join(line.strip() for line in text.splitlines() if line.strip())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

@@ -1,0 +1,174 @@
+"""The Markdown report: a pull-request comment (deterministic, so it can be snapshot-tested)."""
+
+from __future__ import annotations
+
+from ..metrics import Comparison, GateReport, Rate, Summary
+from ._fmt import latency, mean, ms, one_line, pct, rate
+
+#: an HTML comment at the top lets a CI job find and update its previous comment
+MARKER = "<!-- agentgauge-report -->"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: list[str], rows: list[list[str]], align: str = "") -> list[str]:
+    aligns = align or "l" + "r" * (len(header) - 1)
+    sep = ["---:" if a == "r" else "---" for a in aligns]
+    out = ["| " + " | ".join(header) + " |", "| " + " | ".join(sep) + " |"]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def render_markdown(
+    summary: Summary,
+    *,
+    gates: GateReport | None = None,
+    comparison: Comparison | None = None,
+    failures: int = 10,
+) -> str:
+    """A pull-request comment: headline with intervals, gates, deltas, worst failures."""
+    run = summary.run
+    ov = summary.overall
+    lines = [MARKER]
+    title = f"## agentgauge: {run.suite}" if run else "## agentgauge run"
+    if gates is not None:
+        title += " — ✅ gate passed" if gates.passed else " — ❌ gate failed"
+    lines.append(title)
+    lines.append("")
+    if run is not None:
+        bits = [f"agent `{run.agent}`"]
+        if run.git_commit:
+            bits.append(f"commit `{run.git_commit[:12]}`")
+        if run.trials > 1:
+            bits.append(f"{run.trials} trials")
+        lines.append(" · ".join(bits) + f" · {summary.cases} cases, {ov.results} results")
+        lines.append("")
+    conf = f"{summary.confidence:.0%}"
+    rows: list[list[str]] = [
+        ["pass rate", rate(ov.pass_rate)],
+        ["error rate", rate(ov.error_rate)],
+    ]
+    named: list[tuple[str, Rate]] = [
+        ("tool selection", summary.tool_selection.accuracy),
+        ("arguments (strict)", summary.arguments_strict),
+        ("behaviour (no-tool / clarify / refuse)", summary.behavior),
+        ("task completion (multi-step)", summary.task_completion),
+        ("tool-call decision", summary.diagnosis.call_decision_accuracy),
+        ("intent recognition", summary.diagnosis.intent_accuracy),
+        ("clarification rate", summary.diagnosis.clarification_rate),
+        ("routing", summary.diagnosis.routing_accuracy),
+        ("memory retention", summary.diagnosis.memory_retention),
+    ]
+    rows += [[name, rate(r)] for name, r in named if r.n]
+    if summary.trials.trials > 1:
+        k = str(summary.trials.trials)
+        rows.append(
+            [
+                f"pass@{k} / pass^{k}",
+                f"{pct(summary.trials.pass_at_k[k])} / {pct(summary.trials.pass_hat_k[k])}",
+            ]
+        )
+        rows.append(["flaky cases", rate(summary.trials.flaky)])
+    lines += _table(["metric", f"value [{conf} CI] (passed/n)"], rows)
+    lines.append("")
+
+    if len(summary.by_category) > 1:
+        cat_rows = []
+        for name, sl in summary.by_category.items():
+            p50, _, p95, _ = latency(sl.latency)
+            cat_rows.append(
+                [name, str(sl.results), rate(sl.pass_rate), str(sl.error_rate.passed), p50, p95]
+            )
+        lines += ["**By category**", ""]
+        lines += _table(["category", "results", "pass rate", "errors", "p50", "p95"], cat_rows)
+        lines.append("")
+
+    perf, cost = summary.performance, summary.cost
+    p50, p90, p95, pmax = latency(perf.latency)
+    cp_rows = [
+        ["latency p50 / p90 / p95 / max", f"{p50} / {p90} / {p95} / {pmax}"],
+        ["model calls per result", mean(cost.model_calls)],
+        [
+            "tokens in / out (total)",
+            f"{cost.input_tokens.total:.0f} / {cost.output_tokens.total:.0f}",
+        ],
+    ]
+    if perf.ttft.n:
+        cp_rows.append(
+            ["time to first token p50 / p95", f"{ms(perf.ttft.p50)} / {ms(perf.ttft.p95)}"]
+        )
+    if perf.budget_violations.n:
+        cp_rows.append(["over latency budget", rate(perf.budget_violations)])
+    if cost.cost_usd.n:
+        cp_rows.append(["cost (total)", f"${cost.cost_usd.total:.4f}"])
+    lines += ["**Cost and latency**", ""]
+    lines += _table(["metric", "value"], cp_rows)
+    lines.append("")
+
+    if gates is not None:
+        lines += ["**Gates**", ""]
+        lines += _table(
+            ["", "check", "required", "actual"],
+            [["✅" if c.passed else "❌", c.name, c.threshold, c.actual] for c in gates.checks],
+            align="llll",
+        )
+        lines.append("")
+        lines += [f"> ⚠️ {w}" for w in gates.warnings]
+        if gates.warnings:
+            lines.append("")
+    elif summary.warnings:
+        lines += [f"> ⚠️ {w}" for w in summary.warnings] + [""]
+
+    if comparison is not None:
+        lines += _comparison(comparison)
+
+    if failures and summary.worst_failures:
+        lines += ["<details><summary>Worst failures</summary>", ""]
+        f_rows = []
+        for f in summary.worst_failures[:failures]:
+            name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
+            score = "error" if f.status == "error" else f"{f.score:.2f}"
+            f_rows.append([f"`{name}`", f.category, score, one_line(f.explanation) or f.status])
+        lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
+        lines += ["", "</details>", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _comparison(cmp: Comparison) -> list[str]:
+    c = cmp.counts
+    lines = [
+        "**Against the baseline**",
+        "",
+        f"{cmp.paired} paired cases: {c.get('fixed', 0)} fixed, {c.get('broken', 0)} broken, "
+        f"{c.get('unchanged_pass', 0)} still passing, {c.get('unchanged_fail', 0)} still failing"
+        + (f", {c['new']} new" if c.get("new") else "")
+        + (f", {c['removed']} removed" if c.get("removed") else "")
+        + f". Exact McNemar p = {cmp.mcnemar_p:.3g}.",
+        "",
+    ]
+    rows = []
+    for d in cmp.deltas:
+        if d.delta is None or d.base is None or d.new is None:
+            continue
+        ci = (
+            f"[{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
+            if d.low is not None and d.high is not None
+            else ""
+        )
+        rows.append([d.metric, pct(d.base), pct(d.new), f"{d.delta * 100:+.1f} pts", ci])
+    if rows:
+        lines += _table(
+            ["metric", "baseline", "this run", "Δ", f"{cmp.confidence:.0%} CI (paired)"], rows
+        )
+        lines.append("")
+    for label, items in (("Fixed", cmp.fixed), ("Broken", cmp.broken)):
+        if items:
+            lines.append(
+                f"{label}: "
+                + ", ".join(f"`{i.case_id}`" for i in items[:20])
+                + (f" (+{len(items) - 20} more)" if len(items) > 20 else "")
+            )
+            lines.append("")
+    return lines

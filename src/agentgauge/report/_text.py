@@ -1,0 +1,56 @@
+"""Plain-text lines for gate verdicts and comparisons (used by the console and the CLI)."""
+
+from __future__ import annotations
+
+from ..metrics import Comparison, GateReport
+
+
+def gate_lines(report: GateReport) -> list[str]:
+    lines = [f"gate: {'PASSED' if report.passed else 'FAILED'}"]
+    for c in report.checks:
+        mark = "ok  " if c.passed else "FAIL"
+        lines.append(f"  {mark} {c.name}: {c.actual} (required {c.threshold})")
+        if not c.passed:
+            lines.append(f"       {c.message}")
+    lines.extend(f"  warning: {w}" for w in report.warnings)
+    return lines
+
+
+def comparison_lines(cmp: Comparison, *, listed: int = 10) -> list[str]:
+    c = cmp.counts
+    lines = [
+        f"compared with {cmp.base_run}: {cmp.paired} paired cases, "
+        f"{c.get('fixed', 0)} fixed, {c.get('broken', 0)} broken, "
+        f"{c.get('unchanged_pass', 0)} still passing, {c.get('unchanged_fail', 0)} still failing"
+        + (f", {c['new']} new" if c.get("new") else "")
+        + (f", {c['removed']} removed" if c.get("removed") else ""),
+        f"  exact McNemar p = {cmp.mcnemar_p:.3g}",
+    ]
+    for d in cmp.deltas:
+        if d.delta is None or d.base is None or d.new is None:
+            continue
+        ci = ""
+        if d.low is not None and d.high is not None:
+            ci = f" [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
+        lines.append(
+            f"  {d.metric}: {d.base * 100:.1f}% -> {d.new * 100:.1f}% "
+            f"({d.delta * 100:+.1f} pts{ci}, n={d.n})"
+        )
+    for label, items in (("fixed", cmp.fixed), ("broken", cmp.broken)):
+        if items:
+            names = ", ".join(i.case_id for i in items[:listed])
+            more = f" (+{len(items) - listed} more)" if len(items) > listed else ""
+            lines.append(f"  {label}: {names}{more}")
+    if cmp.sample_size is not None:
+        s = cmp.sample_size
+        parts = []
+        if s.paired_cases is not None:
+            parts.append(f"{s.paired_cases} paired cases")
+        if s.unpaired_cases is not None:
+            parts.append(f"{s.unpaired_cases} cases per run unpaired")
+        if parts:
+            lines.append(
+                f"  to detect a {s.points:g}-point change with {s.power:.0%} power at "
+                f"alpha {s.alpha:g}: ~{' or '.join(parts)}"
+            )
+    return lines
