@@ -1,5 +1,6 @@
 """Reports of a run: console, Markdown (pull-request comment), JUnit XML, JSON and CSV."""
 
+from ._api import REPORT_FORMATS, ReportFormat, write_report
 from ._console import render_console
 from ._files import CSV_COLUMNS, write_csv, write_junit
 from ._markdown import MARKER, render_markdown
@@ -8,10 +9,13 @@ from ._text import comparison_lines, gate_lines
 __all__ = [
     "CSV_COLUMNS",
     "MARKER",
+    "REPORT_FORMATS",
+    "ReportFormat",
     "comparison_lines",
     "gate_lines",
     "render_console",
     "render_markdown",
     "write_csv",
     "write_junit",
+    "write_report",
 ]

@@ -1,0 +1,71 @@
+"""One entry point for every report format (what ``agentgauge report`` calls)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO, Literal
+
+from ..errors import UserError
+
+ReportFormat = Literal["console", "markdown", "junit", "json", "csv"]
+REPORT_FORMATS: tuple[ReportFormat, ...] = ("console", "markdown", "junit", "json", "csv")
+
+
+def write_report(
+    run_dir: Path,
+    fmt: ReportFormat,
+    out: IO[str],
+    *,
+    baseline: Path | None = None,
+    gates_file: Path | None = None,
+    color: bool | None = None,
+    width: int | None = None,
+) -> None:
+    """Render the run in ``run_dir`` as ``fmt`` to ``out``.
+
+    ``console`` and ``markdown`` include gate verdicts (gates from ``gates_file``, else the
+    suite's) and, with ``baseline``, the comparison against that run. ``json`` is the versioned
+    summary; ``junit`` and ``csv`` have one entry per case × trial.
+    """
+    from ..metrics import compare, evaluate_gates, resolve_gates, summarize
+
+    run_dir = Path(run_dir)
+    if fmt not in REPORT_FORMATS:
+        raise UserError(f"unknown report format {fmt!r}; choose one of {', '.join(REPORT_FORMATS)}")
+    if not run_dir.is_dir():
+        raise UserError(f"{run_dir}: no such run directory")
+    if fmt == "junit":
+        from ..metrics._summarize import load_run
+        from ._files import write_junit
+
+        run = load_run(run_dir)
+        write_junit(run_dir, out, suite_name=run.suite if run else None)
+        return
+    if fmt == "csv":
+        from ._files import write_csv
+
+        write_csv(run_dir, out)
+        return
+    gates = resolve_gates(run_dir, gates_file)
+    summary = summarize(run_dir, gates=gates)
+    if fmt == "json":
+        import orjson
+
+        out.write(
+            orjson.dumps(summary.model_dump(mode="json"), option=orjson.OPT_INDENT_2).decode()
+        )
+        out.write("\n")
+        return
+    comparison = compare(baseline, run_dir) if baseline is not None else None
+    report = evaluate_gates(summary, gates, comparison)
+    if fmt == "markdown":
+        from ._markdown import render_markdown
+
+        out.write(render_markdown(summary, gates=report, comparison=comparison))
+        return
+    from rich.console import Console
+
+    from ._console import render_console
+
+    console = Console(file=out, force_terminal=color, no_color=color is False, width=width)
+    render_console(summary, console, gates=report, comparison=comparison)
