@@ -5,7 +5,7 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 ``mock:...``. Vendor SDKs are imported only when their adapter is created.
 """
 
-from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider
+from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
 from ._mock import MockProvider
 from ._registry import resolve_provider
 
@@ -15,5 +15,6 @@ __all__ = [
     "ModelRequest",
     "ModelResponse",
     "Provider",
+    "close_provider",
     "resolve_provider",
 ]

@@ -54,3 +54,14 @@ class Provider(Protocol):
     name: str
 
     async def generate(self, request: ModelRequest) -> ModelResponse: ...
+
+
+async def close_provider(provider: Provider) -> None:
+    """Release a provider's connections (its optional ``aclose()`` hook); call once per run.
+
+    Adapters that hold network sessions (``openai:``, ``http://``) define ``async aclose()``;
+    the others need nothing. Safe to call on any provider.
+    """
+    aclose = getattr(provider, "aclose", None)
+    if aclose is not None:
+        await aclose()

@@ -11,6 +11,7 @@ from ._base import Provider
 #: spec prefix -> "module:factory"; each factory is called as factory(rest_of_spec, **options)
 _FACTORIES: dict[str, str] = {
     "openai": "agentgauge.providers._openai:create",
+    "azure": "agentgauge.providers._openai:create_azure",
     "anthropic": "agentgauge.providers._anthropic:create",
     "gemini": "agentgauge.providers._gemini:create",
     "local": "agentgauge.providers._local:create",

@@ -1,10 +1,14 @@
 """Test doubles for agentgauge users and its own tests.
 
-- :class:`MockProvider`: a scripted agent under test (a queue of replies and tool calls).
+- :class:`MockProvider`: a scripted agent under test (a queue of replies and tool calls);
+- :class:`FakeOpenAIServer`: a loopback OpenAI-compatible HTTP server with scripted replies,
+  fixed latency and fault injection (:class:`FakeFault`); also runnable as a process with
+  ``python -m agentgauge.testing.fake_openai``.
 """
 
 from __future__ import annotations
 
 from ..providers._mock import MockProvider, MockReply
+from ._fake_openai import FakeFault, FakeOpenAIServer, FakeReply, FakeRequest
 
-__all__ = ["MockProvider", "MockReply"]
+__all__ = ["FakeFault", "FakeOpenAIServer", "FakeReply", "FakeRequest", "MockProvider", "MockReply"]

@@ -1,0 +1,186 @@
+"""Helpers every adapter shares: secret redaction, tool-argument parsing, error mapping."""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import parse_qsl
+
+import orjson
+
+from ..errors import MissingExtraError, ProviderError, UserError
+
+__all__ = [
+    "RAW_ARGUMENTS_KEY",
+    "SECRET_ENV_VARS",
+    "error_from_status",
+    "parse_arguments",
+    "parse_retry_after",
+    "redact",
+    "require",
+    "split_options",
+]
+
+#: when a model's tool-call arguments are not a JSON object, they are kept verbatim under this
+#: key (``{"__raw_arguments__": "{\"city\": \"Par"}``) so scorers can report the malformed call
+RAW_ARGUMENTS_KEY = "__raw_arguments__"
+
+#: environment variables whose values are secrets: scrubbed from every error message
+SECRET_ENV_VARS = (
+    "OPENAI_API_KEY",
+    "AZURE_OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "AGENTGAUGE_HTTP_TOKEN",
+)
+
+# key-shaped substrings (OpenAI/Anthropic "sk-...", Google "AIza...", bearer tokens, key= params)
+_SECRET_PATTERNS = re.compile(
+    r"(?P<sk>\bsk-[A-Za-z0-9_\-]{12,})"
+    r"|(?P<aiza>\bAIza[0-9A-Za-z_\-]{20,})"
+    r"|(?P<bearer>(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,})"
+    r"|(?P<param>(?i:\b(?:api[_-]?key|key|token|x-goog-api-key)\s*[=:]\s*)[\"']?)(?P<val>[A-Za-z0-9._~+/\-]{8,})"
+)
+
+REDACTED = "***"
+
+
+def _known_secrets(extra: Iterable[str | None]) -> list[str]:
+    values = [os.environ.get(name) for name in SECRET_ENV_VARS]
+    values.extend(extra)
+    # longest first, so a key that contains another is replaced whole
+    return sorted({v for v in values if v and len(v) >= 6}, key=len, reverse=True)
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Remove API keys from ``text``: the given secrets, the values of the usual key
+    environment variables (:data:`SECRET_ENV_VARS`), and anything shaped like a key
+    (``sk-...``, ``AIza...``, ``Bearer ...``, ``api_key=...``)."""
+    for secret in _known_secrets(secrets):
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+
+    def scrub(m: re.Match[str]) -> str:
+        if m.group("param") is not None:
+            return m.group("param") + REDACTED
+        if m.group("bearer") is not None:
+            return "Bearer " + REDACTED
+        return REDACTED
+
+    return _SECRET_PATTERNS.sub(scrub, text)
+
+
+def parse_arguments(raw: Any) -> dict[str, Any]:
+    """Tool-call arguments as a dict, whatever the model sent.
+
+    A JSON object string is parsed; an empty string or ``None`` is ``{}``; anything else
+    (truncated JSON, a JSON list, plain text) is kept verbatim under :data:`RAW_ARGUMENTS_KEY`
+    so that it is visible to scorers and never crashes the run.
+    """
+    if isinstance(raw, dict):
+        return raw
+    if raw is None:
+        return {}
+    if isinstance(raw, str | bytes):
+        if not raw.strip():
+            return {}
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return {
+                RAW_ARGUMENTS_KEY: raw if isinstance(raw, str) else raw.decode(errors="replace")
+            }
+        if isinstance(value, dict):
+            return value
+        return {RAW_ARGUMENTS_KEY: raw if isinstance(raw, str) else raw.decode(errors="replace")}
+    return {RAW_ARGUMENTS_KEY: orjson.dumps(raw, default=str).decode()}
+
+
+def parse_retry_after(
+    headers: Mapping[str, str] | None, *, now: float | None = None
+) -> float | None:
+    """Seconds to wait from ``Retry-After`` (seconds or an HTTP date) or ``retry-after-ms``."""
+    if not headers:
+        return None
+    ms = headers.get("retry-after-ms") or headers.get("Retry-After-Ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after") or headers.get("Retry-After")
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def error_from_status(
+    provider: str,
+    status: int,
+    body: str | bytes = b"",
+    headers: Mapping[str, str] | None = None,
+    *,
+    secrets: Iterable[str | None] = (),
+) -> ProviderError:
+    """A ProviderError for an HTTP failure, with the server's message (redacted, shortened)."""
+    text = body.decode(errors="replace") if isinstance(body, bytes) else body
+    detail = text
+    try:
+        parsed = orjson.loads(text) if text else None
+    except orjson.JSONDecodeError:
+        parsed = None
+    if isinstance(parsed, dict):
+        err = parsed.get("error", parsed)
+        if isinstance(err, dict) and err.get("message"):
+            detail = str(err["message"])
+        elif isinstance(err, str):
+            detail = err
+    detail = " ".join(detail.split())[:300]
+    message = redact(f"{provider}: HTTP {status}" + (f": {detail}" if detail else ""), secrets)
+    return ProviderError(message, status=status, retry_after=parse_retry_after(headers))
+
+
+def require(module: str, package: str, extra: str) -> Any:
+    """Import an optional dependency or raise a MissingExtraError naming the pip command."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(package, extra) from None
+
+
+def split_options(rest: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Split ``MODEL?key=value&...`` into the model and options (explicit options win)."""
+    model, sep, query = rest.partition("?")
+    merged: dict[str, Any] = {}
+    if sep:
+        for key, value in parse_qsl(query, keep_blank_values=True):
+            merged[key.replace("-", "_")] = value
+    merged.update(options)
+    if not model:
+        raise UserError("--agent: the spec needs a model name, e.g. 'openai:gpt-4o-mini'")
+    return model, merged
+
+
+def as_bool(value: Any) -> bool:
+    """An option value from a spec query string (``1``/``true``/``yes``) or Python."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "on")
+    return bool(value)

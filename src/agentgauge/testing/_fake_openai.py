@@ -1,0 +1,488 @@
+"""A loopback OpenAI-compatible server for tests and benchmarks.
+
+It speaks just enough HTTP/1.1 (keep-alive, ``Content-Length`` bodies, chunked SSE replies) on
+a raw :class:`asyncio.Protocol` to stay cheap: a benchmark's server must not eat the CPU the
+client under test needs. Endpoints:
+
+- ``POST /v1/chat/completions`` (plain JSON or ``"stream": true`` server-sent events),
+- ``POST /v1/responses`` (the Responses API, plain or streamed),
+- ``POST /agent`` (agentgauge's own HTTP agent contract: ``{"text", "tool_calls", "usage"}``),
+- ``GET /v1/models``.
+
+```python
+from agentgauge.testing import FakeOpenAIServer
+from agentgauge.schema import ToolCall
+
+with FakeOpenAIServer([ToolCall(name="get_weather", arguments={"city": "Paris"}), "Sunny."]) as srv:
+    ...  # point openai:fake-model at srv.base_url
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, TypeAlias
+
+import orjson
+
+from ..schema import ToolCall
+
+__all__ = ["FakeFault", "FakeOpenAIServer", "FakeReply", "FakeRequest"]
+
+
+@dataclass(frozen=True)
+class FakeFault:
+    """An HTTP error reply: ``FakeFault(429, retry_after="2")`` or ``FakeFault(500)``."""
+
+    status: int
+    retry_after: str | None = None
+    message: str = "injected fault"
+
+
+@dataclass(frozen=True)
+class FakeRequest:
+    """A request the server received (recorded when ``record=True``)."""
+
+    path: str
+    body: dict[str, Any] = field(default_factory=dict)
+
+
+#: a scripted reply: text, tool call(s), a fault, or a dict ``{"text": ..., "calls": [...]}``
+FakeReply: TypeAlias = str | ToolCall | Sequence[ToolCall] | FakeFault | dict[str, Any]
+
+_REASONS = {
+    200: b"OK",
+    400: b"Bad Request",
+    401: b"Unauthorized",
+    404: b"Not Found",
+    408: b"Request Timeout",
+    429: b"Too Many Requests",
+    500: b"Internal Server Error",
+    503: b"Service Unavailable",
+}
+
+
+@dataclass
+class _Reply:
+    text: str | None
+    calls: list[ToolCall]
+    fault: FakeFault | None = None
+
+
+def _normalise(item: FakeReply) -> _Reply:
+    if isinstance(item, FakeFault):
+        return _Reply(None, [], item)
+    if isinstance(item, str):
+        return _Reply(item, [])
+    if isinstance(item, ToolCall):
+        return _Reply(None, [item])
+    if isinstance(item, dict):
+        calls = [c if isinstance(c, ToolCall) else ToolCall(**c) for c in item.get("calls", [])]
+        return _Reply(item.get("text"), calls)
+    return _Reply(None, list(item))
+
+
+class FakeOpenAIServer:
+    """Serve scripted chat completions on ``127.0.0.1`` (random free port by default).
+
+    ``replies`` is a list played in order (the last one repeats) or a function of the
+    :class:`FakeRequest` returning a reply; by default every request gets the text ``"ok"``.
+    ``latency_ms`` delays every reply (before the first byte). Use it as a context manager
+    (the server runs in a background thread) or ``await server.start_async()`` inside a running
+    event loop. ``count`` is the number of requests served; ``requests`` holds them when
+    ``record`` is true.
+    """
+
+    def __init__(
+        self,
+        replies: Iterable[FakeReply] | Callable[[FakeRequest], FakeReply] | None = None,
+        *,
+        latency_ms: float = 0.0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        model: str = "fake-model",
+        record: bool = True,
+    ) -> None:
+        self._func: Callable[[FakeRequest], FakeReply] | None = None
+        self._script: list[_Reply] = []
+        if callable(replies):
+            self._func = replies
+        else:
+            self._script = [_normalise(r) for r in (replies or ["ok"])]
+        self.latency_s = latency_ms / 1000
+        self.host = host
+        self.port = port
+        self.model = model
+        self.record = record
+        self.count = 0
+        self._played = 0
+        self.requests: list[FakeRequest] = []
+        self._ids = itertools.count(1)
+        self._server: asyncio.Server | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._model_bytes = orjson.dumps(model)
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI base URL, ``http://127.0.0.1:PORT/v1``."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def url(self) -> str:
+        """The server root, ``http://127.0.0.1:PORT``."""
+        return f"http://{self.host}:{self.port}"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start_async(self) -> None:
+        """Listen in the running event loop."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._server = await loop.create_server(
+            lambda: _Protocol(self), self.host, self.port, backlog=1024
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop_async(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+
+    async def serve_forever(self) -> None:
+        await self.start_async()
+        assert self._server is not None
+        await self._server.serve_forever()
+
+    def start(self) -> FakeOpenAIServer:
+        """Run the server in a daemon thread; returns once it is listening."""
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            try:
+                loop.run_until_complete(self.start_async())
+            except BaseException as exc:  # report bind errors to the caller
+                failure.append(exc)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self.stop_async())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="fake-openai", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(
+        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ replies
+
+    def _next_reply(self, request: FakeRequest) -> _Reply:
+        if self._func is not None:
+            return _normalise(self._func(request))
+        index = min(self._played, len(self._script) - 1)
+        self._played += 1
+        return self._script[index]
+
+    def respond(self, proto: _Protocol, method: bytes, path: bytes, body: bytes) -> None:
+        self.count += 1
+        route = path.split(b"?", 1)[0]
+        if method == b"GET" and route.endswith(b"/models"):
+            data = b'{"object":"list","data":[{"id":' + self._model_bytes + b',"object":"model"}]}'
+            proto.send(200, data)
+            return
+        kind = {
+            b"/v1/chat/completions": "chat",
+            b"/chat/completions": "chat",
+            b"/v1/responses": "responses",
+            b"/responses": "responses",
+            b"/agent": "agent",
+        }.get(route)
+        if method != b"POST" or kind is None:
+            proto.send(404, b'{"error":{"message":"not found","type":"invalid_request_error"}}')
+            return
+        try:
+            payload = orjson.loads(body) if body else {}
+        except orjson.JSONDecodeError:
+            proto.send(400, b'{"error":{"message":"invalid JSON body"}}')
+            return
+        request = FakeRequest(path=route.decode(), body=payload)
+        if self.record:
+            self.requests.append(request)
+        reply = self._next_reply(request)
+        stream = bool(payload.get("stream"))
+        if self.latency_s and self._loop is not None:
+            self._loop.call_later(self.latency_s, self._send, proto, kind, reply, payload, stream)
+        else:
+            self._send(proto, kind, reply, payload, stream)
+
+    def _send(
+        self, proto: _Protocol, kind: str, reply: _Reply, payload: dict[str, Any], stream: bool
+    ) -> None:
+        if reply.fault is not None:
+            f = reply.fault
+            err = {"error": {"message": f.message, "type": "fake_fault", "code": f.status}}
+            extra = b"Retry-After: " + f.retry_after.encode() + b"\r\n" if f.retry_after else b""
+            proto.send(f.status, orjson.dumps(err), extra)
+            return
+        n = next(self._ids)
+        prompt_tokens = max(1, proto.last_body_len // 4)
+        if kind == "chat":
+            if stream:
+                proto.send_stream(_chat_chunks(self.model, n, reply, prompt_tokens, payload))
+            else:
+                proto.send(200, orjson.dumps(_chat_body(self.model, n, reply, prompt_tokens)))
+        elif kind == "responses":
+            body = _responses_body(self.model, n, reply, prompt_tokens)
+            if stream:
+                proto.send_stream(_responses_events(body, reply))
+            else:
+                proto.send(200, orjson.dumps(body))
+        else:
+            calls = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
+            out: dict[str, Any] = {"usage": {"input_tokens": prompt_tokens, "output_tokens": 1}}
+            if reply.text is not None:
+                out["text"] = reply.text
+            if calls:
+                out["tool_calls"] = calls
+            proto.send(200, orjson.dumps(out))
+
+
+# ---------------------------------------------------------------------- wire bodies
+
+
+def _out_tokens(reply: _Reply) -> int:
+    return max(1, len(reply.text or "") // 4 + 8 * len(reply.calls))
+
+
+def _wire_calls(n: int, reply: _Reply) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": c.id or f"call_{n}_{i}",
+            "type": "function",
+            "function": {"name": c.name, "arguments": orjson.dumps(c.arguments).decode()},
+        }
+        for i, c in enumerate(reply.calls)
+    ]
+
+
+def _chat_body(model: str, n: int, reply: _Reply, prompt_tokens: int) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+    if reply.calls:
+        message["tool_calls"] = _wire_calls(n, reply)
+    out = _out_tokens(reply)
+    return {
+        "id": f"chatcmpl-{n}",
+        "object": "chat.completion",
+        "created": 1700000000,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls" if reply.calls else "stop",
+                "logprobs": None,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": out,
+            "total_tokens": prompt_tokens + out,
+        },
+    }
+
+
+def _chat_chunks(
+    model: str, n: int, reply: _Reply, prompt_tokens: int, payload: dict[str, Any]
+) -> list[bytes]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {
+            "id": f"chatcmpl-{n}",
+            "object": "chat.completion.chunk",
+            "created": 1700000000,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    text = reply.text or ""
+    for i in range(0, len(text), 8):
+        events.append(chunk({"content": text[i : i + 8]}))
+    for i, call in enumerate(_wire_calls(n, reply)):
+        args = call["function"]["arguments"]
+        head = {"index": i, "id": call["id"], "type": "function"}
+        head["function"] = {"name": call["function"]["name"], "arguments": ""}
+        events.append(chunk({"tool_calls": [head]}))
+        for j in range(0, len(args), 10):
+            piece = {"index": i, "function": {"arguments": args[j : j + 10]}}
+            events.append(chunk({"tool_calls": [piece]}))
+    events.append(chunk({}, "tool_calls" if reply.calls else "stop"))
+    if (payload.get("stream_options") or {}).get("include_usage"):
+        out = _out_tokens(reply)
+        last = chunk({})
+        last["choices"] = []
+        last["usage"] = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": out,
+            "total_tokens": prompt_tokens + out,
+        }
+        events.append(last)
+    return [b"data: " + orjson.dumps(e) + b"\n\n" for e in events] + [b"data: [DONE]\n\n"]
+
+
+def _responses_body(model: str, n: int, reply: _Reply, prompt_tokens: int) -> dict[str, Any]:
+    output: list[dict[str, Any]] = []
+    if reply.text is not None:
+        output.append(
+            {
+                "type": "message",
+                "id": f"msg_{n}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
+            }
+        )
+    for i, c in enumerate(reply.calls):
+        output.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{n}_{i}",
+                "call_id": c.id or f"call_{n}_{i}",
+                "name": c.name,
+                "arguments": orjson.dumps(c.arguments).decode(),
+                "status": "completed",
+            }
+        )
+    out = _out_tokens(reply)
+    return {
+        "id": f"resp_{n}",
+        "object": "response",
+        "created_at": 1700000000,
+        "status": "completed",
+        "model": model,
+        "output": output,
+        "usage": {
+            "input_tokens": prompt_tokens,
+            "output_tokens": out,
+            "total_tokens": prompt_tokens + out,
+        },
+    }
+
+
+def _responses_events(body: dict[str, Any], reply: _Reply) -> list[bytes]:
+    started = dict(body, status="in_progress", output=[])
+    events: list[dict[str, Any]] = [{"type": "response.created", "response": started}]
+    text = reply.text or ""
+    for i in range(0, len(text), 8):
+        events.append(
+            {"type": "response.output_text.delta", "output_index": 0, "delta": text[i : i + 8]}
+        )
+    calls = [o for o in body["output"] if o["type"] == "function_call"]
+    for i, call in enumerate(calls, start=1 if reply.text is not None else 0):
+        added = dict(call, arguments="", status="in_progress")
+        events.append({"type": "response.output_item.added", "output_index": i, "item": added})
+        events.append(
+            {
+                "type": "response.function_call_arguments.delta",
+                "output_index": i,
+                "item_id": call["id"],
+                "delta": call["arguments"],
+            }
+        )
+    events.append({"type": "response.completed", "response": body})
+    return [
+        b"event: " + e["type"].encode() + b"\ndata: " + orjson.dumps(e) + b"\n\n" for e in events
+    ]
+
+
+# ---------------------------------------------------------------------- HTTP/1.1 protocol
+
+
+class _Protocol(asyncio.Protocol):
+    """One keep-alive connection: parse requests with Content-Length bodies, write replies."""
+
+    def __init__(self, server: FakeOpenAIServer) -> None:
+        self.server = server
+        self.buf = bytearray()
+        self.transport: asyncio.Transport | None = None
+        self.last_body_len = 0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        while True:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buf[:end])
+            lines = head.split(b"\r\n")
+            try:
+                method, path, _ = lines[0].split(b" ", 2)
+            except ValueError:
+                self.send(400, b'{"error":{"message":"bad request line"}}')
+                self.buf.clear()
+                return
+            length = 0
+            for line in lines[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+                    break
+            total = end + 4 + length
+            if len(self.buf) < total:
+                return
+            body = bytes(self.buf[end + 4 : total])
+            del self.buf[:total]
+            self.last_body_len = length
+            self.server.respond(self, method, path, body)
+
+    def send(self, status: int, body: bytes, extra_headers: bytes = b"") -> None:
+        if self.transport is None:
+            return
+        reason = _REASONS.get(status, b"Error")
+        self.transport.write(
+            b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n"
+            % (status, reason, len(body), extra_headers)
+            + body
+        )
+
+    def send_stream(self, events: list[bytes]) -> None:
+        if self.transport is None:
+            return
+        parts = [
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            b"Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n\r\n"
+        ]
+        parts.extend(b"%x\r\n%s\r\n" % (len(e), e) for e in events)
+        parts.append(b"0\r\n\r\n")
+        self.transport.write(b"".join(parts))

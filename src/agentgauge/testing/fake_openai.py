@@ -1,0 +1,59 @@
+"""Run the fake OpenAI-compatible server as its own process (for benchmarks).
+
+```
+python -m agentgauge.testing.fake_openai --latency-ms 50 --port 8765
+python -m agentgauge.testing.fake_openai --tool-call get_weather '{"city": "Paris"}'
+```
+
+It prints ``listening on http://127.0.0.1:PORT/v1`` once ready and serves until killed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+
+import orjson
+
+from ..schema import ToolCall
+from ._fake_openai import FakeOpenAIServer, FakeReply
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agentgauge.testing.fake_openai")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--model", default="fake-model")
+    parser.add_argument("--text", default="ok", help="the text every request gets")
+    parser.add_argument(
+        "--tool-call", nargs=2, metavar=("NAME", "JSON_ARGS"), help="reply with this tool call"
+    )
+    args = parser.parse_args(argv)
+    reply: FakeReply = args.text
+    if args.tool_call:
+        name, raw = args.tool_call
+        reply = ToolCall(name=name, arguments=orjson.loads(raw))
+    server = FakeOpenAIServer(
+        [reply],
+        latency_ms=args.latency_ms,
+        host=args.host,
+        port=args.port,
+        model=args.model,
+        record=False,
+    )
+
+    async def run() -> None:
+        await server.start_async()
+        print(f"listening on {server.base_url}", flush=True)
+        await asyncio.Event().wait()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
