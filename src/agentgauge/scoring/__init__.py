@@ -7,6 +7,7 @@ the agent produced (assistant turns and the tool results it received, in order) 
 case input (``i == 0``) or to ``case.turns[i - 1]``.
 """
 
-from ._api import CaseScore, ScoringConfig, score_case
+from ._api import BehaviorClassifier, CaseScore, ScoringConfig, score_case
+from ._behavior import classify_behavior
 
-__all__ = ["CaseScore", "ScoringConfig", "score_case"]
+__all__ = ["BehaviorClassifier", "CaseScore", "ScoringConfig", "classify_behavior", "score_case"]

@@ -1,14 +1,30 @@
-"""The scoring entry point (placeholder signature; the scoring engine fills it in)."""
+"""The scoring entry point: ``score_case(case, turns, tools, config) -> CaseScore``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
-from ..schema import Case, ExtraArguments, Message, Score, Status, ToolCall, ToolSpec
+from ..schema import Case, Expectation, ExtraArguments, Message, Score, Status, ToolCall, ToolSpec
+from ._args import MatchContext
+from ._behavior import classify_behavior
+from ._calls import NO_TOOL, score_calls
+from ._checks import score_behavior, score_forbidden, score_max_calls, score_response_contains
+from ._transcript import History, Segment, build_segments
 
 BehaviorClassifier = Callable[[str | None, Sequence[ToolCall]], str]
+
+#: how much each kind of score weighs in a turn's overall score (see docs/scoring.md)
+DEFAULT_WEIGHTS: Final[Mapping[str, float]] = {
+    "tool_selection": 1.0,
+    "arguments": 2.0,
+    "order": 0.5,
+    "forbidden_tools": 1.0,
+    "max_calls": 0.5,
+    "behavior": 1.0,
+    "response_contains": 1.0,
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -20,6 +36,8 @@ class ScoringConfig:
     extra_arguments: ExtraArguments = "fail"
     #: replaces the built-in behaviour heuristic: (final text, calls) -> behaviour label
     behavior_classifier: BehaviorClassifier | None = None
+    #: weights of the score kinds in the overall score (missing kinds weigh 1.0)
+    weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_WEIGHTS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,10 +52,119 @@ class CaseScore:
     behavior: str | None = None
 
 
+_DEFAULT_CONFIG: Final = ScoringConfig()
+_NO_BEHAVIOR_TOOLS: Final = frozenset({"no_tool", "answer", "clarify", "refuse"})
+
+
 def score_case(
     case: Case,
     turns: Sequence[Sequence[Message]],
     tools: Mapping[str, ToolSpec],
-    config: ScoringConfig = ScoringConfig(),  # noqa: B008 - frozen dataclass
+    config: ScoringConfig = _DEFAULT_CONFIG,
 ) -> CaseScore:
-    raise NotImplementedError("scoring engine not built yet")
+    """Score what the agent did in ``turns`` against ``case``'s expectations.
+
+    ``turns[i]`` holds the agent's messages (assistant messages and the tool results it received)
+    in reply to the case input (``i == 0``) or to ``case.turns[i - 1]``; ``tools`` maps tool names
+    to their specs (their JSON Schemas guide argument comparison).
+    """
+    if config.mode == "bfcl":
+        from ._bfcl import score_bfcl
+
+        return score_bfcl(case, turns, tools)
+    expectations: list[Expectation | None] = [case.expect]
+    expectations.extend(t.expect for t in case.turns)
+    prefix_input = case.input if isinstance(case.input, list) else ()
+    segments, history = build_segments(prefix_input, turns, len(expectations))
+    classify = config.behavior_classifier or classify_behavior
+    multi = len(expectations) > 1
+    scores: list[Score] = []
+    turn_values: list[float] = []
+    behavior: str | None = None
+    for i, exp in enumerate(expectations):
+        seg = segments[i]
+        behavior = classify(seg.text, seg.calls)
+        if exp is None:
+            continue
+        prefix = f"turn[{i}]." if multi else ""
+        turn_scores = score_turn(exp, seg, history, tools, config, behavior, prefix)
+        if turn_scores:
+            scores.extend(turn_scores)
+            turn_values.append(_weighted(turn_scores, config.weights, prefix))
+    failed = [s.explanation for s in scores if s.passed is False]
+    value = sum(turn_values) / len(turn_values) if turn_values else 1.0
+    if failed and value >= 1.0:
+        value = 0.99
+    return CaseScore(
+        status="failed" if failed else "passed",
+        score=value,
+        scores=scores,
+        explanation="\n".join(failed),
+        behavior=behavior,
+    )
+
+
+def score_turn(
+    exp: Expectation,
+    seg: Segment,
+    history: History,
+    tools: Mapping[str, ToolSpec],
+    config: ScoringConfig,
+    behavior: str,
+    prefix: str = "",
+) -> list[Score]:
+    """Every score that applies to one turn's expectation."""
+    scores: list[Score] = []
+    expected_behavior = exp.behavior
+    records = seg.records
+    if exp.tool_calls:
+        if expected_behavior == "recover":
+            # the expected calls describe the successful ones; failed attempts are the recovery's
+            records = [r for r in records if not r.error]
+        ctx = MatchContext(history, default_extra=config.extra_arguments)
+        scores.extend(score_calls(exp, records, tools, ctx, prefix))
+    elif expected_behavior in _NO_BEHAVIOR_TOOLS or expected_behavior == "any_tool":
+        names = [r.call.name for r in records]
+        want_any = expected_behavior == "any_tool"
+        passed = bool(names) if want_any else not names
+        actual = ", ".join(names) if names else NO_TOOL
+        if passed:
+            explanation = f"called {actual}" if want_any else "no tool called, as expected"
+        else:
+            explanation = (
+                "expected a tool call, got none"
+                if want_any
+                else f"expected no tool call, got {actual}"
+            )
+        scores.append(
+            Score(
+                name=prefix + "tool_selection",
+                value=1.0 if passed else 0.0,
+                passed=passed,
+                explanation=explanation,
+                expected="<any tool>" if want_any else NO_TOOL,
+                actual=actual,
+            )
+        )
+    if expected_behavior in ("answer", "clarify", "refuse", "recover"):
+        scores.append(score_behavior(expected_behavior, behavior, seg, prefix))
+    if exp.forbidden_tools:
+        scores.append(score_forbidden(exp.forbidden_tools, seg, prefix))
+    if exp.max_calls is not None:
+        scores.append(score_max_calls(exp.max_calls, seg, prefix))
+    if exp.response_contains:
+        scores.append(score_response_contains(exp.response_contains, seg, prefix))
+    return scores
+
+
+def _weighted(scores: Sequence[Score], weights: Mapping[str, float], prefix: str) -> float:
+    total = 0.0
+    weight_sum = 0.0
+    cut = len(prefix)
+    for s in scores:
+        if s.passed is None:
+            continue
+        w = weights.get(s.name[cut:], 1.0)
+        total += w * s.value
+        weight_sum += w
+    return total / weight_sum if weight_sum else 1.0

@@ -1,0 +1,131 @@
+"""What kind of reply the agent gave: a tool call, a direct answer, a clarifying question, or a
+refusal — a deterministic, documented heuristic (see docs/scoring.md), replaceable through
+``ScoringConfig.behavior_classifier``.
+
+Rules, in order:
+
+1. any tool call → ``tool_call``; so is a reply whose whole text is a JSON tool call
+   (``{"name": ..., "arguments": ...}``, or a list of them) — what prompt-mode models write;
+2. a question (or a "please provide/specify…" request) asking the user for missing information
+   → ``clarify``; polite closers ("Is there anything else I can help with?", "Would you like more
+   details?") do not count;
+3. a refusal or a statement that the request is not supported ("I can't", "I'm unable to",
+   "not supported", "I don't have access", "I'm sorry, but"…) → ``refuse``;
+4. anything else, including an empty reply → ``answer``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+import orjson
+
+from ..schema import ToolCall
+
+__all__ = ["BEHAVIORS", "classify_behavior"]
+
+BEHAVIORS: Final = ("tool_call", "answer", "clarify", "refuse")
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+_I_AM = r"(?:i'm|i am)"
+_REFUSE = re.compile(
+    r"\b(?:"
+    rf"i (?:can ?not|can't|cannot|won't|will not|lack the|have no (?:way|access|tool))"
+    rf"|{_I_AM} (?:currently |simply |afraid (?:that )?i'm )?(?:unable|not able|not (?:designed|"
+    r"equipped|capable|programmed|authori[sz]ed|allowed|permitted))"
+    r"|i (?:don't|do not) have (?:access|the (?:ability|capability|capabilities|tools?|means|"
+    r"functionality|"
+    r"permissions?)|any (?:way|tool|function|access)|real-time)"
+    r"|unable to (?:assist|help|provide|perform|process|access|complete|fulfil|fulfill|do|retrieve)"
+    r"|(?:is|are) not (?:supported|possible)|(?:isn't|aren't) (?:supported|possible)"
+    r"|not (?:currently )?supported"
+    r"|(?:doesn't|does not|don't|do not) (?:support|allow)"
+    r"|beyond (?:my|the scope)|outside (?:of )?(?:my|the) (?:scope|capabilities)|not within my"
+    r"|(?:no|none of the) (?:available )?(?:tools?|functions?) "
+    r"(?:can|could|that|to|available|is|are|for|provided)"
+    rf"|{_I_AM} sorry,? but|(?:my )?apologies,? but|i apologi[sz]e,? but"
+    r"|not (?:able|possible) (?:for me )?to"
+    r")"
+)
+# the agent states what it needs from the user (without a question mark)
+_NEED = re.compile(
+    r"\b(?:(?:i|we)(?: will|'ll| would|'d)? need "
+    r"(?:to (?:know|confirm|verify|clarify)|the|your|more|some|"
+    r"additional|further|a|an)"
+    r"|please (?:provide|specify|let me know|tell me|share|confirm|clarify|give|send|indicate|"
+    r"enter|select|choose))"
+)
+# questions that offer more help or ask to go ahead, rather than asking for missing information
+_CLOSER = re.compile(
+    r"\b(?:anything else|something else|any other (?:questions?|help|way)|other questions"
+    r"|would you like (?:more|any (?:more|further|other|additional)|additional|further|help with"
+    r"|(?:me )?to (?:see|book|order|proceed|reserve|purchase|buy|go ahead|continue|hear|try|know|"
+    r"learn|view|get|"
+    r"have|make|explore|provide|help|give|find|look|show|tell|explain|share|check))"
+    r"|(?:shall|should|can|may) i (?:proceed|go ahead|continue|help|assist|book|place|confirm)"
+    r"|how (?:else )?can i (?:help|assist)|is there (?:anything|something)"
+    r"|need (?:any )?(?:more|further|other) (?:help|assistance))"
+)
+_SUGGESTION = re.compile(r"^(?:\W*)(?:how|what) about\b")
+# after a refusal, a concrete way forward makes the reply an answer ("I can't book it, but their
+# number is ...")
+_BUT_HERE = re.compile(r"\b(?:however|but),? (?:i can(?!'t| ?not)|here(?:'s| is| are))")
+_WH_QUESTION = re.compile(
+    r"^\W*(?:(?:in|for|at|on|from|to|and|so|then|also),? )?"
+    r"(?:which|what|when|where|who|whom|whose|how (?:many|much|long|old|often|far|soon))\b"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _looks_like_tool_call(text: str) -> bool:
+    s = text.strip()
+    if s.startswith("```"):
+        s = s.strip("`").removeprefix("json").strip()
+    if not s or s[0] not in "[{":
+        return False
+    try:
+        data = orjson.loads(s)
+    except orjson.JSONDecodeError:
+        return False
+    items = data if isinstance(data, list) else [data]
+    return bool(items) and all(
+        isinstance(x, dict) and "name" in x and ("arguments" in x or "parameters" in x)
+        for x in items
+    )
+
+
+def _asks(t: str) -> bool:
+    """Whether ``t`` (lower-case) asks the user for missing information."""
+    for sentence in _SENTENCE_END.split(t):
+        s = sentence.strip().strip("\"'")
+        if not s:
+            continue
+        if s.endswith("?") and _WH_QUESTION.search(s):
+            return True
+        if _CLOSER.search(s):
+            continue
+        if s.endswith("?"):
+            if not _SUGGESTION.search(s):
+                return True
+        elif _NEED.search(s):
+            return True
+    return False
+
+
+def classify_behavior(text: str | None, calls: Sequence[ToolCall]) -> str:
+    """``tool_call``, ``answer``, ``clarify`` or ``refuse`` for a reply (see the module rules)."""
+    if calls:
+        return "tool_call"
+    if not text or not text.strip():
+        return "answer"
+    if _looks_like_tool_call(text):
+        return "tool_call"
+    t = text.translate(_APOSTROPHES).lower()
+    if _asks(t):
+        return "clarify"
+    if _REFUSE.search(t) and not _BUT_HERE.search(t):
+        return "refuse"
+    return "answer"
