@@ -1,0 +1,277 @@
+"""``agentgauge run``: run a suite against an agent, score it and print a summary."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from ..runner import RunConfig, RunOutcome
+    from ..schema import RunRecord, Suite
+
+
+def load_suite_file(path: Path) -> Suite:
+    """Load a suite with ``agentgauge.io.load_suite`` (a minimal YAML reader until it exists)."""
+    from .. import io
+
+    loader = getattr(io, "load_suite", None)
+    if loader is not None:
+        suite = loader(path)
+        return suite  # type: ignore[no-any-return]
+    import yaml
+    from pydantic import ValidationError
+
+    from ..errors import UserError
+    from ..schema import Suite
+
+    if path.is_dir():
+        found = [path / n for n in ("suite.yaml", "suite.yml") if (path / n).exists()]
+        if not found:
+            raise UserError(f"{path}: no suite.yaml in this directory")
+        path = found[0]
+    if not path.exists():
+        raise UserError(f"{path}: no such suite file")
+    try:
+        return Suite.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise UserError(f"{path}: {str(exc).splitlines()[0]}") from exc
+
+
+def _default_run_dir(suite_name: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in suite_name)
+    return Path("runs") / f"{safe}-{stamp}"
+
+
+def _config_from_record(record: RunRecord, concurrency: int | None, progress: bool | None) -> Any:
+    from ..runner import RunConfig
+    from ..scoring import ScoringConfig
+
+    opts = record.options
+    base_url = opts.get("base_url")
+    mode = opts.get("mode") or record.scoring_mode
+    return RunConfig(
+        agent=record.agent,
+        agent_options={"base_url": base_url} if base_url else {},
+        trials=int(opts.get("trials") or record.trials),
+        max_concurrency=concurrency or int(opts.get("max_concurrency") or 16),
+        timeout_s=opts.get("timeout_s"),
+        retries=int(opts.get("retries", 2)),
+        max_steps=opts.get("max_steps"),
+        cache=bool(opts.get("cache", True)),
+        seed=int(opts.get("seed") or 0),
+        stream=bool(opts.get("stream", False)),
+        case_filter=tuple(opts.get("case_filter") or ()),
+        limit=opts.get("limit"),
+        scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
+        resume=True,
+        progress=progress,
+        suite_path=record.suite_path,
+    )
+
+
+def _finish(outcome: RunOutcome, gate: bool) -> int:
+    """Write the summary, print it, and check gates; returns the exit status."""
+    run_dir = outcome.run_dir
+    console_out = sys.stdout
+    try:
+        metrics: Any = importlib.import_module("agentgauge.metrics")
+        report: Any = importlib.import_module("agentgauge.report")
+    except ImportError:
+        metrics = report = None
+    gate_failed = False
+    if metrics is not None and hasattr(metrics, "write_summary"):
+        from rich.console import Console
+
+        console = Console(file=console_out)
+        if gate and hasattr(metrics, "gate_run"):
+            summary, gate_report, _ = metrics.gate_run(run_dir)
+            metrics.write_summary(run_dir, summary)
+            report.render_console(summary, console, gates=gate_report)
+            gate_failed = not gate_report.passed
+        else:
+            summary = metrics.summarize(run_dir)
+            metrics.write_summary(run_dir, summary)
+            report.render_console(summary, console)
+    else:
+        click.echo(
+            f"{outcome.total} results: {outcome.passed} passed, {outcome.failed} failed, "
+            f"{outcome.errors} errors"
+        )
+    click.echo(
+        f"run: {run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
+        f"{outcome.provider_calls} model calls, {outcome.cache_hits} cached, "
+        f"{outcome.wall_s:.1f}s)",
+        err=True,
+    )
+    return 1 if gate_failed else 0
+
+
+@click.command("run")
+@click.argument("suite", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--agent",
+    envvar="AGENTGAUGE_AGENT",
+    help="Agent spec (default: the suite's defaults.agent, else local:smollm2).",
+)
+@click.option(
+    "-o",
+    "--output",
+    "run_dir",
+    type=click.Path(path_type=Path),
+    envvar="AGENTGAUGE_RUN_DIR",
+    help="Run directory (default: runs/<suite>-<timestamp>).",
+)
+@click.option(
+    "--trials",
+    type=click.IntRange(min=1),
+    envvar="AGENTGAUGE_TRIALS",
+    help="Independent trials per case.",
+)
+@click.option(
+    "--max-concurrency",
+    type=click.IntRange(min=1),
+    envvar="AGENTGAUGE_MAX_CONCURRENCY",
+    help="Cases running at once (default 16).",
+)
+@click.option(
+    "--timeout",
+    "timeout_s",
+    type=click.FloatRange(min=0, min_open=True),
+    envvar="AGENTGAUGE_TIMEOUT",
+    help="Seconds per case (default 60).",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(min=0),
+    envvar="AGENTGAUGE_RETRIES",
+    default=2,
+    show_default=True,
+    help="Retries of transient provider errors.",
+)
+@click.option(
+    "--cache/--no-cache",
+    default=True,
+    envvar="AGENTGAUGE_CACHE",
+    show_default=True,
+    help="Use the response cache ($AGENTGAUGE_CACHE_DIR, default ~/.cache/agentgauge).",
+)
+@click.option(
+    "--resume",
+    "resume_dir",
+    type=click.Path(path_type=Path),
+    help="Continue the interrupted run in this directory.",
+)
+@click.option(
+    "--base-url", envvar="AGENTGAUGE_BASE_URL", help="Base URL of an OpenAI-compatible server."
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["default", "bfcl"]),
+    default="default",
+    envvar="AGENTGAUGE_MODE",
+    show_default=True,
+    help="Scoring rules.",
+)
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    envvar="AGENTGAUGE_FILTER",
+    help="Run only cases whose id, category or tag matches this glob (repeatable).",
+)
+@click.option(
+    "--limit", type=click.IntRange(min=1), envvar="AGENTGAUGE_LIMIT", help="Run at most N cases."
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    envvar="AGENTGAUGE_SEED",
+    show_default=True,
+    help="Seed of fault injection and of the model.",
+)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1),
+    envvar="AGENTGAUGE_MAX_STEPS",
+    help="Model calls per user turn (default: the case's, else 8).",
+)
+@click.option(
+    "--stream",
+    is_flag=True,
+    envvar="AGENTGAUGE_STREAM",
+    help="Stream responses to measure time to first token.",
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
+)
+@click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
+def command(
+    suite: Path | None,
+    agent: str | None,
+    run_dir: Path | None,
+    trials: int | None,
+    max_concurrency: int | None,
+    timeout_s: float | None,
+    retries: int,
+    cache: bool,
+    resume_dir: Path | None,
+    base_url: str | None,
+    mode: str,
+    filters: tuple[str, ...],
+    limit: int | None,
+    seed: int,
+    max_steps: int | None,
+    stream: bool,
+    progress: bool | None,
+    gate: bool,
+) -> None:
+    """Run SUITE (a suite file or folder) against an agent and score every case."""
+    from ..errors import UserError
+    from ..runner import RunConfig, read_record, run_suite
+    from ..scoring import ScoringConfig
+
+    config: RunConfig
+    if resume_dir is not None:
+        record = read_record(resume_dir)
+        if not record.suite_path:
+            raise UserError(f"{resume_dir}/run.json does not name its suite file")
+        suite_path = Path(suite) if suite is not None else Path(record.suite_path)
+        config = _config_from_record(record, max_concurrency, progress)
+        out_dir = resume_dir
+    else:
+        if suite is None:
+            raise UserError("run: give a SUITE file or folder (or --resume RUN_DIR)")
+        suite_path = suite
+        options: dict[str, Any] = {"base_url": base_url} if base_url else {}
+        config = RunConfig(
+            agent=agent,
+            agent_options=options,
+            trials=trials,
+            max_concurrency=max_concurrency or 16,
+            timeout_s=timeout_s,
+            retries=retries,
+            max_steps=max_steps,
+            cache=cache,
+            seed=seed,
+            stream=stream,
+            case_filter=filters,
+            limit=limit,
+            scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
+            progress=progress,
+            suite_path=str(suite_path.resolve()),
+        )
+        out_dir = run_dir or Path("")
+    loaded = load_suite_file(suite_path)
+    if resume_dir is None and run_dir is None:
+        out_dir = _default_run_dir(loaded.name)
+    outcome = run_suite(loaded, config, out_dir)
+    status = _finish(outcome, gate)
+    if status:
+        sys.exit(status)

@@ -1,0 +1,124 @@
+"""``agentgauge run``: flags, env vars, defaults, summary, resume and gate exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
+from agentgauge.io import iter_results
+from agentgauge.runner import read_record
+
+SUITE = """\
+name: demo
+tools:
+  - name: get_weather
+    description: weather in a city
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+    simulation: {result: {temp_c: 20}}
+cases:
+  - id: weather-paris
+    category: tool_call
+    input: What's the weather in Paris?
+    expect: {tool_calls: [{name: get_weather, arguments: {city: Paris}}]}
+  - id: hello
+    category: no_tool
+    tags: [smoke]
+    input: hello
+    expect: {behavior: answer}
+  - id: weather-rome
+    category: tool_call
+    input: Weather in Rome?
+    expect: {tool_calls: [{name: get_weather, arguments: {city: Rome}}]}
+"""
+
+
+@pytest.fixture
+def suite_file(tmp_path: Path) -> Path:
+    path = tmp_path / "suite.yaml"
+    path.write_text(SUITE)
+    return path
+
+
+def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_run_writes_results_record_and_summary(suite_file: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    code, out = invoke("run", str(suite_file), "--agent", "mock:", "-o", str(run_dir))
+    assert code == 0, out
+    results = list(iter_results(run_dir))
+    assert [r.case_id for r in results] == ["weather-paris", "hello", "weather-rome"]
+    assert {r.status for r in results} <= {"passed", "failed"}
+    record = read_record(run_dir)
+    assert record.agent == "mock:"
+    assert record.suite == "demo"
+    assert record.suite_path == str(suite_file.resolve())
+    assert record.case_count == 3
+    assert "demo" in out
+    if (run_dir / "summary.json").exists():
+        assert json.loads((run_dir / "summary.json").read_text())
+
+
+def test_default_run_dir_and_agent_from_env(
+    suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out = invoke(
+        "run", str(suite_file), env={"AGENTGAUGE_AGENT": "mock:echo", "AGENTGAUGE_LIMIT": "1"}
+    )
+    assert code == 0, out
+    [run_dir] = list((tmp_path / "runs").iterdir())
+    assert run_dir.name.startswith("demo-")
+    [r] = list(iter_results(run_dir))
+    assert r.text == "What's the weather in Paris?"
+    assert read_record(run_dir).agent == "mock:echo"
+
+
+def test_filter_trials_and_options(suite_file: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    code, out = invoke(
+        "run", str(suite_file), "--agent", "mock:", "-o", str(run_dir), "--filter", "smoke",
+        "--filter", "weather-r*", "--trials", "2", "--no-cache", "--seed", "3", "--timeout", "5",
+    )  # fmt: skip
+    assert code == 0, out
+    pairs = sorted((r.case_id, r.trial) for r in iter_results(run_dir))
+    assert pairs == [("hello", 0), ("hello", 1), ("weather-rome", 0), ("weather-rome", 1)]
+    opts = read_record(run_dir).options
+    assert (opts["seed"], opts["timeout_s"], opts["cache"]) == (3, 5.0, False)
+    assert opts["case_filter"] == ["smoke", "weather-r*"]
+
+
+def test_existing_results_need_resume(suite_file: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    assert invoke("run", str(suite_file), "--agent", "mock:", "-o", str(run_dir))[0] == 0
+    code, out = invoke("run", str(suite_file), "--agent", "mock:", "-o", str(run_dir))
+    assert code == 2
+    assert "--resume" in out
+    code, out = invoke("run", "--resume", str(run_dir))
+    assert code == 0, out
+    assert len(list(iter_results(run_dir))) == 3  # nothing re-run
+
+
+def test_user_errors_exit_2(tmp_path: Path, suite_file: Path) -> None:
+    code, out = invoke("run")
+    assert code == 2
+    assert "SUITE" in out
+    code, out = invoke("run", "--resume", str(tmp_path / "nowhere"))
+    assert code == 2
+    assert "not a run directory" in out
+    code, out = invoke("run", str(suite_file), "--agent", "nosuch:thing", "-o", str(tmp_path / "x"))
+    assert code == 2
+    assert "unknown agent spec" in out
+
+
+def test_gate_failure_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "gated.yaml"
+    path.write_text(SUITE + "gates: {min_pass_rate: 1.0, min_sample_size: 1}\n")
+    code, out = invoke("run", str(path), "--agent", "mock:", "-o", str(tmp_path / "r"), "--gate")
+    assert code == 1, out

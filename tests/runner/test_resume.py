@@ -1,0 +1,114 @@
+"""Crash safety: a run killed with SIGKILL resumes without re-running or losing cases."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections import Counter
+from pathlib import Path
+
+import orjson
+from runner_helpers import agent, make_suite, weather_agent
+
+from agentgauge.io import iter_results
+from agentgauge.runner import RunConfig, read_record, run_suite
+
+SLOW_AGENT = """
+import os
+import anyio
+from agentgauge.schema import Message
+from agentgauge.providers import ModelResponse
+
+class Slow:
+    name = "slowtest:"
+    async def generate(self, request):
+        with open(os.environ["CALL_LOG"], "a") as fh:
+            fh.write(request.messages[-1].content + "\\n")
+        await anyio.sleep(float(os.environ.get("DELAY", "0.05")))
+        return ModelResponse(message=Message(role="assistant", content="ok"))
+
+def create(rest, **options):
+    return Slow()
+"""
+
+DRIVER = """
+import sys
+from agentgauge.providers import _registry
+_registry._FACTORIES["slowtest"] = "slowagent:create"
+from agentgauge.cli import main
+main(sys.argv[1:])
+"""
+
+
+def _suite_yaml(n: int) -> str:
+    cases = "\n".join(f"  - {{id: c{i:03d}, input: 'case {i:03d}'}}" for i in range(n))
+    return f"name: resumable\ndefaults: {{agent: 'slowtest:'}}\ncases:\n{cases}\n"
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def test_kill_9_then_resume(tmp_path: Path) -> None:
+    (tmp_path / "slowagent.py").write_text(textwrap.dedent(SLOW_AGENT))
+    (tmp_path / "driver.py").write_text(textwrap.dedent(DRIVER))
+    (tmp_path / "suite.yaml").write_text(_suite_yaml(40))
+    run_dir = tmp_path / "run"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path),
+        "CALL_LOG": str(tmp_path / "calls1.log"),
+        "AGENTGAUGE_CACHE_DIR": str(tmp_path / "cache"),
+        "AGENTGAUGE_HISTORY": str(tmp_path / "history.sqlite"),
+    }
+    args = [sys.executable, str(tmp_path / "driver.py"), "run", str(tmp_path / "suite.yaml")]
+    args += ["-o", str(run_dir), "--max-concurrency", "2", "--trials", "2", "--no-progress"]
+    proc = subprocess.Popen(args, env=env, cwd=tmp_path, stderr=subprocess.DEVNULL)
+    results = run_dir / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while _lines(results) < 10 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    done_before = {(r.case_id, r.trial) for r in iter_results(run_dir)}
+    assert 10 <= len(done_before) < 80
+    # a kill in the middle of a write leaves half a line: it must be dropped and re-run
+    with open(results, "ab") as fh:
+        fh.write(b'{"version":1,"case_id":"c039","trial":1,"status":"pas')
+    record = read_record(run_dir)
+    assert record.finished_at is None
+
+    env["CALL_LOG"] = str(tmp_path / "calls2.log")
+    resume = [sys.executable, str(tmp_path / "driver.py"), "run", "--resume", str(run_dir)]
+    done = subprocess.run(resume, env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+    pairs = Counter((r.case_id, r.trial) for r in iter_results(run_dir))
+    assert len(pairs) == 80
+    assert set(pairs.values()) == {1}  # nothing lost, nothing twice
+    rerun = (tmp_path / "calls2.log").read_text().splitlines()
+    # every call made after the resume is for a pair not finished before the kill
+    assert len(rerun) == 80 - len(done_before)
+    record = read_record(run_dir)
+    assert record.finished_at is not None
+    assert record.options["trials"] == 2
+    for line in results.read_bytes().splitlines():
+        orjson.loads(line)  # every line is whole
+
+
+def test_resume_in_process_skips_finished_pairs(tmp_path: Path) -> None:
+    suite = make_suite([{"id": f"c{i}", "input": f"city {i}"} for i in range(5)])
+    cfg = RunConfig(progress=False, cache=False, limit=3)
+    run_suite(suite, cfg, tmp_path, provider=agent(weather_agent))
+    p = agent(weather_agent)
+    out = run_suite(
+        suite, RunConfig(progress=False, cache=False, resume=True), tmp_path, provider=p
+    )
+    assert (out.resumed, out.ran) == (3, 2)
+    assert p.calls == 4
+    assert sorted(r.case_id for r in iter_results(tmp_path)) == [f"c{i}" for i in range(5)]
