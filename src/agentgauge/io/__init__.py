@@ -8,18 +8,36 @@ from ._convert import (
     tools_from_data,
     tools_to_format,
 )
+from ._lint import (
+    STRATA_TARGETS,
+    CategoryCount,
+    CategoryMix,
+    LintFinding,
+    SuiteCheck,
+    category_mix,
+    check_suite,
+    lint_suite,
+)
 from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 
 __all__ = [
     "RESULTS_FILE",
+    "STRATA_TARGETS",
     "TOOL_FORMATS",
+    "CategoryCount",
+    "CategoryMix",
+    "LintFinding",
     "LoadedSuite",
     "Origin",
     "ResultsWriter",
+    "SuiteCheck",
     "ToolFormat",
     "bfcl_schema_to_json_schema",
+    "category_mix",
+    "check_suite",
     "iter_results",
+    "lint_suite",
     "load_cases",
     "load_suite",
     "read_suite",

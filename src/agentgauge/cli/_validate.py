@@ -1,0 +1,180 @@
+"""``agentgauge validate SUITE...``: load and lint suites; exit 2 when any has problems."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+import orjson
+
+from ..io import CategoryMix, SuiteCheck, check_suite
+
+
+def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
+    return [
+        {
+            "severity": f.severity,
+            "code": f.code,
+            "message": f.message,
+            "file": f.file,
+            "line": f.line,
+            "field": f.field,
+            "case_id": f.case_id,
+        }
+        for f in check.findings
+    ]
+
+
+def _mix_dict(mix: CategoryMix | None) -> dict[str, Any] | None:
+    if mix is None:
+        return None
+    return {
+        "total": mix.total,
+        "categories": {
+            c.name: {"count": c.count, "share": round(c.share, 4)} for c in mix.categories
+        },
+        "strata": {s.name: {"count": s.count, "share": round(s.share, 4)} for s in mix.strata},
+    }
+
+
+def _json_report(checks: list[SuiteCheck], strict: bool) -> str:
+    suites = []
+    for check in checks:
+        suite = check.loaded.suite if check.loaded else None
+        suites.append(
+            {
+                "path": check.path,
+                "ok": not check.failed(strict=strict),
+                "name": suite.name if suite else None,
+                "cases": len(suite.cases) if suite else None,
+                "tools": len(suite.tools) if suite else None,
+                "problems": check.problems,
+                "findings": _finding_dict(check),
+                "category_mix": _mix_dict(check.mix()),
+            }
+        )
+    ok = not any(c.failed(strict=strict) for c in checks)
+    return orjson.dumps(
+        {"ok": ok, "strict": strict, "suites": suites}, option=orjson.OPT_INDENT_2
+    ).decode()
+
+
+def _status(check: SuiteCheck, strict: bool) -> str:
+    if check.problems:
+        return f"{len(check.problems)} problem(s)"
+    errors = sum(1 for f in check.findings if f.severity == "error")
+    warnings = len(check.findings) - errors
+    parts = [f"{errors} error(s)"] if errors else []
+    if warnings:
+        parts.append(f"{warnings} warning(s)")
+    verdict = "FAILED" if check.failed(strict=strict) else "ok"
+    return verdict + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _plain_summary(check: SuiteCheck, strict: bool) -> None:
+    if check.loaded is None:
+        click.echo(f"{check.path}: {_status(check, strict)}", err=True)
+        return
+    suite = check.loaded.suite
+    click.echo(
+        f"{check.path}: suite '{suite.name}', {len(suite.cases)} cases, {len(suite.tools)} tools: "
+        f"{_status(check, strict)}"
+    )
+    mix = check.mix()
+    if mix is None or mix.total == 0:
+        return
+    width = max(len(c.name) for c in mix.categories)
+    for c in mix.categories:
+        click.echo(f"  {c.name:<{width}}  {c.count:>5}  {c.share:>4.0%}  {c.stratum}")
+    from ..io import STRATA_TARGETS
+
+    strata = ", ".join(
+        f"{s.name} {s.share:.0%}"
+        + (f" (usual {STRATA_TARGETS[s.name]:.0%})" if s.name in STRATA_TARGETS else "")
+        for s in mix.strata
+    )
+    click.echo(f"  strata: {strata}")
+
+
+def _rich_summary(check: SuiteCheck, strict: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..io import STRATA_TARGETS
+
+    console = Console()
+    failed = check.failed(strict=strict)
+    style = "bold red" if failed else "bold green"
+    if check.loaded is None:
+        Console(stderr=True).print(f"[{style}]{check.path}[/]: {_status(check, strict)}")
+        return
+    suite = check.loaded.suite
+    console.print(
+        f"[{style}]{check.path}[/]: suite [bold]{suite.name}[/], {len(suite.cases)} cases, "
+        f"{len(suite.tools)} tools: {_status(check, strict)}"
+    )
+    mix = check.mix()
+    if mix is None or mix.total == 0:
+        return
+    table = Table(show_edge=False, pad_edge=False, box=None)
+    table.add_column("category")
+    table.add_column("cases", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("stratum")
+    for c in mix.categories:
+        table.add_row(c.name, str(c.count), f"{c.share:.0%}", c.stratum)
+    console.print(table)
+    cells = []
+    for s in mix.strata:
+        target = STRATA_TARGETS.get(s.name)
+        low = target is not None and s.count == 0
+        text = f"{s.name} {s.share:.0%}" + (f" (usual {target:.0%})" if target is not None else "")
+        cells.append(f"[yellow]{text}[/]" if low else text)
+    console.print("strata: " + ", ".join(cells))
+
+
+@click.command("validate")
+@click.argument("suites", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "--strict", is_flag=True, envvar="AGENTGAUGE_STRICT", help="Treat lint warnings as errors."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Print only what fails (no warnings, no summary)."
+)
+@click.pass_context
+def command(
+    ctx: click.Context, suites: tuple[str, ...], strict: bool, fmt: str, quiet: bool
+) -> None:
+    """Validate and lint SUITE files (YAML/JSON suites, folders holding suite.yaml, JSONL cases).
+
+    Prints one line per problem, `file:line: field: message`. Exits 0 when every suite is clean
+    (warnings are printed but do not fail unless --strict), 2 otherwise.
+    """
+    checks = [check_suite(path) for path in suites]
+    failed = any(c.failed(strict=strict) for c in checks)
+    if fmt == "json":
+        click.echo(_json_report(checks, strict))
+        ctx.exit(2 if failed else 0)
+    rich = sys.stdout.isatty()
+    for check in checks:
+        for line in check.problems:
+            click.echo(line)
+        for finding in check.findings:
+            if quiet and finding.severity == "warning" and not strict:
+                continue
+            click.echo(finding.format())
+        if not quiet:
+            if rich:
+                _rich_summary(check, strict)
+            else:
+                _plain_summary(check, strict)
+    ctx.exit(2 if failed else 0)

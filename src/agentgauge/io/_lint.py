@@ -1,0 +1,612 @@
+"""Lint a loaded suite: problems that validate as data but make a case wrong or useless.
+
+Each finding has a severity (``error``: the suite cannot be scored as written, e.g. two cases
+share an id; ``warning``: almost certainly a mistake, e.g. an expected argument the tool does
+not have), a short code, a message, and the ``file:line`` and field it points at when the suite
+was read from files. ``agentgauge validate --strict`` treats warnings as errors.
+
+Codes:
+
+==========================  =========================================================
+``duplicate-id``            two cases share an id (error)
+``duplicate-tool``          two tools share a name (error)
+``unknown-tool``            an expected call, forbidden tool, simulated result or ``ref`` names
+                            a tool that is not defined
+``tool-not-offered``        an expected call names a suite tool that the case does not offer
+``unknown-argument``        an expected argument the tool's schema does not have
+``missing-argument``        a required argument of the tool has no expectation
+``optional-required``       an argument marked ``optional`` that the tool requires
+``wrong-type``              an expected value whose JSON type does not fit the schema
+``not-in-enum``             an expected value outside the schema's ``enum``
+``forbidden-expected``      a tool is both expected and forbidden (the case cannot pass)
+``never-fails``             the case expects nothing that could fail
+``weak-expectation``        the case only checks that its only tool is called at all
+``unused-tool``             a suite tool no case expects
+``category-mix``            a standard stratum (common / edge / adversarial) has no case
+==========================  =========================================================
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from ..schema import (
+    CATEGORY_STRATA,
+    ArgMatcher,
+    CallExpectation,
+    Case,
+    Expectation,
+    Suite,
+    ToolSpec,
+)
+from ._loader import LoadedSuite, Origin
+from ._yaml import FixedLocator, PathElem
+from ._yaml_errors import format_path, kind_of
+
+__all__ = [
+    "STRATA_TARGETS",
+    "CategoryCount",
+    "CategoryMix",
+    "LintFinding",
+    "Severity",
+    "SuiteCheck",
+    "category_mix",
+    "check_suite",
+    "lint_suite",
+]
+
+Severity = Literal["warning", "error"]
+
+#: the usual stratification of a golden dataset: share of cases per stratum
+STRATA_TARGETS: Final = {"common": 0.60, "edge": 0.25, "adversarial": 0.15}
+
+
+@dataclass(frozen=True, kw_only=True)
+class LintFinding:
+    """One lint finding, printable as ``file:line: field: severity: message [code]``."""
+
+    severity: Severity
+    code: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    #: field path inside the file (``cases[2].expect.tool_calls[0].arguments.city``)
+    field: str = ""
+    case_id: str | None = None
+
+    def format(self) -> str:
+        where = self.file or "<suite>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        field_part = f" {self.field}:" if self.field else ""
+        return f"{where}:{field_part} {self.severity}: {self.message} [{self.code}]"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CategoryCount:
+    name: str
+    count: int
+    #: fraction of all cases
+    share: float
+    #: ``common`` / ``edge`` / ``adversarial``, or ``other`` for categories of the user's own
+    stratum: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CategoryMix:
+    """How the cases of a suite spread over categories and the usual strata."""
+
+    total: int
+    categories: list[CategoryCount] = field(default_factory=list)
+    strata: list[CategoryCount] = field(default_factory=list)
+
+    def stratum(self, name: str) -> CategoryCount | None:
+        return next((s for s in self.strata if s.name == name), None)
+
+
+def category_mix(suite: Suite) -> CategoryMix:
+    """Counts and shares of the suite's cases per category and per stratum."""
+    total = len(suite.cases)
+    counts = Counter(c.category for c in suite.cases)
+    share = (lambda n: n / total) if total else (lambda n: 0.0)
+    categories = [
+        CategoryCount(
+            name=name, count=n, share=share(n), stratum=CATEGORY_STRATA.get(name, "other")
+        )
+        for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    by_stratum = Counter[str]()
+    for c in categories:
+        by_stratum[c.stratum] += c.count
+    names = [*STRATA_TARGETS, *(["other"] if by_stratum["other"] else [])]
+    strata = [
+        CategoryCount(name=s, count=by_stratum[s], share=share(by_stratum[s]), stratum=s)
+        for s in names
+    ]
+    return CategoryMix(total=total, categories=categories, strata=strata)
+
+
+# ------------------------------------------------------------------------------- value checks
+
+
+def _schema_types(schema: Any) -> set[str] | None:
+    """The JSON types a schema allows, or None when it does not say (or says anything)."""
+    if not isinstance(schema, dict):
+        return None
+    t = schema.get("type")
+    if isinstance(t, str):
+        return {t}
+    if isinstance(t, list):
+        return {str(x) for x in t}
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            out: set[str] = set()
+            for b in branches:
+                bt = _schema_types(b)
+                if bt is None:
+                    return None
+                out |= bt
+            return out
+    if "enum" in schema or "const" in schema:
+        return None
+    if "properties" in schema:
+        return {"object"}
+    return None
+
+
+def _fits(value: Any, t: str) -> bool:
+    if t == "string":
+        return isinstance(value, str)
+    if t == "integer":
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer()
+        )
+    if t == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if t == "boolean":
+        return isinstance(value, bool)
+    if t == "array":
+        return isinstance(value, list)
+    if t == "object":
+        return isinstance(value, dict)
+    if t == "null":
+        return value is None
+    return True
+
+
+@dataclass(frozen=True)
+class _Issue:
+    code: str
+    path: tuple[PathElem, ...]
+    message: str
+
+
+def _value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterator[_Issue]:
+    """Where an exact expected value does not fit a JSON Schema (type, enum, nesting)."""
+    if not isinstance(schema, dict) or value is None:
+        return
+    types = _schema_types(schema)
+    if types is not None and not any(_fits(value, t) for t in types):
+        wanted = " or ".join(sorted(types))
+        yield _Issue("wrong-type", path, f"{value!r} is {kind_of(value)}, the schema says {wanted}")
+        return
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum and value not in enum:
+        yield _Issue("not-in-enum", path, f"{value!r} is not one of the schema's enum {enum!r}")
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            closed = schema.get("additionalProperties") is False
+            for key, sub in value.items():
+                if key in props:
+                    yield from _value_issues(sub, props[key], (*path, key))
+                elif closed:
+                    yield _Issue("unknown-argument", (*path, key), f"the schema has no '{key}'")
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            yield from _value_issues(item, schema["items"], (*path, i))
+
+
+def _matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> Iterator[_Issue]:
+    """Where an argument matcher cannot fit the argument's schema."""
+    if m.any or m.ref is not None or not isinstance(schema, dict):
+        return
+    types = _schema_types(schema)
+    if types is not None:
+        numeric = bool(types & {"number", "integer"})
+        if (m.tolerance is not None or m.rel_tolerance is not None) and not numeric:
+            yield _Issue("wrong-type", path, "a numeric tolerance on a non-numeric argument")
+        textual = m.regex is not None or m.ignore_case or m.ignore_space or m.date
+        if textual and "string" not in types:
+            yield _Issue("wrong-type", path, "a string comparison on a non-string argument")
+    if m.coerce:
+        return
+    if m.fields is not None:
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            closed = bool(props) and schema.get("additionalProperties") in (None, False)
+            for key, sub in m.fields.items():
+                if key in props:
+                    yield from _matcher_issues(sub, props[key], (*path, key))
+                elif closed:
+                    yield _Issue(
+                        "unknown-argument", (*path, key), f"the object schema has no '{key}'"
+                    )
+        elif types is not None and "object" not in types:
+            yield _Issue("wrong-type", path, f"an object is expected, the schema says {types}")
+        return
+    if m.items is not None:
+        item_schema = schema.get("items")
+        for i, sub in enumerate(m.items):
+            yield from _matcher_issues(sub, item_schema, (*path, i))
+        return
+    if m.regex is not None:
+        return
+    if m.one_of is not None:
+        for i, value in enumerate(m.one_of):
+            yield from _value_issues(value, schema, (*path, "one_of", i))
+    else:
+        yield from _value_issues(m.value, schema, path)
+
+
+# ------------------------------------------------------------------------------------- linting
+
+
+class _Linter:
+    def __init__(self, loaded: LoadedSuite) -> None:
+        self.loaded = loaded
+        self.suite = loaded.suite
+        self.findings: list[LintFinding] = []
+        self.tools = self.suite.tool_map()
+
+    def add(
+        self,
+        severity: Severity,
+        code: str,
+        message: str,
+        origin: Origin,
+        sub: tuple[PathElem, ...] = (),
+        case: Case | None = None,
+    ) -> None:
+        path = (*origin.path, *sub)
+        self.findings.append(
+            LintFinding(
+                severity=severity,
+                code=code,
+                message=message,
+                file=origin.file,
+                line=origin.locator.line(path),
+                field=format_path(path),
+                case_id=case.id if case else None,
+            )
+        )
+
+    def run(self) -> list[LintFinding]:
+        self.duplicate_tools()
+        self.duplicate_ids()
+        for case, origin in zip(self.suite.cases, self.loaded.case_origins, strict=True):
+            self.case(case, origin)
+        self.unused_tools()
+        self.mix()
+        files: dict[str | None, int] = {}
+        for f in self.findings:
+            files.setdefault(f.file, len(files))
+        return sorted(
+            self.findings,
+            key=lambda f: (files[f.file], f.line if f.line is not None else 1 << 30),
+        )
+
+    def duplicate_tools(self) -> None:
+        first: dict[str, Origin] = {}
+        for tool, origin in zip(self.suite.tools, self.loaded.tool_origins, strict=True):
+            if tool.name in first:
+                self.add(
+                    "error",
+                    "duplicate-tool",
+                    f"tool '{tool.name}' is defined twice (first at {first[tool.name].where()})",
+                    origin,
+                    ("name",),
+                )
+            else:
+                first[tool.name] = origin
+
+    def duplicate_ids(self) -> None:
+        first: dict[str, Origin] = {}
+        for case, origin in zip(self.suite.cases, self.loaded.case_origins, strict=True):
+            if case.id in first:
+                self.add(
+                    "error",
+                    "duplicate-id",
+                    f"case id '{case.id}' is used twice (first at {first[case.id].where()})",
+                    origin,
+                    ("id",),
+                    case,
+                )
+            else:
+                first[case.id] = origin
+
+    def case(self, case: Case, origin: Origin) -> None:
+        defined = dict(self.tools)
+        offered: set[str] | None = None
+        if case.tools is not None:
+            offered = set()
+            for i, t in enumerate(case.tools):
+                if isinstance(t, ToolSpec):
+                    defined[t.name] = t
+                    offered.add(t.name)
+                elif t in self.tools:
+                    offered.add(t)
+                else:
+                    self.add(
+                        "warning",
+                        "unknown-tool",
+                        f"case offers tool '{t}', which the suite does not define",
+                        origin,
+                        ("tools", i),
+                        case,
+                    )
+        expectations: list[tuple[tuple[PathElem, ...], Expectation]] = [(("expect",), case.expect)]
+        expectations += [
+            (("turns", i, "expect"), t.expect) for i, t in enumerate(case.turns) if t.expect
+        ]
+        for at, expect in expectations:
+            self.expectation(case, origin, at, expect, defined, offered)
+        for name in case.tool_results:
+            if name not in defined:
+                self.add(
+                    "warning",
+                    "unknown-tool",
+                    f"simulated result for '{name}', which is not defined",
+                    origin,
+                    ("tool_results", name),
+                    case,
+                )
+        self.strength(case, origin, [e for _, e in expectations], defined, offered)
+
+    def expectation(
+        self,
+        case: Case,
+        origin: Origin,
+        at: tuple[PathElem, ...],
+        expect: Expectation,
+        defined: dict[str, ToolSpec],
+        offered: set[str] | None,
+    ) -> None:
+        expected_names = {c.name for c in expect.tool_calls}
+        for i, name in enumerate(expect.forbidden_tools):
+            if name in expected_names:
+                self.add(
+                    "warning",
+                    "forbidden-expected",
+                    f"'{name}' is both expected and forbidden: the case cannot pass",
+                    origin,
+                    (*at, "forbidden_tools", i),
+                    case,
+                )
+            elif name not in defined:
+                self.add(
+                    "warning",
+                    "unknown-tool",
+                    f"forbidden tool '{name}' is not defined (so it can never be called)",
+                    origin,
+                    (*at, "forbidden_tools", i),
+                    case,
+                )
+        for j, call in enumerate(expect.tool_calls):
+            call_at = (*at, "tool_calls", j)
+            tool = defined.get(call.name)
+            if tool is None:
+                self.add(
+                    "warning",
+                    "unknown-tool",
+                    f"expected call to '{call.name}', which is not defined",
+                    origin,
+                    (*call_at, "name"),
+                    case,
+                )
+                continue
+            if offered is not None and call.name not in offered:
+                self.add(
+                    "warning",
+                    "tool-not-offered",
+                    f"expected call to '{call.name}', which this case does not offer",
+                    origin,
+                    (*call_at, "name"),
+                    case,
+                )
+            self.call_arguments(case, origin, call_at, call, tool)
+
+    def call_arguments(
+        self,
+        case: Case,
+        origin: Origin,
+        call_at: tuple[PathElem, ...],
+        call: CallExpectation,
+        tool: ToolSpec,
+    ) -> None:
+        props = tool.properties()
+        required = tool.required()
+        open_schema = tool.parameters.get("additionalProperties") not in (None, False) or (
+            not props and "properties" not in tool.parameters
+        )
+        args_at = (*call_at, "arguments")
+        for name, matcher in call.arguments.items():
+            if name not in props:
+                if not open_schema:
+                    known = ", ".join(props) or "none"
+                    self.add(
+                        "warning",
+                        "unknown-argument",
+                        f"'{tool.name}' has no argument '{name}' (it has: {known})",
+                        origin,
+                        (*args_at, name),
+                        case,
+                    )
+                continue
+            if matcher.optional and name in required:
+                self.add(
+                    "warning",
+                    "optional-required",
+                    f"'{name}' is marked optional but '{tool.name}' requires it",
+                    origin,
+                    (*args_at, name),
+                    case,
+                )
+            for issue in _matcher_issues(matcher, props[name], (name,)):
+                self.add(
+                    "warning", issue.code, issue.message, origin, (*args_at, *issue.path), case
+                )
+        for name in required:
+            if name not in call.arguments:
+                self.add(
+                    "warning",
+                    "missing-argument",
+                    f"'{tool.name}' requires '{name}' but the expectation does not say what it "
+                    "should be (write `{any: true}` to accept any value)",
+                    origin,
+                    (*call_at, "arguments") if call.arguments else call_at,
+                    case,
+                )
+
+    def strength(
+        self,
+        case: Case,
+        origin: Origin,
+        expectations: list[Expectation],
+        defined: dict[str, ToolSpec],
+        offered: set[str] | None,
+    ) -> None:
+        if case.latency_budget_s is not None:
+            return
+        if not any(_constrains(e) for e in expectations):
+            self.add(
+                "warning",
+                "never-fails",
+                "the case expects nothing that could fail (no behavior, tool_calls, "
+                "forbidden_tools, response_contains or reference)",
+                origin,
+                (),
+                case,
+            )
+            return
+        available = offered if offered is not None else set(defined)
+        expect = case.expect
+        if (
+            len(available) == 1
+            and not case.turns
+            and expect.tool_calls
+            and not expect.forbidden_tools
+            and not expect.response_contains
+            and expect.max_calls is None
+            and all(self._call_is_loose(c) for c in expect.tool_calls)
+        ):
+            self.add(
+                "warning",
+                "weak-expectation",
+                f"only checks that '{expect.tool_calls[0].name}' is called: it is the only tool "
+                "offered, every argument is 'any value' and extra arguments are allowed",
+                origin,
+                ("expect",),
+                case,
+            )
+
+    def _call_is_loose(self, call: CallExpectation) -> bool:
+        extra = call.extra_arguments or self.suite.defaults.extra_arguments
+        return extra == "allow" and all(m.any for m in call.arguments.values())
+
+    def unused_tools(self) -> None:
+        if not self.suite.cases:
+            return
+        used: set[str] = set()
+        for case in self.suite.cases:
+            for e in [case.expect, *(t.expect for t in case.turns if t.expect)]:
+                used.update(c.name for c in e.tool_calls)
+                used.update(e.forbidden_tools)
+        for tool, origin in zip(self.suite.tools, self.loaded.tool_origins, strict=True):
+            if tool.name not in used:
+                self.add(
+                    "warning",
+                    "unused-tool",
+                    f"no case expects (or forbids) a call to '{tool.name}'",
+                    origin,
+                    ("name",) if origin.path else (),
+                )
+
+    def mix(self) -> None:
+        mix = category_mix(self.suite)
+        if mix.total == 0:
+            return
+        for name, target in STRATA_TARGETS.items():
+            stratum = mix.stratum(name)
+            if stratum is not None and stratum.count == 0:
+                members = ", ".join(k for k, v in CATEGORY_STRATA.items() if v == name)
+                self.add(
+                    "warning",
+                    "category-mix",
+                    f"no {name} cases (a golden set is commonly about {target:.0%} {name}: "
+                    f"categories {members})",
+                    Origin(self.loaded.file, FixedLocator(None)),
+                )
+
+
+def _constrains(e: Expectation) -> bool:
+    return bool(
+        e.behavior is not None
+        or e.tool_calls
+        or e.forbidden_tools
+        or e.response_contains
+        or e.max_calls is not None
+        or e.reference
+    )
+
+
+def lint_suite(suite: Suite | LoadedSuite) -> list[LintFinding]:
+    """Lint a suite. Give a :class:`LoadedSuite` (from ``read_suite``) for file:line positions."""
+    if isinstance(suite, Suite):
+        nowhere = FixedLocator(None)
+        suite = LoadedSuite(
+            suite,
+            "<suite>",
+            Origin("<suite>", nowhere),
+            [Origin("<suite>", nowhere, ("cases", i)) for i in range(len(suite.cases))],
+            [Origin("<suite>", nowhere, ("tools", i)) for i in range(len(suite.tools))],
+        )
+    return _Linter(suite).run()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SuiteCheck:
+    """The outcome of loading and linting one suite (what ``agentgauge validate`` prints)."""
+
+    path: str
+    #: the suite with its origins, or None when it did not load
+    loaded: LoadedSuite | None
+    #: loading problems, one ``file:line: field: message`` line each
+    problems: list[str] = field(default_factory=list)
+    findings: list[LintFinding] = field(default_factory=list)
+
+    def failed(self, *, strict: bool = False) -> bool:
+        """Whether the suite fails validation (``strict``: warnings count as errors)."""
+        if self.problems or self.loaded is None:
+            return True
+        return any(strict or f.severity == "error" for f in self.findings)
+
+    def mix(self) -> CategoryMix | None:
+        return category_mix(self.loaded.suite) if self.loaded else None
+
+
+def check_suite(path: str | Path) -> SuiteCheck:
+    """Load and lint a suite; never raises for a bad suite (the problems are in the result)."""
+    from ..errors import UserError
+    from ._loader import read_suite
+
+    try:
+        loaded = read_suite(path)
+    except UserError as err:
+        return SuiteCheck(path=str(path), loaded=None, problems=list(err.problems))
+    return SuiteCheck(path=str(path), loaded=loaded, findings=lint_suite(loaded))
