@@ -39,7 +39,8 @@ def score(
     **case_fields: Any,
 ) -> CaseScore:
     """Score one case. ``messages`` is one turn's messages, or a list of turns."""
-    case = Case(id="t", input="question", expect=expect, **case_fields)
+    case_fields.setdefault("input", "question")
+    case = Case(id="t", expect=expect, **case_fields)
     turns: list[list[Message]]
     if messages and isinstance(messages[0], list):
         turns = messages  # type: ignore[assignment]
