@@ -55,7 +55,8 @@ class MetricDelta(Model):
     high: float | None = None
     #: cases that contributed to the metric in both runs
     n: int = 0
-    #: the exact McNemar p-value (pass rate only)
+    #: exact McNemar p-value on per-case verdicts of this metric (a case counts as a success
+    #: when every one of its trials succeeded)
     p_value: float | None = None
 
 
@@ -215,7 +216,7 @@ def compare(
                 low=ci.low,
                 high=ci.high,
                 n=len(units),
-                p_value=p if metric == "pass_rate" else None,
+                p_value=p if metric == "pass_rate" else _unit_mcnemar(units),
             )
         )
     return Comparison(
@@ -232,6 +233,12 @@ def compare(
         deltas=deltas,
         sample_size=_sample_size(counts, len(shared), deltas, detect_points, 1 - confidence),
     )
+
+
+def _unit_mcnemar(units: list[tuple[float, float, float, float]]) -> float:
+    up = sum(1 for bn, bd, nn, nd in units if bn < bd and nn == nd)
+    down = sum(1 for bn, bd, nn, nd in units if bn == bd and nn < nd)
+    return mcnemar_exact(up, down)
 
 
 def _sample_size(

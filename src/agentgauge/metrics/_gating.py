@@ -10,6 +10,7 @@ from pydantic import Field
 from ..schema import Gates, Model, Percentile
 from ._compare import Comparison, compare
 from ._model import Latency, Rate, Summary
+from ._summarize import small_sample_warnings
 
 
 class GateCheck(Model):
@@ -155,7 +156,7 @@ def evaluate_gates(
                 else f"{n} result(s) called a forbidden tool: {listed}",
             )
         )
-    warnings = list(summary.warnings)
+    warnings = small_sample_warnings(summary, gates)
     if baseline is not None and gates.max_regression_points is not None:
         checks += _regressions(baseline, gates)
         if baseline.paired == 0:
@@ -176,14 +177,14 @@ def _regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
         regressed = drop > limit
         note = ""
         if regressed and gates.require_significance:
-            significant = _significant(cmp, metric, d.low, d.high, gates.alpha)
+            significant = _significant(cmp, metric, gates.alpha)
             if not significant:
                 regressed = False
                 note = " (not statistically significant; not failing)"
         delta_text = f"{d.delta * 100:+.1f} pts"
         if d.low is not None and d.high is not None:
             delta_text += f" [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
-        if metric == "pass_rate" and d.p_value is not None:
+        if d.p_value is not None:
             delta_text += f", McNemar p={d.p_value:.3g}"
         out.append(
             GateCheck(
@@ -197,15 +198,15 @@ def _regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
     return out
 
 
-def _significant(
-    cmp: Comparison, metric: str, low: float | None, high: float | None, alpha: float
-) -> bool:
-    """McNemar for the pass rate; for other metrics, the bootstrap interval excludes zero."""
-    if metric == "pass_rate":
-        return cmp.mcnemar_p < alpha
-    if low is None or high is None:
-        return False
-    return low > 0 if metric == "error_rate" else high < 0
+def _significant(cmp: Comparison, metric: str, alpha: float) -> bool:
+    """The exact McNemar test on the metric's per-case verdicts rejects "no change" at alpha.
+
+    (The bootstrap interval is shown but not used here: with a handful of cases it is
+    degenerate and would call a one-case change significant.)
+    """
+    d = cmp.delta(metric)
+    p = cmp.mcnemar_p if metric == "pass_rate" or d is None or d.p_value is None else d.p_value
+    return p < alpha
 
 
 def gate_run(
