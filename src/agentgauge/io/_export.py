@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 
 import orjson
 import yaml
+from pydantic import Field
 
 from ..errors import UserError
 from ..schema import (
@@ -24,10 +25,12 @@ from ..schema import (
     Case,
     Expectation,
     JsonValue,
+    Model,
     Suite,
     ToolCall,
+    ToolSpec,
 )
-from ._responses_format import RecordedResponse
+from ._convert import tools_to_format
 
 __all__ = [
     "CASES_FILE",
@@ -35,6 +38,7 @@ __all__ = [
     "RESPONSES_FILE",
     "SUITE_FILE",
     "ExportFormat",
+    "ResponseRecord",
     "case_record",
     "dump_yaml",
     "export_suite",
@@ -138,8 +142,12 @@ def case_record(case: Case) -> dict[str, Any]:
                 t["expect"] = _expectation(turn.expect)
             turns.append(t)
         data["turns"] = turns
-    order = ["id", "category", "input"]
-    return {**{k: data[k] for k in order if k in data}, **data}
+    head: dict[str, Any] = {k: data.pop(k) for k in ("id", "category", "input") if k in data}
+    meta = data.pop("metadata", None)
+    data = {**head, **data}
+    if meta is not None:
+        data["metadata"] = meta  # provenance last: what the case tests reads first
+    return data
 
 
 def suite_record(suite: Suite, *, inline_cases: bool = True) -> dict[str, Any]:
@@ -293,12 +301,23 @@ def tool_selection_records(cases: Sequence[Case]) -> tuple[list[dict[str, Any]],
     return out, skipped
 
 
+def _all_tools(suite: Suite) -> list[ToolSpec]:
+    """The suite's tools and the cases' inline tools, one per name (the first definition)."""
+    by_name: dict[str, ToolSpec] = {t.name: t for t in suite.tools}
+    for case in suite.cases:
+        for t in case.tools or []:
+            if isinstance(t, ToolSpec):
+                by_name.setdefault(t.name, t)
+    return list(by_name.values())
+
+
 def export_suite(suite: Suite, out: str | Path, fmt: ExportFormat | str = "suite") -> list[str]:
     """Write ``suite`` as ``fmt``; returns notes for the user (cases that could not be written).
 
     ``suite``: see :func:`write_suite`; ``jsonl``: one case per line; ``tool-selection``: a JSON
     array of ``{id, type, user_query, ground_truth, expected_response_type}`` (single-call cases
-    with exact values only; the first acceptable value stands for a list of them).
+    with exact values only; the first acceptable value stands for a list of them), plus the
+    tools as ``<name>.tools.json`` in OpenAI format beside it.
     """
     out = Path(out)
     if fmt == "suite":
@@ -310,33 +329,59 @@ def export_suite(suite: Suite, out: str | Path, fmt: ExportFormat | str = "suite
     if fmt == "tool-selection":
         records, skipped = tool_selection_records(suite.cases)
         _write(out, json.dumps(records, indent=2, ensure_ascii=False) + "\n")
-        return [f"{s.case_id}: not exported: {s.reason}" for s in skipped]
+        notes = [f"{s.case_id}: not exported: {s.reason}" for s in skipped]
+        tools = _all_tools(suite)
+        if tools:
+            tools_path = out.with_name(f"{out.stem}.tools.json")
+            text = json.dumps(tools_to_format(tools, "openai"), indent=2, ensure_ascii=False)
+            _write(tools_path, text + "\n")
+            notes.append(f"tools written to {tools_path} (OpenAI format; use it as --tools)")
+        return notes
     raise UserError(f"unknown export format '{fmt}' (choose one of {', '.join(EXPORT_FORMATS)})")
 
 
 # --------------------------------------------------------------------------- recorded responses
 
 
-def responses_from_metadata(suite: Suite, key: str = "response") -> list[RecordedResponse]:
+class ResponseRecord(Model):
+    """One line of a native recorded-responses file (``responses.jsonl``).
+
+    ``{"case_id": "g1", "trial": 0, "text": "Paris.", "calls": [{"name", "arguments"}]}``:
+    what an agent replied to one case; ``agentgauge score`` reads these files
+    (see ``agentgauge.io._responses``).
+    """
+
+    case_id: str = Field(min_length=1)
+    trial: int = Field(default=0, ge=0)
+    text: str | None = None
+    calls: list[ToolCall] = Field(default_factory=list)
+
+
+def responses_from_metadata(suite: Suite, key: str = "response") -> list[ResponseRecord]:
     """Recorded responses kept by an importer in ``case.metadata[key]``.
 
     The value is either a string (the reply text) or ``{"text": ..., "calls": [...]}``.
     """
-    out: list[RecordedResponse] = []
+    out: list[ResponseRecord] = []
     for case in suite.cases:
         value = case.metadata.get(key)
         if value is None:
             continue
         if isinstance(value, str):
-            out.append(RecordedResponse(case_id=case.id, text=value))
+            out.append(ResponseRecord(case_id=case.id, text=value))
         elif isinstance(value, dict):
             calls = [ToolCall.model_validate(c) for c in value.get("calls") or []]
-            out.append(RecordedResponse(case_id=case.id, text=value.get("text"), calls=calls))
+            out.append(ResponseRecord(case_id=case.id, text=value.get("text"), calls=calls))
     return out
 
 
-def write_responses(responses: Iterable[RecordedResponse], path: Path) -> int:
-    """Write recorded responses as JSONL (see :class:`RecordedResponse`); returns the count."""
-    lines = [orjson.dumps(r.model_dump(mode="json", exclude_none=True)) for r in responses]
+def write_responses(responses: Iterable[ResponseRecord], path: Path) -> int:
+    """Write recorded responses as JSONL (see :class:`ResponseRecord`); returns the count."""
+    lines = [
+        orjson.dumps(
+            r.model_dump(mode="json", exclude_none=True, exclude={"calls": {"__all__": {"id"}}})
+        )
+        for r in responses
+    ]
     _write(path, b"\n".join(lines) + (b"\n" if lines else b""))
     return len(lines)

@@ -9,8 +9,9 @@ Mapping (docs/importers.md explains why):
 =================  ==============  ==============  ==========================================
 correct_answer     category        behavior        expectation
 =================  ==============  ==============  ==========================================
-tool_call          tool_call       tool_call       call the tool of ``answers.tool_call``; any
-                                                   arguments (exact with ``strict_arguments``)
+tool_call          tool_call       tool_call       call the tool of ``answers.tool_call`` with
+                                                   its required arguments, any values (the
+                                                   reference values with ``strict_arguments``)
 request_for_info   clarify         clarify         ask for the held-out parameter
 cannot_answer      not_supported   refuse          say it cannot be done (the tool is absent)
 direct             no_tool         answer          answer without a tool
@@ -28,7 +29,16 @@ from pathlib import Path
 from typing import Any, Final
 
 from ...errors import UserError
-from ...schema import Behavior, CallExpectation, Case, Expectation, JsonValue, Suite, ToolSpec
+from ...schema import (
+    ArgMatcher,
+    Behavior,
+    CallExpectation,
+    Case,
+    Expectation,
+    JsonValue,
+    Suite,
+    ToolSpec,
+)
 from .._convert import tool_from_data
 from ._common import (
     ImportOptions,
@@ -110,12 +120,16 @@ def _case(record: Record, options: ImportOptions, taken: set[str]) -> Case:
     }
     if behavior == "tool_call":
         name, arguments = _reference_call(answers, where)
-        if name not in {t.name for t in tools}:
+        tool = next((t for t in tools if t.name == name), None)
+        if tool is None:
             raise UserError(f"{where}: answers.tool_call: tool '{name}' is not among the tools")
         if options.strict_arguments:
             call = CallExpectation(name=name, arguments=exact_arguments(arguments))
         else:
-            call = CallExpectation(name=name, extra_arguments="allow")
+            # the decision is what is scored: the right tool, its required arguments present
+            # (any value), other arguments free
+            required = {r: ArgMatcher(any=True) for r in tool.required()}
+            call = CallExpectation(name=name, arguments=required, extra_arguments="allow")
         expect_kwargs["tool_calls"] = [call]
     source_id = row.get("source_id")
     uuid = row.get("uuid")

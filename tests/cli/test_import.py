@@ -1,0 +1,123 @@
+"""``agentgauge import``: counts printed, files written, bad input exits 2 with file:line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
+from agentgauge.io import load_suite
+
+DATA = Path(__file__).resolve().parents[1] / "io" / "importers" / "data"
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["import", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_when2call_counts_per_file_category_and_behaviour(tmp_path: Path) -> None:
+    out = tmp_path / "w2c"
+    code, stdout, _ = _run("when2call", str(DATA / "when2call_sample.jsonl"), "-o", str(out))
+    assert code == 0
+    lines = stdout.splitlines()
+    assert lines[0] == f"imported 3 case(s) from 1 file(s); wrote 3 to {out}"
+    assert "  when2call_sample.jsonl       3  100.0%" in lines
+    assert any(line.split()[:2] == ["not_supported", "1"] for line in lines)
+    assert any(line.split()[:2] == ["refuse", "1"] for line in lines)
+    assert len(load_suite(out).cases) == 3
+
+
+def test_tool_selection_to_yaml_with_tools(tmp_path: Path) -> None:
+    out = tmp_path / "suite.yaml"
+    code, stdout, stderr = _run(
+        "tool-selection",
+        str(DATA / "test_dataset.json"),
+        "--tools",
+        str(DATA / "tools.json"),
+        "--name",
+        "assistant",
+        "-o",
+        str(out),
+    )
+    assert code == 0, stderr
+    suite = load_suite(out)
+    assert suite.name == "assistant"
+    assert len(suite.tools) == 3
+    assert "suite tools: 3" in stdout
+
+
+def test_golden_writes_recorded_responses(tmp_path: Path) -> None:
+    out = tmp_path / "golden"
+    code, stdout, _ = _run("golden", str(DATA / "golden.jsonl"), "-o", str(out), "--limit", "2")
+    assert code == 0
+    assert f"recorded responses: 1 written to {out / 'responses.jsonl'}" in stdout
+    (line,) = (out / "responses.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(line) == {
+        "case_id": "g1",
+        "trial": 0,
+        "text": "It was founded in 1892.",
+        "calls": [],
+    }
+
+
+def test_golden_map_option(tmp_path: Path) -> None:
+    src = tmp_path / "qa.jsonl"
+    src.write_text('{"q": "Why?", "a": "Because."}\n', encoding="utf-8")
+    out = tmp_path / "qa.yaml"
+    code, _, stderr = _run(
+        "golden", str(src), "--map", "query=q", "--map", "ground_truth=a", "-o", str(out)
+    )
+    assert code == 0, stderr
+    (case,) = load_suite(out).cases
+    assert case.expect.reference == "Because."
+
+
+def test_reexport_a_suite_as_tool_selection(tmp_path: Path) -> None:
+    suite_dir = tmp_path / "s"
+    _run(
+        "tool-selection",
+        str(DATA / "test_dataset.json"),
+        "--tools",
+        str(DATA / "tools.json"),
+        "-o",
+        str(suite_dir),
+    )
+    out = tmp_path / "again.json"
+    code, _, stderr = _run("suite", str(suite_dir), "-o", str(out), "--to", "tool-selection")
+    assert code == 0, stderr
+    assert [r["id"] for r in json.loads(out.read_text())] == [
+        "A001",
+        "A002",
+        "B001",
+        "C001",
+        "D001",
+        "E001",
+    ]
+    assert (tmp_path / "again.tools.json").exists()
+
+
+def test_bad_input_exits_2_with_file_and_line(tmp_path: Path) -> None:
+    src = tmp_path / "w.jsonl"
+    src.write_text('{"question": "q", "correct_answer": "direct", "answers": {}}\n{oops\n')
+    code, stdout, stderr = _run("when2call", str(src), "-o", str(tmp_path / "o"))
+    assert code == 2
+    assert stderr.startswith(f"{src}:2: invalid JSON")
+    assert "Traceback" not in stdout + stderr
+
+
+def test_bad_map_and_missing_tools(tmp_path: Path) -> None:
+    code, _, stderr = _run(
+        "golden", str(DATA / "golden.jsonl"), "--map", "query", "-o", str(tmp_path / "o")
+    )
+    assert (code, stderr.strip()) == (
+        2,
+        "--map query: expected FIELD=COLUMN, e.g. --map query=question",
+    )
+    code, _, stderr = _run(
+        "tool-selection", str(DATA / "test_dataset.json"), "-o", str(tmp_path / "o")
+    )
+    assert code == 2
+    assert "--tools" in stderr
