@@ -8,6 +8,7 @@ from ._convert import (
     tools_from_data,
     tools_to_format,
 )
+from ._export import EXPORT_FORMATS, ExportFormat, export_suite, write_suite
 from ._lint import (
     STRATA_TARGETS,
     CategoryCount,
@@ -20,13 +21,18 @@ from ._lint import (
 )
 from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
+from .importers import IMPORTERS, ImportOptions, import_suite
 
 __all__ = [
+    "EXPORT_FORMATS",
+    "IMPORTERS",
     "RESULTS_FILE",
     "STRATA_TARGETS",
     "TOOL_FORMATS",
     "CategoryCount",
     "CategoryMix",
+    "ExportFormat",
+    "ImportOptions",
     "LintFinding",
     "LoadedSuite",
     "Origin",
@@ -36,6 +42,8 @@ __all__ = [
     "bfcl_schema_to_json_schema",
     "category_mix",
     "check_suite",
+    "export_suite",
+    "import_suite",
     "iter_results",
     "lint_suite",
     "load_cases",
@@ -44,4 +52,5 @@ __all__ = [
     "read_tools_file",
     "tools_from_data",
     "tools_to_format",
+    "write_suite",
 ]
