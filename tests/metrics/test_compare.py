@@ -40,14 +40,20 @@ def test_compare_fixture_runs() -> None:
     assert cmp.broken[1].explanation.startswith("forbidden_tools")
     assert cmp.mcnemar_p == pytest.approx(mcnemar_exact(3, 2))
     pr = cmp.delta("pass_rate")
-    assert pr is not None and pr.base is not None and pr.new is not None
+    assert pr is not None
+    assert pr.base is not None
+    assert pr.new is not None
     assert (pr.base, pr.new) == (pytest.approx(5 / 9), pytest.approx(6 / 9))
-    assert pr.low is not None and pr.high is not None and pr.low < pr.delta < pr.high
+    assert pr.low is not None
+    assert pr.high is not None
+    assert pr.low < pr.delta < pr.high
     assert pr.p_value == cmp.mcnemar_p
     # arguments: weather-nice is skipped in both runs (wrong tool), so 4 cases pair up
     args = cmp.delta("argument_accuracy")
-    assert args is not None and args.n == 4
-    assert cmp.sample_size is not None and cmp.sample_size.paired_cases
+    assert args is not None
+    assert args.n == 4
+    assert cmp.sample_size is not None
+    assert cmp.sample_size.paired_cases
 
 
 def test_identical_runs_have_zero_delta(tmp_path: Path) -> None:
@@ -75,9 +81,11 @@ def test_trials_stay_with_their_case(tmp_path: Path) -> None:
     # a case passes only when all its trials pass
     assert [c.case_id for c in cmp.fixed] == ["a"]
     assert [c.case_id for c in cmp.broken] == ["b"]
-    assert cmp.fixed[0].base == "1/2" and cmp.fixed[0].new == "2/2"
+    assert cmp.fixed[0].base == "1/2"
+    assert cmp.fixed[0].new == "2/2"
     pr = cmp.delta("pass_rate")
-    assert pr is not None and pr.delta == 0.0
+    assert pr is not None
+    assert pr.delta == 0.0
 
 
 def test_significant_change_is_detected(tmp_path: Path) -> None:
@@ -89,4 +97,6 @@ def test_significant_change_is_detected(tmp_path: Path) -> None:
     assert cmp.counts["fixed"] == 14
     assert cmp.mcnemar_p == pytest.approx(2 / 2**14)
     pr = cmp.delta("pass_rate")
-    assert pr is not None and pr.low is not None and pr.low > 0
+    assert pr is not None
+    assert pr.low is not None
+    assert pr.low > 0

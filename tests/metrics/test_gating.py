@@ -77,7 +77,8 @@ def test_gate_run_reads_gates_file(tmp_path: Path) -> None:
     f = tmp_path / "gates.yaml"
     f.write_text("gates:\n  min_pass_rate: 0.5\n  forbid_forbidden_tool_calls: false\n")
     _, report, cmp = gate_run(FIXTURES / "new", gates_file=f)
-    assert report.passed and cmp is None
+    assert report.passed
+    assert cmp is None
     assert [c.name for c in report.checks] == ["pass rate"]
 
 

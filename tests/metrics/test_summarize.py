@@ -33,7 +33,8 @@ def test_pass_rate_excludes_errors_and_error_rate_counts_all() -> None:
     assert (s.overall.error_rate.passed, s.overall.error_rate.n) == (1, 4)
     assert s.overall.results == 4
     assert s.cases == 4
-    assert s.overall.pass_rate.low is not None and s.overall.pass_rate.low < 2 / 3
+    assert s.overall.pass_rate.low is not None
+    assert s.overall.pass_rate.low < 2 / 3
 
 
 def test_slices_by_category_difficulty_tag_and_tool() -> None:
@@ -330,7 +331,8 @@ def test_small_sample_warning_only_for_gated_slices() -> None:
 
 def test_summarize_fixture_run_and_write_summary(tmp_path: Path) -> None:
     s = summarize(FIXTURES / "new")
-    assert s.run is not None and s.run.suite == "weather-demo"
+    assert s.run is not None
+    assert s.run.suite == "weather-demo"
     assert s.cases == 10
     assert (s.overall.pass_rate.passed, s.overall.pass_rate.n) == (6, 9)
     run_dir = tmp_path / "run"

@@ -48,7 +48,8 @@ def test_markdown_snapshot(snapshot: Callable[[str, str], None]) -> None:
 
 def test_markdown_without_gates_or_baseline(snapshot: Callable[[str, str], None]) -> None:
     text = render_markdown(summarize(FIXTURES / "base"))
-    assert "Gates" not in text and "baseline" not in text
+    assert "Gates" not in text
+    assert "baseline" not in text
     snapshot("base.md", text)
 
 
@@ -69,9 +70,11 @@ def test_junit_snapshot_and_schema(snapshot: Callable[[str, str], None]) -> None
     assert cases[0].get("name") == "weather-paris [0]"
     assert len(doc.findall(".//failure")) == 3
     error = doc.find(".//error")
-    assert error is not None and "HTTP 503" in (error.get("message") or "")
+    assert error is not None
+    assert "HTTP 503" in (error.get("message") or "")
     suite = doc.find("testsuite")
-    assert suite is not None and (suite.get("failures"), suite.get("errors")) == ("3", "1")
+    assert suite is not None
+    assert (suite.get("failures"), suite.get("errors")) == ("3", "1")
     snapshot("new.junit.xml", text)
 
 
@@ -93,8 +96,10 @@ def test_junit_escapes_hostile_text(tmp_path: Path) -> None:
     doc = etree.fromstring(out.getvalue().encode())
     etree.XMLSchema(etree.parse(str(HERE / "junit.xsd"))).assertValid(doc)
     failure = doc.find(".//failure")
-    assert failure is not None and failure.text is not None
-    assert "<tag>" in failure.text and "second line" in failure.text
+    assert failure is not None
+    assert failure.text is not None
+    assert "<tag>" in failure.text
+    assert "second line" in failure.text
     assert failure.get("message") == 'bad \ufffd <tag> & "quote"'
 
 
