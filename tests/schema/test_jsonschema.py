@@ -1,0 +1,79 @@
+"""The suite JSON Schema accepts what the loader accepts (shorthand included) and no typos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
+from agentgauge.io._yaml import read_document
+
+jsonschema = pytest.importorskip("jsonschema")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def printed_schema() -> dict[str, Any]:
+    result = CliRunner().invoke(cli, ["schema"])
+    assert result.exit_code == 0, result.output
+    schema: dict[str, Any] = json.loads(result.stdout)
+    return schema
+
+
+def validator() -> Any:
+    schema = printed_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_quickstart_validates_against_the_printed_schema() -> None:
+    data = read_document(REPO / "examples/quickstart/suite.yaml", "suite.yaml").data
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator().iter_errors(data)]
+    assert errors == []
+
+
+def suite_with_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
+    call = {"name": "f", "arguments": arguments}
+    return {"name": "s", "cases": [{"id": "a", "input": "x", "expect": {"tool_calls": [call]}}]}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"city": "Paris", "n": 3, "flag": True, "none": None},
+        {"tags": ["a", "b"], "pairs": [{"one_of": [1, 2]}, 3]},
+        {"where": {"city": {"value": "Paris", "ignore_case": True}, "zip": "75001"}},
+        {"x": {"value": 3, "tolerance": 0.5}, "d": {"value": "2026-03-20", "date": True}},
+        {"empty": {}},
+    ],
+)
+def test_shorthand_forms_are_accepted(arguments: dict[str, Any]) -> None:
+    assert list(validator().iter_errors(suite_with_arguments(arguments))) == []
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"x": {"value": 3, "tolerence": 0.5}},  # a matcher key plus a typo
+        {"x": {"one_of": "abc"}},
+        {"x": {"value": 3, "tolerance": -1}},
+    ],
+)
+def test_bad_matchers_are_rejected(arguments: dict[str, Any]) -> None:
+    assert list(validator().iter_errors(suite_with_arguments(arguments))) != []
+
+
+def test_unknown_case_field_is_rejected() -> None:
+    data = {"name": "s", "cases": [{"id": "a", "input": "x", "expectt": {}}]}
+    assert list(validator().iter_errors(data)) != []
+
+
+def test_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "suite.schema.json"
+    result = CliRunner().invoke(cli, ["schema", "--output", str(out)])
+    assert result.exit_code == 0
+    assert json.loads(out.read_text())["title"] == "agentgauge suite"
