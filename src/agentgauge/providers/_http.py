@@ -1,0 +1,151 @@
+"""An agent behind an HTTP endpoint (``--agent http://host:port/path``).
+
+The contract (JSON both ways), documented in docs/providers.md::
+
+    POST URL
+    {"messages": [{"role": "user", "content": "..."}, ...],
+     "tools": [{"name": "...", "description": "...", "parameters": {...JSON Schema...}}],
+     "config": {"temperature": 0.0, "max_tokens": null, "seed": 0}}
+
+    200 OK
+    {"text": "...", "tool_calls": [{"name": "...", "arguments": {...}, "id": "..."}],
+     "usage": {"input_tokens": 12, "output_tokens": 3}, "model": "..."}
+
+Every reply field is optional. Non-2xx replies become ProviderErrors (429/5xx transient,
+``Retry-After`` honoured). ``AGENTGAUGE_HTTP_TOKEN`` (or the ``token`` option) is sent as a
+bearer token; ``headers`` adds more.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import ProviderError, UserError
+from ..schema import Message, ToolCall, Usage
+from ._base import ModelRequest, ModelResponse
+from ._common import parse_arguments
+from ._wire import WireClient
+
+__all__ = ["HttpProvider", "create", "request_body", "response_from_body"]
+
+
+def _message(m: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": m.role, "content": m.content}
+    if m.tool_calls:
+        out["tool_calls"] = [
+            {"name": c.name, "arguments": c.arguments, "id": c.id} for c in m.tool_calls
+        ]
+    if m.tool_call_id is not None:
+        out["tool_call_id"] = m.tool_call_id
+    if m.name is not None:
+        out["name"] = m.name
+    return out
+
+
+def request_body(request: ModelRequest) -> dict[str, Any]:
+    """The JSON body agentgauge POSTs to an HTTP agent."""
+    c = request.config
+    return {
+        "messages": [_message(m) for m in request.messages],
+        "tools": [
+            {"name": t.name, "description": t.description, "parameters": t.parameters}
+            for t in request.tools
+        ],
+        "config": {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed},
+    }
+
+
+def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
+    """Read an HTTP agent's reply; a malformed reply is a non-transient ProviderError."""
+    if not isinstance(body, dict):
+        raise ProviderError(
+            f"{where}: expected a JSON object, got {str(body)[:100]}", transient=False
+        )
+    text = body.get("text")
+    if text is not None and not isinstance(text, str):
+        text = str(text)
+    calls: list[ToolCall] = []
+    raw_calls = body.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise ProviderError(f"{where}: 'tool_calls' must be a list", transient=False)
+    for i, raw in enumerate(raw_calls):
+        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+            raise ProviderError(f"{where}: tool_calls[{i}] needs a 'name'", transient=False)
+        calls.append(
+            ToolCall(
+                name=raw["name"],
+                arguments=parse_arguments(raw.get("arguments")),
+                id=str(raw["id"]) if raw.get("id") is not None else None,
+            )
+        )
+    usage = body.get("usage") or {}
+    return ModelResponse(
+        message=Message(role="assistant", content=text, tool_calls=calls),
+        usage=Usage(
+            input_tokens=int(usage.get("input_tokens") or 0),
+            output_tokens=int(usage.get("output_tokens") or 0),
+        ),
+        model=str(body.get("model") or ""),
+        finish_reason="tool_calls" if calls else "stop",
+    )
+
+
+class HttpProvider:
+    """POSTs the conversation to ``url`` and reads text and/or tool calls back."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        timeout_s: float | None = 600.0,
+        name: str | None = None,
+    ) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise UserError(f"--agent: '{url}' is not an http(s) URL")
+        self.url = url
+        # the name never carries credentials or a query string (which may hold a key)
+        host = parts.hostname or ""
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        self.name = name or urlunsplit((parts.scheme, host, parts.path, "", ""))
+        all_headers = dict(headers or {})
+        secrets: list[str] = [v for v in all_headers.values() if v]
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+            secrets.append(token)
+        if parts.password:
+            secrets.append(parts.password)
+        self._wire = WireClient(self.name, all_headers, timeout_s=timeout_s, secrets=tuple(secrets))
+
+    def __repr__(self) -> str:
+        return f"HttpProvider(name={self.name!r})"
+
+    async def aclose(self) -> None:
+        await self._wire.aclose()
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        body = await self._wire.post_json(self.url, request_body(request))
+        return response_from_body(body, self.name)
+
+
+def create(rest: str, **options: Any) -> HttpProvider:
+    """``http://...`` / ``https://...``; options ``token``, ``headers``, ``timeout_s``."""
+    options.pop("base_url", None)
+    token = options.pop("token", None) or os.environ.get("AGENTGAUGE_HTTP_TOKEN")
+    headers = options.pop("headers", None)
+    timeout = options.pop("timeout_s", 600.0)
+    name = options.pop("name", None)
+    if options:
+        raise UserError(f"{rest}: unknown option(s) {sorted(options)}")
+    return HttpProvider(
+        rest,
+        token=token,
+        headers=headers,
+        timeout_s=None if timeout is None else float(timeout),
+        name=name,
+    )
