@@ -24,6 +24,8 @@ def ms(value: float | None) -> str:
         return "–"
     if value >= 1000:
         return f"{value / 1000:.2f} s"
+    if value < 10:
+        return f"{value:.1f} ms"
     return f"{value:.0f} ms"
 
 
