@@ -1,9 +1,10 @@
 """The response cache: model responses on disk, keyed by a hash of the full request.
 
 One SQLite file, ``CACHE_DIR/responses.sqlite3``. The key is a BLAKE2b hash of the provider name
-(which includes the model), every message, every offered tool, the generation parameters and the
-trial index. Requests carry no API keys (providers read keys from their own settings), so neither
-keys nor values hold secrets.
+(which includes the model) and its endpoint (``base_url``, when it has one), every message, every
+offered tool, the generation parameters and the trial index. Requests carry no API keys
+(providers read keys from their own settings, and only a hash of the endpoint is kept), so
+neither keys nor values hold secrets.
 
 Writes are committed in small batches (and on close): a run killed at the wrong moment may lose
 the last few entries, which only means those calls are made again next time.
@@ -32,11 +33,17 @@ class RequestHasher:
     __slots__ = ("_hashed", "_state")
 
     def __init__(
-        self, provider: str, tools: list[ToolSpec], config: GenerateConfig, trial: int
+        self,
+        provider: str,
+        tools: list[ToolSpec],
+        config: GenerateConfig,
+        trial: int,
+        endpoint: str = "",
     ) -> None:
         h = hashlib.blake2b(digest_size=20)
         head = {
             "provider": provider,
+            "endpoint": endpoint,
             "tools": [t.model_dump(mode="json", exclude={"simulation"}) for t in tools],
             "temperature": config.temperature,
             "max_tokens": config.max_tokens,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +27,8 @@ class CaseContext:
     provider: Provider
     generation: GenerateConfig
     cache: ResponseCache | None
-    limiter: anyio.CapacityLimiter
+    #: the per-provider limit (None when it is no tighter than the global one)
+    limiter: anyio.CapacityLimiter | None
     policy: RetryPolicy
     stats: RunStats
     seed: int
@@ -85,7 +85,6 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         faults=faults,
         timeout_s=ctx.tool_timeout_s,
     )
-    rng = random.Random(f"{ctx.seed}/{case.id}/{trial}")
     caller = ModelCaller(
         provider=ctx.provider,
         tools=tools,
@@ -94,15 +93,17 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         cache=ctx.cache,
         limiter=ctx.limiter,
         policy=ctx.policy,
-        rng=rng,
+        rng_seed=f"{ctx.seed}/{case.id}/{trial}",
         stats=ctx.stats,
     )
     max_steps = ctx.max_steps or case.max_steps or ctx.suite.defaults.max_steps
     tr = Transcript(messages=_first_messages(case, ctx.suite))
     error: str | None = None
     t0 = time.perf_counter()
-    try:
-        with anyio.fail_after(ctx.timeout_s):
+    # a bare cancel scope with a deadline is cheaper than fail_after, and tells the case's own
+    # timeout apart from a TimeoutError raised by the provider
+    with anyio.CancelScope(deadline=anyio.current_time() + ctx.timeout_s) as scope:
+        try:
             tr.turns.append([])
             await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=0, tr=tr)
             for i, turn in enumerate(case.turns, start=1):
@@ -110,15 +111,15 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
                 tr.messages.append(user)
                 tr.turns.append([])
                 await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=i, tr=tr)
-    except TimeoutError:
+        except Exception as exc:
+            attempts = getattr(exc, "attempts", 1)
+            suffix = f" (after {attempts} attempts)" if attempts > 1 else ""
+            if isinstance(exc, (ProviderError, ConnectionError, TimeoutError)):
+                error = f"provider error: {_error_text(exc)}{suffix}"
+            else:
+                error = f"{type(exc).__name__}: {_error_text(exc)}{suffix}"
+    if scope.cancelled_caught:
         error = f"timeout after {ctx.timeout_s:g}s"
-    except Exception as exc:
-        attempts = getattr(exc, "attempts", 1)
-        suffix = f" (after {attempts} attempts)" if attempts > 1 else ""
-        if isinstance(exc, (ProviderError, ConnectionError)):
-            error = f"provider error: {_error_text(exc)}{suffix}"
-        else:
-            error = f"{type(exc).__name__}: {_error_text(exc)}{suffix}"
     latency_ms = (time.perf_counter() - t0) * 1000.0
     result = _build_result(case, trial, tr, latency_ms)
     if error is not None:

@@ -52,20 +52,30 @@ class ModelCaller:
         config: GenerateConfig,
         trial: int,
         cache: ResponseCache | None,
-        limiter: anyio.CapacityLimiter,
+        limiter: anyio.CapacityLimiter | None,
         policy: RetryPolicy,
-        rng: random.Random,
+        rng_seed: str,
         stats: RunStats,
     ) -> None:
         self._provider = provider
         self._tools = tools
         self._config = config
         self._cache = cache
-        self._hasher = RequestHasher(provider.name, tools, config, trial) if cache else None
+        self._hasher = None
+        if cache is not None:
+            endpoint = str(getattr(provider, "base_url", "") or "")
+            self._hasher = RequestHasher(provider.name, tools, config, trial, endpoint)
         self._limiter = limiter
         self._policy = policy
-        self._rng = rng
+        self._rng_seed = rng_seed
+        self._rng: random.Random | None = None
         self._stats = stats
+
+    def _get_rng(self) -> random.Random:
+        """The case's backoff jitter source, made only when a retry needs it."""
+        if self._rng is None:
+            self._rng = random.Random(self._rng_seed)
+        return self._rng
 
     async def __call__(self, messages: list[Message], turn: int, tr: Transcript) -> ModelResponse:
         start = time.time()
@@ -81,13 +91,18 @@ class ModelCaller:
         else:
             request = ModelRequest(messages=list(messages), tools=self._tools, config=self._config)
 
+            limiter = self._limiter
+            generate = self._provider.generate
+
             async def attempt() -> ModelResponse:
                 self._stats.provider_calls += 1
-                async with self._limiter:
-                    return await self._provider.generate(request)
+                if limiter is None:
+                    return await generate(request)
+                async with limiter:
+                    return await generate(request)
 
             try:
-                resp, attempts = await with_retries(attempt, self._policy, rng=self._rng)
+                resp, attempts = await with_retries(attempt, self._policy, rng=self._get_rng)
             except Exception as exc:
                 end = time.time()
                 tr.trace.append(

@@ -47,13 +47,14 @@ async def with_retries(
     fn: Callable[[], Awaitable[T]],
     policy: RetryPolicy,
     *,
-    rng: random.Random,
+    rng: random.Random | Callable[[], random.Random],
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
 ) -> tuple[T, int]:
     """Call ``fn`` until it succeeds or fails for good; returns (result, attempts).
 
     Non-transient errors are raised at once; a transient one is raised after ``retries`` retries.
-    The exception raised carries the attempt count in ``attempts``.
+    The exception raised carries the attempt count in ``attempts``. ``rng`` (or a function
+    making it, called only when a retry needs jitter) draws the backoff.
     """
     attempt = 0
     while True:
@@ -63,5 +64,6 @@ async def with_retries(
             if attempt >= policy.retries or not is_transient(exc):
                 exc.attempts = attempt + 1  # type: ignore[attr-defined]
                 raise
-            await sleep(backoff_s(attempt, policy, rng, exc))
+            source = rng if isinstance(rng, random.Random) else rng()
+            await sleep(backoff_s(attempt, policy, source, exc))
             attempt += 1

@@ -16,7 +16,7 @@ import anyio.abc
 from .._version import __version__
 from ..errors import UserError
 from ..io import ResultsWriter
-from ..providers._base import Provider
+from ..providers._base import Provider, close_provider
 from ..providers._registry import resolve_provider
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite
 from ._cache import ResponseCache
@@ -97,8 +97,25 @@ async def arun_suite(
     run_dir = Path(run_dir)
     t0 = time.perf_counter()
     agent = _agent_spec(suite, config, provider)
+    owns_provider = provider is None
     if provider is None:
         provider = resolve_provider(agent, **dict(config.agent_options))
+    try:
+        return await _run(suite, config, run_dir, provider, agent, cases, t0)
+    finally:
+        if owns_provider:
+            await close_provider(provider)
+
+
+async def _run(
+    suite: Suite,
+    config: RunConfig,
+    run_dir: Path,
+    provider: Provider,
+    agent: str,
+    cases: Iterable[Case] | None,
+    t0: float,
+) -> RunOutcome:
     trials = config.trials or suite.defaults.trials
     if trials < 1:
         raise UserError(f"--trials must be at least 1, got {trials}")
@@ -154,7 +171,11 @@ async def arun_suite(
         provider=provider,
         generation=generation,
         cache=cache,
-        limiter=anyio.CapacityLimiter(config.provider_concurrency or config.max_concurrency),
+        limiter=(
+            anyio.CapacityLimiter(config.provider_concurrency)
+            if config.provider_concurrency and config.provider_concurrency < config.max_concurrency
+            else None
+        ),
         policy=RetryPolicy(
             retries=config.retries, base_s=config.backoff_base_s, max_s=config.backoff_max_s
         ),
