@@ -14,6 +14,7 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .errors import AgentGaugeError, ProviderError, UserError
+    from .io import check_suite, lint_suite, load_suite
     from .runner import RunConfig, RunOutcome, arun_suite, run_suite
     from .schema import (
         ArgMatcher,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         ToolCall,
         ToolSpec,
     )
+    from .schema._from_function import tool, tool_from_function
 
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -43,6 +45,11 @@ _EXPORTS: dict[str, str] = {
     "Suite": "agentgauge.schema",
     "ToolCall": "agentgauge.schema",
     "ToolSpec": "agentgauge.schema",
+    "tool": "agentgauge.schema._from_function",
+    "tool_from_function": "agentgauge.schema._from_function",
+    "load_suite": "agentgauge.io",
+    "lint_suite": "agentgauge.io",
+    "check_suite": "agentgauge.io",
     "RunConfig": "agentgauge.runner",
     "RunOutcome": "agentgauge.runner",
     "arun_suite": "agentgauge.runner",
@@ -67,7 +74,12 @@ __all__ = [
     "UserError",
     "__version__",
     "arun_suite",
+    "check_suite",
+    "lint_suite",
+    "load_suite",
     "run_suite",
+    "tool",
+    "tool_from_function",
 ]
 
 
