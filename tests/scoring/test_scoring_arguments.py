@@ -206,3 +206,9 @@ def test_unknown_tool_schema_still_compares() -> None:
     expect = {"tool_calls": [{"name": "g", "arguments": {"k": 1}}]}
     assert score(expect, reply(call("g", k=1.0))).status == "passed"
     assert score(expect, reply(call("g", k="1"))).status == "failed"
+
+
+def test_invalid_regex_fails_with_a_reason() -> None:
+    passed, _, explanation = verdict({"regex": "[unclosed"}, "x")
+    assert not passed
+    assert explanation.startswith("f.s: invalid regular expression /[unclosed/: ")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from typing import Any
 
 import pytest
@@ -129,3 +131,58 @@ def test_argument_score_over_matched_pairs() -> None:
     args = by_name(cs, "arguments")
     assert args.value == pytest.approx(0.75)
     assert cs.explanation == "a.y: expected 2, got 3"
+
+
+def _brute_force(weights: list[list[float | None]], n_cols: int) -> float:
+    best = 0.0
+    rows = len(weights)
+
+    def go(i: int, used: frozenset[int], total: float) -> None:
+        nonlocal best
+        if i == rows:
+            best = max(best, total)
+            return
+        go(i + 1, used, total)  # row i unmatched
+        for j in range(n_cols):
+            w = weights[i][j]
+            if w is not None and j not in used:
+                go(i + 1, used | {j}, total + w)
+
+    go(0, frozenset(), 0.0)
+    return best
+
+
+def test_assign_is_optimal_on_random_matrices() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        n, m = rng.randint(1, 5), rng.randint(1, 5)
+        weights: list[list[float | None]] = [
+            [
+                None if rng.random() < 0.3 else rng.choice([1.0, 1.5, 2.0, 7.0, 7.5])
+                for _ in range(m)
+            ]
+            for _ in range(n)
+        ]
+        pairs = assign(weights, m)
+        assert len({i for i, _ in pairs}) == len(pairs) == len({j for _, j in pairs})
+        total = sum(w for i, j in pairs if (w := weights[i][j]) is not None)
+        assert all(weights[i][j] is not None for i, j in pairs)
+        assert total == pytest.approx(_brute_force(weights, m)), weights
+
+
+def test_align_is_order_preserving_and_optimal() -> None:
+    rng = random.Random(11)
+    for _ in range(200):
+        n, m = rng.randint(1, 5), rng.randint(1, 6)
+        weights: list[list[float | None]] = [
+            [None if rng.random() < 0.4 else rng.choice([1.0, 2.0, 7.0]) for _ in range(m)]
+            for _ in range(n)
+        ]
+        pairs = align(weights, m)
+        assert all(a[0] < b[0] and a[1] < b[1] for a, b in itertools.pairwise(pairs))
+        total = sum(w for i, j in pairs if (w := weights[i][j]) is not None)
+        # every order-preserving alignment is an assignment, so it cannot beat the assignment
+        assert total <= _brute_force(weights, m) + 1e-9
+        assert (
+            total >= max((w for row in weights for w in row if w is not None), default=0.0) - 1e-9
+        )

@@ -50,13 +50,17 @@ class MatchContext:
     pos: int = 0
 
 
-_regex_cache: dict[str, re.Pattern[str]] = {}
+_regex_cache: dict[str, re.Pattern[str] | str] = {}
 
 
-def _regex(pattern: str) -> re.Pattern[str]:
+def _regex(pattern: str) -> re.Pattern[str] | str:
+    """The compiled pattern, or the reason it does not compile."""
     rx = _regex_cache.get(pattern)
     if rx is None:
-        rx = re.compile(pattern)
+        try:
+            rx = re.compile(pattern)
+        except re.error as exc:
+            rx = str(exc)
         if len(_regex_cache) > 4096:
             _regex_cache.clear()
         _regex_cache[pattern] = rx
@@ -149,7 +153,12 @@ def _match_present(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: 
         ok = any(mismatch(c, a, schema, m) is None for c in m.one_of)
     rx_ok = True
     if m.regex is not None:
-        rx_ok = type(a) is str and _regex(m.regex).fullmatch(a) is not None
+        rx = _regex(m.regex)
+        if isinstance(rx, str):
+            return ArgPart(
+                path, 0.0, False, f"{path}: invalid regular expression /{m.regex}/: {rx}"
+            )
+        rx_ok = type(a) is str and rx.fullmatch(a) is not None
     if ok and rx_ok:
         return ArgPart(path, 1.0, True, f"{path}: {a!r} as expected")
     credit = 0.0

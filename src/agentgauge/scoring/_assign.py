@@ -35,20 +35,21 @@ def assign(weights: Weights, n_cols: int) -> list[tuple[int, int]]:
             if w is not None and w > best:
                 best, best_j = w, j
         return [] if best_j < 0 else [(0, best_j)]
-    transpose = n_rows > n_cols
-    n, m = (n_cols, n_rows) if transpose else (n_rows, n_cols)
-    # cost matrix (1-based, minimisation); a forbidden pair costs more than any real one
+    # minimisation over n rows and m = n_cols + n_rows columns: the extra columns are "unmatched"
+    # (cost 0), so a row is never forced onto a forbidden or poor pair
+    n, m = n_rows, n_cols + n_rows
     big = 1.0
     for row_w in weights:
         for w in row_w:
-            if w is not None and abs(w) + 1 > big:
-                big = abs(w) + 1
-    big *= n + m + 1
+            if w is not None:
+                big += abs(w)
     cost = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(n):
-        for j in range(m):
-            w = weights[j][i] if transpose else weights[i][j]
-            cost[i + 1][j + 1] = big if w is None else -w
+        ci = cost[i + 1]
+        row_w = weights[i]
+        for j in range(n_cols):
+            w = row_w[j]
+            ci[j + 1] = big if w is None else -w
     u = [0.0] * (n + 1)
     v = [0.0] * (m + 1)
     p = [0] * (m + 1)
@@ -88,13 +89,10 @@ def assign(weights: Weights, n_cols: int) -> list[tuple[int, int]]:
             p[j0] = p[j1]
             j0 = j1
     pairs: list[tuple[int, int]] = []
-    for j in range(1, m + 1):
+    for j in range(1, n_cols + 1):
         i = p[j]
-        if i == 0:
-            continue
-        r, c = (j - 1, i - 1) if transpose else (i - 1, j - 1)
-        if weights[r][c] is not None:
-            pairs.append((r, c))
+        if i and weights[i - 1][j - 1] is not None:
+            pairs.append((i - 1, j - 1))
     pairs.sort()
     return pairs
 
