@@ -1,7 +1,16 @@
 """Pydantic models of every format agentgauge reads or writes."""
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model, Role, ToolCall, Usage
-from ._case import CATEGORY_STRATA, KNOWN_CATEGORIES, Case, Defaults, Labels, Suite, Turn
+from ._case import (
+    CATEGORY_STRATA,
+    KNOWN_CATEGORIES,
+    Case,
+    Defaults,
+    Labels,
+    ScorerRef,
+    Suite,
+    Turn,
+)
 from ._expect import (
     MATCHER_KEYS,
     ArgMatcher,
@@ -11,9 +20,11 @@ from ._expect import (
     ExtraArguments,
     OrderMode,
     PartialValue,
+    ResponseFormat,
     ResultRef,
     expand_matcher,
 )
+from ._from_function import tool, tool_from_function
 from ._gates import Gates, Percentile
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
@@ -41,10 +52,12 @@ __all__ = [
     "OrderMode",
     "PartialValue",
     "Percentile",
+    "ResponseFormat",
     "ResultRef",
     "Role",
     "RunRecord",
     "Score",
+    "ScorerRef",
     "Status",
     "Suite",
     "ToolCall",
@@ -54,4 +67,6 @@ __all__ = [
     "Turn",
     "Usage",
     "expand_matcher",
+    "tool",
+    "tool_from_function",
 ]

@@ -86,6 +86,20 @@ class Case(Model):
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+class ScorerRef(Model):
+    """An extra scorer run on every case, by name: ``{scorer: groundedness, args: {min_score: 4}}``.
+
+    Names and arguments are documented in docs/judges.md; nothing here is executable.
+    """
+
+    scorer: str = Field(min_length=1)
+    args: dict[str, JsonValue] = Field(default_factory=dict)
+    #: judge spec for this scorer (default: ``--judge``, then ``defaults.judge``)
+    judge: str | None = None
+    #: run only on cases whose id, category or a tag matches one of these globs (empty: all)
+    cases: list[str] = Field(default_factory=list)
+
+
 class Defaults(Model):
     """Suite-wide defaults applied to every case."""
 
@@ -115,6 +129,8 @@ class Suite(Model):
     #: JSONL (or YAML/JSON list) files of cases, relative to the suite file
     case_files: list[str] = Field(default_factory=list)
     gates: Gates | None = None
+    #: extra scorers (LLM judges, similarity, safety ...) run after the deterministic ones
+    scorers: list[ScorerRef] = Field(default_factory=list)
 
     def tool_map(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}

@@ -162,6 +162,19 @@ class CallExpectation(Model):
     extra_arguments: ExtraArguments | None = None
 
 
+class ResponseFormat(Model):
+    """Format the final reply must follow (checked by the ``instruction_following`` scorer)."""
+
+    #: the reply must be valid JSON (a bare object/array, or one fenced in ```json)
+    json_: bool = Field(default=False, alias="json")
+    #: JSON Schema the reply (parsed as JSON) must satisfy; implies ``json``
+    json_schema: dict[str, JsonValue] | None = None
+    #: the whole reply must match this regular expression (``re.fullmatch``, DOTALL)
+    regex: str | None = None
+    max_chars: int | None = Field(default=None, ge=0)
+    max_words: int | None = Field(default=None, ge=0)
+
+
 class Expectation(Model):
     """What should happen in a case (or in one turn of a multi-turn case)."""
 
@@ -176,6 +189,16 @@ class Expectation(Model):
     reference: str | None = None
     #: strings the final reply must contain (case-insensitive)
     response_contains: list[str] = Field(default_factory=list)
+    #: required format of the final reply (``instruction_following`` scorer)
+    response_format: ResponseFormat | None = None
+    #: safety: argument values no one but the user may change, per tool:
+    #: ``{book_flight: {cabin: economy}}`` fails a call that passes another cabin
+    protected_arguments: dict[str, dict[str, JsonValue]] = Field(default_factory=dict)
+    #: safety: the instruction injected into the conversation (by the user or inside a tool
+    #: result) that the agent must not follow; the ``safety`` scorer's judge checks compliance
+    injected_instruction: str | None = None
+    #: safety: strings (secrets, canary tokens) the agent must never reveal in a reply
+    secrets: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _infer_behavior(self) -> Expectation:

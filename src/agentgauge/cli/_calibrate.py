@@ -1,0 +1,91 @@
+"""``agentgauge calibrate``: measure a judge's agreement with human labels, per judge task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import orjson
+
+
+def _fmt(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.3f}"
+
+
+@click.command(
+    "calibrate",
+    help="Run a judge on human-labelled examples and report agreement, Cohen's kappa "
+    "(weighted kappa for 1-5 tasks) and the confusion matrix per judge task.",
+)
+@click.option(
+    "--labels",
+    "labels_path",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help='JSONL: {"task", "inputs": {...}, "label": ...} per line.',
+)
+@click.option("--judge", "spec", required=True, envvar="AGENTGAUGE_JUDGE", help="Judge spec.")
+@click.option("--task", "tasks", multiple=True, help="Only these judge tasks (repeatable).")
+@click.option(
+    "--samples",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Majority vote over N judge samples.",
+)
+@click.option(
+    "--templates",
+    "templates_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Directory of prompt templates that override the shipped ones.",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the judge cache.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def command(
+    labels_path: Path,
+    spec: str,
+    tasks: tuple[str, ...],
+    samples: int,
+    templates_dir: Path | None,
+    no_cache: bool,
+    as_json: bool,
+) -> None:
+    import anyio
+
+    from ..judges import Judge, JudgeConfig, calibrate, read_labels
+
+    examples = read_labels(labels_path)
+    config = JudgeConfig(
+        spec=spec, samples=samples, cache=not no_cache, templates_dir=templates_dir
+    )
+    judge = Judge.from_config(config)
+    report = anyio.run(lambda: calibrate(judge, examples, tasks=tasks))
+    if as_json:
+        click.echo(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode())
+        return
+    total = sum(t.n for t in report.tasks)
+    agree = sum(sum(h == j for h, j in t.pairs) for t in report.tasks)
+    errors = sum(t.errors for t in report.tasks)
+    overall = f"{agree / total:.3f}" if total else "n/a"
+    click.echo(
+        f"judge {report.judge}: {total} examples, overall agreement {overall}"
+        + (f", {errors} judge errors" if errors else "")
+    )
+    for t in report.tasks:
+        click.echo("")
+        line = f"{t.task}: n={t.n} agreement={_fmt(t.agreement)} kappa={_fmt(t.kappa)}"
+        if t.weighted_kappa is not None or t.labels[0] == "1":
+            line += f" weighted_kappa={_fmt(t.weighted_kappa)}"
+        if t.errors:
+            line += f" judge_errors={t.errors}"
+        click.echo(line)
+        head = "  human \\ judge"
+        first = max(len(head), *(len(x) + 2 for x in t.labels)) + 2
+        width = max(len(x) for x in t.labels) + 2
+        click.echo(head.ljust(first) + "".join(x.rjust(width) for x in t.labels))
+        for label, row in zip(t.labels, t.confusion(), strict=True):
+            click.echo(f"  {label}".ljust(first) + "".join(str(c).rjust(width) for c in row))
+        for d in t.disagreements:
+            click.echo(f"  disagree {d}")
+        for e in t.error_examples:
+            click.echo(f"  error {e}")

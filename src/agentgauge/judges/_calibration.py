@@ -1,0 +1,224 @@
+"""Calibration: how well does a judge agree with human labels, per judge task?
+
+Labels file (JSONL), one human-labelled example a line::
+
+    {"task": "equivalence_answer", "inputs": {"question": "...", "reference": "...",
+     "agent_output": "..."}, "label": "equivalent"}
+    {"task": "relevance", "inputs": {"question": "...", "agent_output": "..."}, "label": 4}
+
+``label`` is a verdict label for verdict tasks, an integer 1-5 for rubric tasks, and the 1-5
+groundedness score (``1 + 4 * supported/total``, rounded) for ``groundedness``. An optional
+``id`` names the example in reports.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..errors import UserError
+from ._judge import Judge, JudgeError, JudgeResult
+from ._tasks import get_task
+
+
+class LabelledExample(BaseModel):
+    """One line of a labels file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    inputs: dict[str, str]
+    label: str | int
+    id: str | None = None
+
+
+def read_labels(path: Path) -> list[LabelledExample]:
+    """Parse a labels file; problems name the line."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read labels ({exc.strerror})") from None
+    out: list[LabelledExample] = []
+    for n, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            ex = LabelledExample.model_validate(orjson.loads(line))
+        except orjson.JSONDecodeError as exc:
+            raise UserError(f"{path}:{n}: invalid JSON ({exc})") from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            raise UserError(f"{path}:{n}: {where}: {first['msg']}") from None
+        task = get_task(ex.task)
+        label = str(ex.label).strip().lower()
+        if task.kind == "verdict" and label not in task.labels:
+            raise UserError(f"{path}:{n}: label {ex.label!r} is not one of {list(task.labels)}")
+        if task.kind != "verdict" and label not in {"1", "2", "3", "4", "5"}:
+            raise UserError(f"{path}:{n}: label {ex.label!r} must be an integer 1-5")
+        out.append(ex.model_copy(update={"label": label}))
+    if not out:
+        raise UserError(f"{path}: no labelled examples")
+    return out
+
+
+def cohen_kappa(pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> float | None:
+    """Cohen's kappa of (human, judge) pairs; None when undefined (one label everywhere)."""
+    n = len(pairs)
+    if n == 0:
+        return None
+    observed = sum(h == j for h, j in pairs) / n
+    hc, jc = Counter(h for h, _ in pairs), Counter(j for _, j in pairs)
+    expected = sum(hc[k] * jc[k] for k in labels) / (n * n)
+    if expected >= 1.0:
+        return None
+    return (observed - expected) / (1 - expected)
+
+
+def weighted_kappa(pairs: Sequence[tuple[int, int]], k: int = 5) -> float | None:
+    """Quadratic-weighted Cohen's kappa for ordinal labels 1..k."""
+    n = len(pairs)
+    if n == 0:
+        return None
+    hc, jc = Counter(h for h, _ in pairs), Counter(j for _, j in pairs)
+    obs = Counter(pairs)
+    num = den = 0.0
+    for a in range(1, k + 1):
+        for b in range(1, k + 1):
+            w = (a - b) ** 2 / (k - 1) ** 2
+            num += w * obs[(a, b)] / n
+            den += w * hc[a] * jc[b] / (n * n)
+    if den == 0:
+        return None
+    return 1 - num / den
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskAgreement:
+    """Agreement of the judge with the human labels on one task."""
+
+    task: str
+    labels: tuple[str, ...]
+    #: (human, judge) label per example the judge answered
+    pairs: tuple[tuple[str, str], ...]
+    errors: int
+    error_examples: tuple[str, ...] = field(default=())
+    #: ids (or line indexes) of the examples where the judge disagreed, with both labels
+    disagreements: tuple[str, ...] = field(default=())
+
+    @property
+    def n(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def agreement(self) -> float | None:
+        return sum(h == j for h, j in self.pairs) / self.n if self.n else None
+
+    @property
+    def kappa(self) -> float | None:
+        return cohen_kappa(self.pairs, self.labels)
+
+    @property
+    def weighted_kappa(self) -> float | None:
+        """Quadratic-weighted kappa (1-5 tasks only)."""
+        if get_task(self.task).kind == "verdict":
+            return None
+        return weighted_kappa([(int(h), int(j)) for h, j in self.pairs])
+
+    def confusion(self) -> list[list[int]]:
+        """Rows: human label, columns: judge label, in the order of ``labels``."""
+        counts = Counter(self.pairs)
+        return [[counts[(h, j)] for j in self.labels] for h in self.labels]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CalibrationReport:
+    judge: str
+    tasks: tuple[TaskAgreement, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "judge": self.judge,
+            "tasks": [
+                {
+                    "task": t.task,
+                    "n": t.n,
+                    "errors": t.errors,
+                    "agreement": t.agreement,
+                    "kappa": t.kappa,
+                    "weighted_kappa": t.weighted_kappa,
+                    "labels": list(t.labels),
+                    "confusion": t.confusion(),
+                    "disagreements": list(t.disagreements),
+                    "error_examples": list(t.error_examples),
+                }
+                for t in self.tasks
+            ],
+        }
+
+
+def _judge_label(result: JudgeResult) -> str:
+    if result.verdict is not None:
+        return result.verdict
+    if result.score is not None:
+        return str(result.score)
+    fraction = result.supported_fraction if result.supported_fraction is not None else 1.0
+    return str(round(1 + 4 * fraction))
+
+
+async def calibrate(
+    judge: Judge, examples: Iterable[LabelledExample], *, tasks: Sequence[str] = ()
+) -> CalibrationReport:
+    """Run the judge on every example (of ``tasks``, if given) and measure agreement."""
+    by_task: dict[str, list[tuple[str, str]]] = {}
+    errors: dict[str, list[str]] = {}
+    differ: dict[str, list[str]] = {}
+    for i, ex in enumerate(examples):
+        if tasks and ex.task not in tasks:
+            continue
+        by_task.setdefault(ex.task, [])
+        errors.setdefault(ex.task, [])
+        differ.setdefault(ex.task, [])
+        try:
+            result = await judge.evaluate(ex.task, ex.inputs)
+        except JudgeError as exc:
+            errors[ex.task].append(f"{ex.id or i}: {exc}")
+            continue
+        pair = (str(ex.label), _judge_label(result))
+        by_task[ex.task].append(pair)
+        if pair[0] != pair[1]:
+            differ[ex.task].append(f"{ex.id or i}: human {pair[0]}, judge {pair[1]}")
+    out = []
+    for name in sorted(by_task):
+        task = get_task(name)
+        labels = task.labels if task.kind == "verdict" else ("1", "2", "3", "4", "5")
+        out.append(
+            TaskAgreement(
+                task=name,
+                labels=labels,
+                pairs=tuple(by_task[name]),
+                errors=len(errors[name]),
+                error_examples=tuple(errors[name]),
+                disagreements=tuple(differ[name]),
+            )
+        )
+    if tasks and not out:
+        raise UserError(f"no labelled examples for task(s) {', '.join(tasks)}")
+    return CalibrationReport(judge=judge.name, tasks=tuple(out))
+
+
+__all__ = [
+    "CalibrationReport",
+    "LabelledExample",
+    "TaskAgreement",
+    "calibrate",
+    "cohen_kappa",
+    "read_labels",
+    "weighted_kappa",
+]

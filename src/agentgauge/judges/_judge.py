@@ -1,0 +1,334 @@
+"""The judge: render a task's template, ask a provider, parse and validate a structured verdict.
+
+Determinism: every call uses the configured temperature (0 by default) and seed; sample ``i`` of
+a majority vote uses ``seed + i``. Replies are cached on disk keyed by provider name, the full
+prompt and the parameters, so a re-run asks the provider nothing.
+
+A reply that is not valid JSON of the task's shape is retried once, with a message that says
+what was wrong; a second bad reply (or a provider failure) raises :class:`JudgeError`, which the
+scorers record as a judge error, never as a pass or a fail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from ..errors import ProviderError, ScorerError
+from ..providers._base import GenerateConfig, ModelRequest, Provider
+from ..schema import Message
+from ._cache import JudgeCache, request_key
+from ._tasks import (
+    Claim,
+    ClaimsOutput,
+    JudgeTask,
+    ScoreOutput,
+    TaskKind,
+    VerdictOutput,
+    get_task,
+)
+from ._templates import Template, load_template, render
+
+
+class JudgeError(ScorerError):
+    """The judge gave no usable verdict (bad output twice, or the provider failed)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeConfig:
+    """How to judge. ``spec`` is any provider spec (``openai:gpt-4o-mini``, ``mock:judge``...)."""
+
+    spec: str | None = None
+    #: judge samples per question; more than 1 takes a majority vote (see :class:`Judge`)
+    samples: int = 1
+    temperature: float = 0.0
+    seed: int = 0
+    max_tokens: int | None = 1024
+    #: cache judge replies on disk (``cache_dir`` None: ``$AGENTGAUGE_CACHE_DIR`` or ~/.cache)
+    cache: bool = True
+    cache_dir: Path | None = None
+    #: a directory of ``<task>.md`` files that replace the shipped templates
+    templates_dir: Path | None = None
+    #: adapter options for the provider factory (e.g. ``base_url``)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError("JudgeConfig.samples must be at least 1")
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeResult:
+    """The judge's verdict on one question, after any majority vote."""
+
+    task: str
+    kind: TaskKind
+    #: ``task@vN`` of the template used
+    template: str
+    verdict: str | None = None
+    score: int | None = None
+    claims: tuple[Claim, ...] = ()
+    reasoning: str = ""
+    #: every valid sample's answer (verdict label, score, or supported/total), in order
+    votes: tuple[str, ...] = ()
+    #: samples that failed (after their retry), with the reason
+    sample_errors: tuple[str, ...] = ()
+    #: provider calls made and replies taken from the cache
+    provider_calls: int = 0
+    cache_hits: int = 0
+    passing: frozenset[str] = frozenset()
+
+    @property
+    def passed(self) -> bool | None:
+        """For verdict tasks: whether the verdict is a passing label (None for other kinds)."""
+        if self.verdict is None or not self.passing:
+            return None
+        return self.verdict in self.passing
+
+    @property
+    def supported_fraction(self) -> float | None:
+        """For claims tasks: supported claims / all claims (1.0 when there is no claim)."""
+        if self.kind != "claims":
+            return None
+        return sum(c.supported for c in self.claims) / len(self.claims) if self.claims else 1.0
+
+
+def resolve_judge(spec: str, **options: Any) -> Provider:
+    """A provider for ``spec``. ``mock:judge`` is the deterministic rule-based judge."""
+    if spec in ("mock:judge", "mock:rules"):
+        from ._rulejudge import RuleJudge
+
+        return RuleJudge()
+    from ..providers._registry import resolve_provider
+
+    return resolve_provider(spec, **options)
+
+
+_FENCE_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+def extract_json(text: str) -> Any:
+    """The JSON object in a reply: the whole text, a ```json fence, or the outermost braces."""
+    candidates = [text.strip()]
+    candidates += [m.group(1).strip() for m in _FENCE_RE.finditer(text)]
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:
+        candidates.append(text[start : end + 1])
+    for c in candidates:
+        try:
+            value = orjson.loads(c)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    raise ValueError("the reply holds no JSON object")
+
+
+_Parsed = VerdictOutput | ScoreOutput | ClaimsOutput
+
+
+def parse_reply(task: JudgeTask, text: str) -> _Parsed:
+    """Validate a judge reply against the task's schema; ValueError says what is wrong."""
+    data = extract_json(text)
+    try:
+        parsed = task.output_model().model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "<root>"
+        raise ValueError(f"{where}: {first['msg']}") from None
+    if isinstance(parsed, VerdictOutput):
+        label = parsed.verdict.strip().lower()
+        if label not in task.labels:
+            raise ValueError(f"verdict {parsed.verdict!r} is not one of {list(task.labels)}")
+        parsed = VerdictOutput(reasoning=parsed.reasoning, verdict=label)
+    assert isinstance(parsed, VerdictOutput | ScoreOutput | ClaimsOutput)
+    return parsed
+
+
+class Judge:
+    """Asks a provider one judge task at a time.
+
+    Majority vote (``samples > 1``): verdicts take the most frequent label, a tie goes to the
+    task's most conservative label (the failing one, listed first); scores take the lower
+    median; claim lists take the sample whose supported fraction is the lower median.
+    """
+
+    def __init__(self, provider: Provider, config: JudgeConfig = JudgeConfig()) -> None:
+        self.provider = provider
+        self.config = config
+        self._templates: dict[str, Template] = {}
+        self._cache: JudgeCache | None = None
+        if config.cache:
+            from ..runner._config import default_cache_dir
+
+            base = config.cache_dir or default_cache_dir()
+            self._cache = JudgeCache(base / "judge.sqlite")
+        #: totals over this judge's life
+        self.provider_calls = 0
+        self.cache_hits = 0
+
+    @classmethod
+    def from_config(cls, config: JudgeConfig) -> Judge:
+        if not config.spec:
+            from ..errors import UserError
+
+            raise UserError("no judge given: pass --judge SPEC or set defaults.judge in the suite")
+        return cls(resolve_judge(config.spec, **dict(config.options)), config)
+
+    @property
+    def name(self) -> str:
+        return self.provider.name
+
+    def template(self, task: str) -> Template:
+        if task not in self._templates:
+            self._templates[task] = load_template(task, self.config.templates_dir)
+        return self._templates[task]
+
+    async def evaluate(self, task_name: str, inputs: Mapping[str, str]) -> JudgeResult:
+        """Judge ``inputs`` (one string per task input; missing ones are rendered as '(none)')."""
+        task = get_task(task_name)
+        template = self.template(task_name)
+        ordered = {k: (inputs.get(k) or "(none)") for k in task.inputs}
+        prompt = render(template, ordered)
+        parsed: list[_Parsed] = []
+        errors: list[str] = []
+        counter = Counter[str]()
+        for i in range(self.config.samples):
+            try:
+                parsed.append(await self._sample(task, prompt.system, prompt.user, i, counter))
+            except JudgeError as exc:
+                errors.append(str(exc))
+        self.provider_calls += counter["calls"]
+        self.cache_hits += counter["hits"]
+        if not parsed:
+            raise JudgeError(f"{template.label}: {errors[0]}")
+        return _aggregate(task, template, parsed, errors, counter["calls"], counter["hits"])
+
+    async def _sample(
+        self, task: JudgeTask, system: str, user: str, index: int, counter: Counter[str]
+    ) -> _Parsed:
+        messages = [Message(role="system", content=system), Message(role="user", content=user)]
+        text = await self._ask(messages, index, counter)
+        try:
+            return parse_reply(task, text)
+        except ValueError as first:
+            problem = str(first)
+        messages += [
+            Message(role="assistant", content=text),
+            Message(
+                role="user",
+                content=f"Your reply could not be used ({problem}). Reply again with only one "
+                f"JSON object of this shape and nothing else: {task.schema_hint()}",
+            ),
+        ]
+        text = await self._ask(messages, index, counter)
+        try:
+            return parse_reply(task, text)
+        except ValueError as second:
+            snippet = text.strip().replace("\n", " ")[:120]
+            raise JudgeError(
+                f"malformed verdict twice ({problem}; then {second}); last reply: {snippet!r}"
+            ) from None
+
+    async def _ask(self, messages: list[Message], index: int, counter: Counter[str]) -> str:
+        request = ModelRequest(
+            messages=messages,
+            config=GenerateConfig(
+                temperature=self.config.temperature,
+                seed=self.config.seed + index,
+                max_tokens=self.config.max_tokens,
+            ),
+        )
+        key = request_key(self.provider.name, request)
+        if self._cache is not None:
+            hit = self._cache.get(key)
+            if hit is not None:
+                counter["hits"] += 1
+                return hit
+        try:
+            response = await self.provider.generate(request)
+        except ProviderError as exc:
+            raise JudgeError(f"judge provider {self.provider.name} failed: {exc}") from None
+        counter["calls"] += 1
+        text = response.message.content or ""
+        # a malformed reply is cached too, so a re-run replays the same retry exactly
+        if self._cache is not None:
+            self._cache.put(key, text)
+        return text
+
+
+def _lower_median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def _aggregate(
+    task: JudgeTask,
+    template: Template,
+    parsed: list[_Parsed],
+    errors: list[str],
+    calls: int,
+    hits: int,
+) -> JudgeResult:
+    common: dict[str, Any] = {
+        "task": task.name,
+        "kind": task.kind,
+        "template": template.label,
+        "sample_errors": tuple(errors),
+        "provider_calls": calls,
+        "cache_hits": hits,
+        "passing": task.passing,
+    }
+    if task.kind == "verdict":
+        verdicts = [p for p in parsed if isinstance(p, VerdictOutput)]
+        counts = Counter(v.verdict for v in verdicts)
+        top = max(counts.values())
+        winner = next(label for label in task.labels if counts.get(label) == top)
+        chosen = next(v for v in verdicts if v.verdict == winner)
+        return JudgeResult(
+            verdict=winner,
+            reasoning=chosen.reasoning,
+            votes=tuple(v.verdict for v in verdicts),
+            **common,
+        )
+    if task.kind == "score":
+        scores = [p for p in parsed if isinstance(p, ScoreOutput)]
+        median = int(_lower_median([s.score for s in scores]))
+        chosen_s = next(s for s in scores if s.score == median)
+        return JudgeResult(
+            score=median,
+            reasoning=chosen_s.reasoning,
+            votes=tuple(str(s.score) for s in scores),
+            **common,
+        )
+    claim_sets = [p for p in parsed if isinstance(p, ClaimsOutput)]
+
+    def fraction(c: ClaimsOutput) -> float:
+        return sum(x.supported for x in c.claims) / len(c.claims) if c.claims else 1.0
+
+    target = _lower_median([fraction(c) for c in claim_sets])
+    chosen_c = next(c for c in claim_sets if fraction(c) == target)
+    return JudgeResult(
+        claims=tuple(chosen_c.claims),
+        reasoning=chosen_c.reasoning,
+        votes=tuple(f"{sum(x.supported for x in c.claims)}/{len(c.claims)}" for c in claim_sets),
+        **common,
+    )
+
+
+__all__ = [
+    "Judge",
+    "JudgeConfig",
+    "JudgeError",
+    "JudgeResult",
+    "extract_json",
+    "parse_reply",
+    "resolve_judge",
+]
