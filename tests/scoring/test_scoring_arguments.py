@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scoring_helpers import by_name, call, reply, score, tool
+
+from agentgauge.scoring._values import PlainOptions, mismatch
 
 NUM = tool(
     "f",
@@ -212,3 +216,35 @@ def test_invalid_regex_fails_with_a_reason() -> None:
     passed, _, explanation = verdict({"regex": "[unclosed"}, "x")
     assert not passed
     assert explanation.startswith("f.s: invalid regular expression /[unclosed/: ")
+
+
+def test_long_values_are_shortened_in_explanations() -> None:
+    _, _, explanation = verdict("x", "y" * 1000)
+    assert len(explanation) < 250
+    assert explanation.endswith("…")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(json_values)
+def test_every_value_matches_itself(value: Any) -> None:
+    assert mismatch(value, value) is None
+    assert (
+        mismatch(
+            value, value, None, PlainOptions(ignore_case=True, ignore_space=True, unordered=True)
+        )
+        is None
+    )
+
+
+@given(st.integers(-(10**6), 10**6))
+def test_bool_never_equals_a_number(n: int) -> None:
+    assert mismatch(n, True) is not None
+    assert mismatch(True, n) is not None

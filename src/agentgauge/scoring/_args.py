@@ -89,10 +89,20 @@ def describe_matcher(m: ArgMatcher) -> str:
     return f"{base} ({', '.join(mods)})" if mods else base
 
 
+#: longest value shown in an explanation
+MAX_SHOWN = 160
+
+
+def _r(v: Any) -> str:
+    """``repr(v)``, shortened for explanations."""
+    text = repr(v)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
+
 def _got(a: Any, e: Any = MISSING) -> str:
     if a is MISSING:
         return "it was omitted"
-    text = f"got {a!r}"
+    text = f"got {_r(a)}"
     if e is not MISSING and e is not None and type(a) is not type(e):
         if not (type(a) in (int, float) and type(e) in (int, float)):
             text += f" ({describe_type(a)})"
@@ -111,13 +121,13 @@ def match_value(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: str
             part = _match_present(m, d, schema, ctx, path)
             if part.passed:
                 return ArgPart(
-                    path, 1.0, True, f"{path}: omitted; its schema default {d!r} matches"
+                    path, 1.0, True, f"{path}: omitted; its schema default {_r(d)} matches"
                 )
             return ArgPart(
                 path,
                 0.0,
                 False,
-                f"{path}: expected {describe_matcher(m)}, it was omitted (schema default {d!r})",
+                f"{path}: expected {describe_matcher(m)}, it was omitted (schema default {_r(d)})",
             )
         return ArgPart(path, 0.0, False, f"{path}: missing (expected {describe_matcher(m)})")
     return _match_present(m, a, schema, ctx, path)
@@ -132,9 +142,12 @@ def _match_present(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: 
             return ArgPart(path, 0.0, False, f"{path}: {reason}")
         d = mismatch(e, a, schema, m)
         if d is None:
-            return ArgPart(path, 1.0, True, f"{path}: {a!r} is the value of {_ref_name(m)}")
+            return ArgPart(path, 1.0, True, f"{path}: {_r(a)} is the value of {_ref_name(m)}")
         return ArgPart(
-            path, 0.0, False, f"{path}: expected {e!r} (the value of {_ref_name(m)}), {_got(a, e)}"
+            path,
+            0.0,
+            False,
+            f"{path}: expected {_r(e)} (the value of {_ref_name(m)}), {_got(a, e)}",
         )
     if m.fields is not None:
         return _match_fields(m.fields, a, schema, ctx, path)
@@ -160,7 +173,7 @@ def _match_present(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: 
             )
         rx_ok = type(a) is str and rx.fullmatch(a) is not None
     if ok and rx_ok:
-        return ArgPart(path, 1.0, True, f"{path}: {a!r} as expected")
+        return ArgPart(path, 1.0, True, f"{path}: {_r(a)} as expected")
     credit = 0.0
     if m.partial:
         for pv in m.partial:
@@ -175,7 +188,7 @@ def _match_present(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: 
         # a nested difference inside an exact object/array value: point at it
         sub, e_sub, a_sub = d
         return ArgPart(
-            path, credit, False, f"{path}{sub}: expected {e_sub!r}, {_got(a_sub, e_sub)}{suffix}"
+            path, credit, False, f"{path}{sub}: expected {_r(e_sub)}, {_got(a_sub, e_sub)}{suffix}"
         )
     e_ref = single if single is not MISSING else (m.one_of[0] if m.one_of else MISSING)
     return ArgPart(
@@ -221,7 +234,9 @@ def _match_fields(
         for k, v in a.items():
             if k not in fields and not _equals_default(props.get(k), v):
                 parts.append(
-                    ArgPart(f"{path}.{k}", 0.0, False, f"{path}.{k}: unexpected field (got {v!r})")
+                    ArgPart(
+                        f"{path}.{k}", 0.0, False, f"{path}.{k}: unexpected field (got {_r(v)})"
+                    )
                 )
     return _combine(path, parts, len(parts))
 
@@ -261,7 +276,7 @@ def _match_items(
     for im in missing:
         parts.append(ArgPart(path, 0.0, False, f"{path}: missing item {describe_matcher(im)}"))
     for x in extra:
-        parts.append(ArgPart(path, 0.0, False, f"{path}: unexpected item {x!r}"))
+        parts.append(ArgPart(path, 0.0, False, f"{path}: unexpected item {_r(x)}"))
     return _combine(path, parts, denom)
 
 
@@ -296,7 +311,7 @@ def match_call(
                     f"{label}.{k}",
                     0.0,
                     False,
-                    f"{label}.{k}: unexpected argument{known} (got {v!r})",
+                    f"{label}.{k}: unexpected argument{known} (got {_r(v)})",
                 )
             )
     if not parts:
