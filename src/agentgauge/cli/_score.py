@@ -30,7 +30,7 @@ import click
 
 if TYPE_CHECKING:
     from ..io._responses import RecordedResponse
-    from ..schema import Case, Score, Suite, ToolSpec
+    from ..schema import Case, Score, Suite, ToolCall, ToolSpec
     from ..scoring import CaseScore, ScoringConfig
 
 __all__ = ["ScoreOutcome", "command", "load_suite_any", "score_responses"]
@@ -107,6 +107,7 @@ def _result_line(
     case: Case,
     trial: int,
     response: RecordedResponse | None,
+    calls: Sequence[ToolCall],
     verdict: CaseScore | None,
     error: str | None,
 ) -> dict[str, Any]:
@@ -122,11 +123,9 @@ def _result_line(
     line["expected_behavior"] = case.expect.behavior
     line["expected_tools"] = [c.name for c in case.expect.tool_calls]
     if response is not None:
-        line["calls"] = [
-            {"name": c.name, "arguments": c.arguments, "id": c.id} for c in response.calls
-        ]
+        line["calls"] = [{"name": c.name, "arguments": c.arguments, "id": c.id} for c in calls]
         line["text"] = response.text
-        line["tool_calls"] = len(response.calls)
+        line["tool_calls"] = len(calls)
         if response.messages is not None:
             line["messages"] = [m.model_dump(mode="json") for m in response.messages]
     if verdict is None:
@@ -255,14 +254,17 @@ def score_responses(
             for trial, response in trials:
                 verdict = None
                 error: str | None = _NO_RESPONSE
+                calls: list[ToolCall] = []
                 if response is not None:
                     if response.decode_error:
                         undecodable += 1
+                    turns = response.turns(tools.keys())
+                    calls = response.calls if response.messages else turns[0][0].tool_calls
                     try:
-                        verdict = score_case(case, response.turns(tools.keys()), tools, config)
+                        verdict = score_case(case, turns, tools, config)
                     except ScorerError as exc:
                         error = f"scorer error: {exc}"
-                line = _result_line(template, case, trial, response, verdict, error)
+                line = _result_line(template, case, trial, response, calls, verdict, error)
                 status = line["status"]
                 statuses[status] += 1
                 cat = categories.setdefault(case.category, [0, 0])
