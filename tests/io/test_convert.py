@@ -116,6 +116,7 @@ def test_gemini_nullable_and_dropped_keywords() -> None:
         "additionalProperties": False,
         "properties": {
             "note": {"type": ["string", "null"]},
+            "unit": {"type": ["string", "null"], "enum": ["c", "f", None]},
             "mode": {"const": "fast"},
             "either": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
         },
@@ -125,6 +126,7 @@ def test_gemini_nullable_and_dropped_keywords() -> None:
         "type": "OBJECT",
         "properties": {
             "note": {"type": "STRING", "nullable": True},
+            "unit": {"type": "STRING", "enum": ["c", "f"], "nullable": True},
             "mode": {"enum": ["fast"]},
             "either": {"anyOf": [{"type": "INTEGER"}], "nullable": True},
         },

@@ -116,6 +116,8 @@ def command(
     _table("per behavior", Counter(str(c.expect.behavior) for c in suite.cases), total)
     if suite.tools:
         click.echo(f"suite tools: {len(suite.tools)}")
+    if to_fmt == "suite" and total > 1000 and output.suffix.lower() in (".yaml", ".yml"):
+        click.echo("hint: a directory (-o DIR) writes cases.jsonl, much faster to load", err=True)
     responses = responses_from_metadata(suite)
     if responses:
         path = _responses_path(output, to_fmt)

@@ -217,6 +217,10 @@ def _gemini_out_node(node: dict[str, Any]) -> dict[str, Any]:
                 out["anyOf"] = [{"type": k.upper()} for k in kinds]
     elif isinstance(t, str):
         out["type"] = t.upper()
+    enum = out.get("enum")
+    if isinstance(enum, list) and None in enum:  # Gemini enums hold strings; null is `nullable`
+        out["enum"] = [e for e in enum if e is not None]
+        out["nullable"] = True
     if "anyOf" in out and isinstance(out["anyOf"], list):
         variants = [v for v in out["anyOf"] if v != {"type": "NULL"}]
         if len(variants) < len(out["anyOf"]):

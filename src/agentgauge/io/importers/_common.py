@@ -82,7 +82,8 @@ def _json_lines(path: Path, text: str) -> Iterator[Record]:
         try:
             yield Record(path, number, orjson.loads(stripped))
         except orjson.JSONDecodeError as err:
-            raise UserError(f"{path}:{number}: invalid JSON: {err.args[0]}") from None
+            column = err.colno + len(raw) - len(raw.lstrip())
+            raise UserError(f"{path}:{number}: invalid JSON: {err.msg} (column {column})") from None
 
 
 def _array_lines(text: str, count: int) -> list[int]:
