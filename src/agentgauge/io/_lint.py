@@ -36,6 +36,7 @@ from typing import Any, Final, Literal
 
 from ..schema import (
     CATEGORY_STRATA,
+    MATCHER_KEYS,
     ArgMatcher,
     CallExpectation,
     Case,
@@ -193,7 +194,15 @@ def _value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterat
     types = _schema_types(schema)
     if types is not None and not any(_fits(value, t) for t in types):
         wanted = " or ".join(sorted(types))
-        yield _Issue("wrong-type", path, f"{value!r} is {kind_of(value)}, the schema says {wanted}")
+        hint = ""
+        if isinstance(value, dict) and MATCHER_KEYS & value.keys():
+            hint = (
+                " (a matcher inside an exact value is compared literally: write `items:` or "
+                "`fields:` explicitly to nest matchers)"
+            )
+        yield _Issue(
+            "wrong-type", path, f"{value!r} is {kind_of(value)}, the schema says {wanted}{hint}"
+        )
         return
     enum = schema.get("enum")
     if isinstance(enum, list) and enum and value not in enum:
@@ -554,6 +563,15 @@ class _Linter:
                 )
 
 
+#: optional expectation fields that, when set, give a scorer something to fail
+_CHECKED_FIELDS: Final = (
+    "response_format",
+    "protected_arguments",
+    "injected_instruction",
+    "secrets",
+)
+
+
 def _constrains(e: Expectation) -> bool:
     return bool(
         e.behavior is not None
@@ -562,6 +580,7 @@ def _constrains(e: Expectation) -> bool:
         or e.response_contains
         or e.max_calls is not None
         or e.reference
+        or any(getattr(e, name, None) for name in _CHECKED_FIELDS)
     )
 
 
