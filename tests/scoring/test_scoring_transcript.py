@@ -208,3 +208,16 @@ def test_response_contains() -> None:
     rc = by_name(cs, "response_contains")
     assert rc.explanation == "reply does not contain 'rain', 'wind'"
     assert abs(rc.value - 1 / 3) < 1e-9
+
+
+def test_recover_retry_without_a_result_does_not_count() -> None:
+    msgs = _attempts({"error": "timeout"})
+    msgs.append(
+        Message(
+            role="assistant",
+            tool_calls=[ToolCall(name="get_weather", arguments={"city": "Paris"}, id="z")],
+        )
+    )
+    cs = score({"behavior": "recover"}, msgs, TOOLS)
+    assert cs.status == "failed"
+    assert cs.explanation.endswith("no successful retry and no reply after it")

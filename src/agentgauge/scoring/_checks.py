@@ -10,7 +10,7 @@ import orjson
 
 from ..schema import Score
 from ._transcript import CallRecord, Segment
-from ._values import norm_text
+from ._values import MISSING, norm_text
 
 __all__ = ["score_behavior", "score_forbidden", "score_max_calls", "score_response_contains"]
 
@@ -61,7 +61,7 @@ def _recover(seg: Segment, prefix: str) -> Score:
         )
     error_pos = records[first].pos
     failed_tool = records[first].call.name
-    retried = [r for r in records[first + 1 :] if not r.error]
+    retried = [r for r in records[first + 1 :] if not r.error and r.result is not MISSING]
     if retried:
         return Score(
             name=name,
