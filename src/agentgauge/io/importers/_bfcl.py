@@ -154,12 +154,15 @@ def _tool(fn: Any, where: str, hints: dict[str, dict[str, str]]) -> ToolSpec:
         raise UserError(f"{where}: {str(err).splitlines()[0]}") from None
 
 
-def _matcher(values: Any, where: str) -> dict[str, Any]:
+def _matcher(values: Any, where: str, required: bool = False) -> dict[str, Any]:
     """An argument matcher (as data) from BFCL's acceptable-value list."""
     if not isinstance(values, list):
         raise UserError(f"{where}: expected a list of acceptable values")
     optional = "" in values
     rest = [v for v in values if v != ""]
+    if optional and not rest and required:
+        # a required parameter whose only acceptable value is "": BFCL accepts exactly ""
+        return {"one_of": [""]}
     if len(rest) == 1 and isinstance(rest[0], dict) and rest[0]:
         fields = {k: _inner(v, f"{where}.{k}") for k, v in rest[0].items()}
         return {"fields": fields, "optional": optional}
@@ -184,7 +187,7 @@ def _inner(values: Any, where: str) -> dict[str, Any]:
     return {"one_of": [v for v in values if v != ""], "optional": "" in values}
 
 
-def _expect(category: str, truth: Any, where: str) -> dict[str, Any]:
+def _expect(category: str, truth: Any, where: str, required: dict[str, set[str]]) -> dict[str, Any]:
     if "irrelevance" in category:
         return {"behavior": "no_tool"}
     if "relevance" in category:
@@ -202,7 +205,9 @@ def _expect(category: str, truth: Any, where: str) -> dict[str, Any]:
             {
                 "name": name,
                 "arguments": {
-                    k: _matcher(v, f"{where}: ground_truth[{i}].{name}.{k}")
+                    k: _matcher(
+                        v, f"{where}: ground_truth[{i}].{name}.{k}", k in required.get(name, ())
+                    )
                     for k, v in args.items()
                 },
             }
@@ -316,7 +321,9 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
             "tags": ["bfcl", category, "live" if category.startswith("live_") else "non_live"],
             "input": _input(data.get("question"), rec.where),
             "tools": tools,
-            "expect": _expect(category, truth, rec.where),
+            "expect": _expect(
+                category, truth, rec.where, {t.name: set(t.required()) for t in tools}
+            ),
             "metadata": metadata,
         }
         try:
