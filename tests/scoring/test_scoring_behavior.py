@@ -32,6 +32,8 @@ WHEN2CALL = (
         ("To book it, I need your date of birth.", "clarify"),
         ("Here is the forecast: sunny. Is there anything else I can help with?", "answer"),
         ("I found two flights. Would you like me to book one?", "answer"),
+        ("Done: the table is booked. Want me to add it to your calendar?", "answer"),
+        ("Do you want a window or an aisle seat?", "clarify"),
         ("I'm sorry, but I can't help with booking flights.", "refuse"),
         ("I’m unable to access your bank account.", "refuse"),  # curly apostrophe
         ("That operation is not supported by the available tools.", "refuse"),

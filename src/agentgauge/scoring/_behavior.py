@@ -66,7 +66,8 @@ _CLOSER = re.compile(
     r"learn|view|get|"
     r"have|make|explore|provide|help|give|find|look|show|tell|explain|share|check))"
     r"|(?:shall|should|can|may) i (?:proceed|go ahead|continue|help|assist|book|place|confirm)"
-    r"|how (?:else )?can i (?:help|assist)|is there (?:anything|something)"
+    r"|(?:do you |would you )?want me to|how (?:else )?can i (?:help|assist)"
+    r"|is there (?:anything|something)"
     r"|need (?:any )?(?:more|further|other) (?:help|assistance))"
 )
 _SUGGESTION = re.compile(r"^(?:\W*)(?:how|what) about\b")
