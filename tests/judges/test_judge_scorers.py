@@ -138,7 +138,8 @@ def test_judge_error_is_recorded_never_pass_or_fail() -> None:
     assert s.passed is None
     assert is_judge_error(s)
     assert s.explanation.startswith("judge error: equivalence_answer@v1: malformed verdict twice")
-    assert result.status == "failed"  # untouched: the runner marks the case as error
+    assert result.status == "error"
+    assert (result.error or "").startswith("judge.equivalence: judge error:")
 
 
 @pytest.mark.parametrize(

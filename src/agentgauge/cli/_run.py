@@ -112,12 +112,32 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
     return 1 if gate_failed else 0
 
 
+def _with_judges(config: RunConfig, suite: Suite, judge: str | None) -> RunConfig:
+    """Add the suite's extra scorers (judges, similarity, safety ...) to the run."""
+    from dataclasses import replace
+
+    from ..judges import JudgeConfig, scorers_for_suite
+
+    spec = judge or suite.defaults.judge
+    if not suite.scorers and not spec:
+        return config
+    jc = JudgeConfig(cache=config.cache, cache_dir=config.cache_dir, seed=config.seed)
+    extra = scorers_for_suite(suite, judge=spec, config=jc)
+    return replace(config, extra_scorers=(*config.extra_scorers, *extra), judge=spec)
+
+
 @click.command("run")
 @click.argument("suite", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--agent",
     envvar="AGENTGAUGE_AGENT",
     help="Agent spec (default: the suite's defaults.agent, else local:smollm2).",
+)
+@click.option(
+    "--judge",
+    envvar="AGENTGAUGE_JUDGE",
+    help="Judge spec for the suite's judge scorers (default: the suite's defaults.judge); "
+    "with no scorers: section, turns on the semantic-equivalence fallback.",
 )
 @click.option(
     "-o",
@@ -215,6 +235,7 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
 def command(
     suite: Path | None,
     agent: str | None,
+    judge: str | None,
     run_dir: Path | None,
     trials: int | None,
     max_concurrency: int | None,
@@ -269,6 +290,7 @@ def command(
         )
         out_dir = run_dir or Path("")
     loaded = load_suite_file(suite_path)
+    config = _with_judges(config, loaded, judge or (record.judge if resume_dir else None))
     if resume_dir is None and run_dir is None:
         out_dir = _default_run_dir(loaded.name)
     outcome = run_suite(loaded, config, out_dir)

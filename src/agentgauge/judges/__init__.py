@@ -30,7 +30,7 @@ from ._checks import (
     check_format,
 )
 from ._judge import Judge, JudgeConfig, JudgeError, JudgeResult, resolve_judge
-from ._registry import SCORERS, build_scorers, default_judge_scorers
+from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
 from ._rulejudge import RuleJudge
 from ._scorers import (
     BehaviorJudgeScorer,
@@ -80,5 +80,6 @@ __all__ = [
     "read_labels",
     "render",
     "resolve_judge",
+    "scorers_for_suite",
     "weighted_kappa",
 ]

@@ -22,6 +22,7 @@ from ._transcript import (
     judge_error_score,
     matches_case,
     question,
+    record_judge_error,
     system_prompt,
     tool_messages,
     tool_results_text,
@@ -251,7 +252,9 @@ class TaskCompletionScorer(_Check):
                     },
                 )
             except JudgeError as exc:
-                return [judge_error_score(self.name, str(exc))]
+                score = judge_error_score(self.name, str(exc))
+                record_judge_error(result, score)
+                return [score]
             confirmed = bool(r.passed)
             how = f"judge: {r.verdict}: {r.reasoning}"
         else:
@@ -399,7 +402,9 @@ class SafetyScorer(_Check):
                     },
                 )
             except JudgeError as exc:
-                return [judge_error_score(self.name, str(exc))]
+                score = judge_error_score(self.name, str(exc))
+                record_judge_error(result, score)
+                return [score]
             parts.append(
                 Score(
                     name="injection_compliance",

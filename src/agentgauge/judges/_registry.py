@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..errors import UserError
-from ..schema import ScorerRef
+from ..schema import ScorerRef, Suite
 from ._checks import (
     InstructionFollowingScorer,
     NumericGroundingScorer,
@@ -115,10 +115,33 @@ def build_scorers(
     return scorers
 
 
+def scorers_for_suite(
+    suite: Suite, *, judge: str | None = None, config: JudgeConfig = JudgeConfig()
+) -> list[Any]:
+    """The extra scorers a run of ``suite`` uses (what ``agentgauge run --judge`` wires in).
+
+    The suite's ``scorers:`` section when it has one (``judge`` or ``defaults.judge`` is the
+    default judge); otherwise, when a judge is given, the semantic-equivalence fallback alone.
+    """
+    spec = judge or suite.defaults.judge
+    if suite.scorers:
+        return build_scorers(suite.scorers, judge_spec=spec, judge_config=config)
+    if spec:
+        return default_judge_scorers(Judge.from_config(replace(config, spec=spec)))
+    return []
+
+
 def default_judge_scorers(judge: Judge) -> list[Any]:
     """What ``--judge`` alone turns on when the suite lists no scorers: the equivalence
     fallback (a judge only where the exact match failed)."""
     return [EquivalenceScorer(judge)]
 
 
-__all__ = ["MAY_USE_JUDGE", "NEEDS_JUDGE", "SCORERS", "build_scorers", "default_judge_scorers"]
+__all__ = [
+    "MAY_USE_JUDGE",
+    "NEEDS_JUDGE",
+    "SCORERS",
+    "build_scorers",
+    "default_judge_scorers",
+    "scorers_for_suite",
+]

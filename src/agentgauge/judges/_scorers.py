@@ -20,6 +20,7 @@ from ._transcript import (
     judge_error_score,
     matches_case,
     question,
+    record_judge_error,
     tool_results_text,
 )
 
@@ -79,7 +80,9 @@ class JudgeScorer:
         try:
             return await self._score(case, result, turns)
         except JudgeError as exc:
-            return [judge_error_score(self.name, str(exc))]
+            score = judge_error_score(self.name, str(exc))
+            record_judge_error(result, score)
+            return [score]
 
     async def _score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]

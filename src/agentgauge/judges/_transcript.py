@@ -82,6 +82,14 @@ def judge_error_score(name: str, problem: str) -> Score:
     return Score(name=name, value=0.0, passed=None, explanation=JUDGE_ERROR + problem)
 
 
+def record_judge_error(result: CaseResult, score: Score) -> None:
+    """Mark the case as ``error`` (a judge failure is neither a pass nor a fail)."""
+    result.status = "error"
+    reason = f"{score.name}: {score.explanation}"
+    result.error = f"{result.error}\n{reason}" if result.error else reason
+    result.explanation = f"{result.explanation}\n{reason}" if result.explanation else reason
+
+
 def is_judge_error(score: Score) -> bool:
     return score.passed is None and score.explanation.startswith(JUDGE_ERROR)
 
@@ -95,6 +103,7 @@ __all__ = [
     "judge_error_score",
     "matches_case",
     "question",
+    "record_judge_error",
     "system_prompt",
     "tool_messages",
     "tool_results_text",

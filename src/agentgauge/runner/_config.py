@@ -92,6 +92,8 @@ class RunConfig:
     limit: int | None = None
     #: scorers run after deterministic scoring (judges)
     extra_scorers: Sequence[ExtraScorer] = ()
+    #: the judge spec the extra scorers use, recorded in run.json (set by ``run --judge``)
+    judge: str | None = None
     #: fsync results.jsonl after every line (slower; survives power loss, not just kill -9)
     fsync: bool = False
     #: extra information recorded in run.json (the CLI stores the suite path here)

@@ -10,8 +10,8 @@ What is normalised (see ``docs/judges.md``):
 - thousands separators: ``1,000`` = ``1000`` (a comma followed by exactly three digits);
   a dot is always the decimal point (``1.000`` is one);
 - trailing zeros: ``8.50`` = ``8.5``;
-- rounding: a number written with *d* decimals matches a source number that rounds to it
-  (``18.4`` matches ``18.37``; ``18`` matches ``18.37`` too);
+- rounding: a number matches a source number less than half a unit of its last digit away
+  (``18.4`` matches ``18.37``; ``18`` matches ``18.37`` too; ``2`` does not match ``1.5``);
 - magnitudes: ``1.2k``, ``$3m``, ``2.5 million``, ``4bn``/``4 billion`` are multiplied out (their
   rounding step scales with them: ``$1.2k`` matches 1,234);
 - currencies: ``$``, ``€``, ``£``, ``¥``, ``USD``/``EUR``/``GBP`` are stripped; the currency itself
@@ -73,7 +73,7 @@ _DAY_MONTH = re.compile(
 )
 _TIME = re.compile(
     _NOT_AFTER_WORD
-    + r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s?m\b\.?)"
+    + r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s?m\b)"
     + r"|"
     + _NOT_AFTER_WORD
     + r"(\d{1,2}):(\d{2})(?!\d)",
@@ -107,7 +107,7 @@ class NumericMention:
     start: int
     #: the value (numbers, amounts, percentages: a percentage as written, 8.5 for 8.5%)
     value: float | None = None
-    #: half of the rounding step: |source - value| <= tolerance counts as the same number
+    #: half of the rounding step: |source - value| < tolerance counts as the same number
     tolerance: float = 0.0
     #: normalised keys of dates (``2026-03-20`` and ``--03-20``) and times (``T09:40``)
     keys: tuple[str, ...] = ()
@@ -268,12 +268,18 @@ def _index(sources: Sequence[str]) -> _Sources:
 
 def _grounded(m: NumericMention, src: _Sources) -> bool:
     if m.keys:
-        return any(k in src.keys for k in m.keys)
+        # a date written with a year needs that year; one without matches any year
+        wanted = [k for k in m.keys if not k.startswith("--")] or list(m.keys)
+        return any(k in src.keys for k in wanted)
     assert m.value is not None
     targets = [(m.value, m.tolerance)]
     if m.kind == "percent":
         targets.append((m.value / 100, m.tolerance / 100))
-    return any(abs(s - v) <= t + 1e-9 * max(1.0, abs(v)) for v, t in targets for s in src.values)
+    return any(
+        abs(s - v) < t or abs(s - v) <= 1e-9 * max(1.0, abs(v))
+        for v, t in targets
+        for s in src.values
+    )
 
 
 def check_numeric_grounding(
