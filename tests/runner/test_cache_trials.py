@@ -172,3 +172,16 @@ def test_secrets_never_reach_any_output_file(
     record = orjson.loads((tmp_path / "run" / "run.json").read_bytes())
     assert record["options"]["base_url"] == "http://127.0.0.1:9/v1"
     assert os.environ["OPENAI_API_KEY"] == SECRET
+
+
+def test_cache_key_covers_the_offered_tools(tmp_path: Path) -> None:
+    cfg = RunConfig(progress=False, cache_dir=tmp_path / "cache")
+    base = {"id": "t", "input": "Paris", "tool_results": {"get_weather": {"result": 1}}}
+    run_suite(make_suite([base]), cfg, tmp_path / "r1", provider=agent(weather_agent))
+    inline = {"name": "get_weather", "description": "changed description"}
+    p = agent(weather_agent)
+    run_suite(make_suite([{**base, "tools": [inline]}]), cfg, tmp_path / "r2", provider=p)
+    assert p.calls == 2  # a different tool definition is a different request
+    p = agent(weather_agent)
+    run_suite(make_suite([{**base, "tools": [inline]}]), cfg, tmp_path / "r3", provider=p)
+    assert p.calls == 0

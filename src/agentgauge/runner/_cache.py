@@ -27,60 +27,80 @@ _COMMIT_EVERY = 256
 _COMMIT_AFTER_S = 1.0
 
 
+#: bump when the key or value layout changes (old entries then simply miss)
+_LAYOUT = b"agentgauge-cache-2"
+
+
+class RequestKeys:
+    """Makes a :class:`RequestHasher` per case; the hash of each tool list is computed once."""
+
+    def __init__(self, provider: str, endpoint: str, config: GenerateConfig) -> None:
+        head = {
+            "provider": provider,
+            "endpoint": endpoint,
+            "temperature": config.temperature,
+            "max_tokens": config.max_tokens,
+            "seed": config.seed,
+        }
+        self._head = _LAYOUT + orjson.dumps(head, option=orjson.OPT_SORT_KEYS)
+        self._suite_tools: bytes | None = None
+
+    @staticmethod
+    def _tools_digest(tools: list[ToolSpec]) -> bytes:
+        dumped = [t.model_dump(mode="json", exclude={"simulation"}) for t in tools]
+        return hashlib.blake2b(
+            orjson.dumps(dumped, option=orjson.OPT_SORT_KEYS), digest_size=20
+        ).digest()
+
+    def for_case(
+        self, tools: list[ToolSpec], trial: int, *, suite_tools: bool = False
+    ) -> RequestHasher:
+        """``suite_tools``: ``tools`` is the suite's own list (hashed once per run)."""
+        if suite_tools:
+            if self._suite_tools is None:
+                self._suite_tools = self._tools_digest(tools)
+            digest = self._suite_tools
+        else:
+            digest = self._tools_digest(tools)
+        h = hashlib.blake2b(self._head, digest_size=20)
+        h.update(digest)
+        h.update(b"trial=%d" % trial)
+        return RequestHasher(h)
+
+
 class RequestHasher:
     """Hashes a growing conversation incrementally (messages are only ever appended)."""
 
     __slots__ = ("_hashed", "_state")
 
-    def __init__(
-        self,
-        provider: str,
-        tools: list[ToolSpec],
-        config: GenerateConfig,
-        trial: int,
-        endpoint: str = "",
-    ) -> None:
-        h = hashlib.blake2b(digest_size=20)
-        head = {
-            "provider": provider,
-            "endpoint": endpoint,
-            "tools": [t.model_dump(mode="json", exclude={"simulation"}) for t in tools],
-            "temperature": config.temperature,
-            "max_tokens": config.max_tokens,
-            "seed": config.seed,
-            "trial": trial,
-        }
-        h.update(orjson.dumps(head, option=orjson.OPT_SORT_KEYS))
-        self._state = h
+    def __init__(self, state: hashlib.blake2b) -> None:
+        self._state = state
         self._hashed = 0
 
     def key(self, messages: list[Message]) -> str:
         for msg in messages[self._hashed :]:
             self._state.update(b"\x1e")
-            self._state.update(orjson.dumps(msg.model_dump(mode="json", exclude_defaults=True)))
+            self._state.update(msg.model_dump_json(exclude_defaults=True).encode())
         self._hashed = len(messages)
         return self._state.copy().hexdigest()
 
 
 def encode_response(resp: ModelResponse) -> bytes:
-    return orjson.dumps(
-        {
-            "message": resp.message.model_dump(mode="json", exclude_defaults=True),
-            "usage": [resp.usage.input_tokens, resp.usage.output_tokens],
-            "model": resp.model,
-            "finish_reason": resp.finish_reason,
-        }
+    """A header line (usage, model, finish reason) and the message's own JSON."""
+    header = orjson.dumps(
+        [resp.usage.input_tokens, resp.usage.output_tokens, resp.model, resp.finish_reason]
     )
+    return header + b"\n" + resp.message.model_dump_json(exclude_defaults=True).encode()
 
 
 def decode_response(raw: bytes) -> ModelResponse:
-    data = orjson.loads(raw)
-    inp, out = data["usage"]
+    header, _, message = raw.partition(b"\n")
+    inp, out, model, finish = orjson.loads(header)
     return ModelResponse(
-        message=Message.model_validate(data["message"]),
+        message=Message.model_validate_json(message),
         usage=Usage(input_tokens=inp, output_tokens=out),
-        model=data["model"],
-        finish_reason=data["finish_reason"],
+        model=model,
+        finish_reason=finish,
     )
 
 
@@ -97,20 +117,26 @@ class ResponseCache:
             "CREATE TABLE IF NOT EXISTS responses ("
             "key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)"
         )
-        self._pending: list[tuple[str, bytes, float]] = []
+        #: written but not yet committed (also answers lookups)
+        self._pending: dict[str, tuple[bytes, float]] = {}
         self._last_commit = time.monotonic()
 
     def get(self, key: str) -> ModelResponse | None:
-        row = self._db.execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
+        pending = self._pending.get(key)
+        if pending is not None:
+            raw = pending[0]
+        else:
+            row = self._db.execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            raw = row[0]
         try:
-            return decode_response(row[0])
-        except (ValueError, KeyError, TypeError):
+            return decode_response(raw)
+        except (ValueError, TypeError):
             return None
 
     def put(self, key: str, response: ModelResponse) -> None:
-        self._pending.append((key, encode_response(response), time.time()))
+        self._pending[key] = (encode_response(response), time.time())
         now = time.monotonic()
         if len(self._pending) >= _COMMIT_EVERY or now - self._last_commit >= _COMMIT_AFTER_S:
             self.flush()
@@ -118,7 +144,8 @@ class ResponseCache:
     def flush(self) -> None:
         if not self._pending:
             return
-        rows, self._pending = self._pending, []
+        rows = [(k, v, t) for k, (v, t) in self._pending.items()]
+        self._pending = {}
         self._db.execute("BEGIN")
         self._db.executemany("INSERT OR REPLACE INTO responses VALUES (?, ?, ?)", rows)
         self._db.execute("COMMIT")

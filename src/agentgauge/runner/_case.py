@@ -12,7 +12,7 @@ from .. import scoring as scoring_api
 from ..errors import ProviderError
 from ..providers._base import GenerateConfig, Provider
 from ..schema import Case, CaseResult, FaultRate, Message, Suite, ToolCall, ToolSim, ToolSpec
-from ._cache import ResponseCache
+from ._cache import RequestKeys, ResponseCache
 from ._config import ExtraScorer
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
 from ._retry import RetryPolicy
@@ -27,6 +27,7 @@ class CaseContext:
     provider: Provider
     generation: GenerateConfig
     cache: ResponseCache | None
+    keys: RequestKeys | None
     #: the per-provider limit (None when it is no tighter than the global one)
     limiter: anyio.CapacityLimiter | None
     policy: RetryPolicy
@@ -91,6 +92,8 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         config=ctx.generation,
         trial=trial,
         cache=ctx.cache,
+        keys=ctx.keys,
+        suite_tools=case.tools is None,
         limiter=ctx.limiter,
         policy=ctx.policy,
         rng_seed=f"{ctx.seed}/{case.id}/{trial}",

@@ -11,7 +11,7 @@ import anyio
 
 from ..providers._base import GenerateConfig, ModelRequest, ModelResponse, Provider
 from ..schema import Message, ToolCall, ToolSpec, TraceEvent, Usage
-from ._cache import RequestHasher, ResponseCache
+from ._cache import RequestKeys, ResponseCache
 from ._prices import cost_usd
 from ._retry import RetryPolicy, with_retries
 from ._tools import ToolSimulator
@@ -52,6 +52,8 @@ class ModelCaller:
         config: GenerateConfig,
         trial: int,
         cache: ResponseCache | None,
+        keys: RequestKeys | None,
+        suite_tools: bool,
         limiter: anyio.CapacityLimiter | None,
         policy: RetryPolicy,
         rng_seed: str,
@@ -62,9 +64,8 @@ class ModelCaller:
         self._config = config
         self._cache = cache
         self._hasher = None
-        if cache is not None:
-            endpoint = str(getattr(provider, "base_url", "") or "")
-            self._hasher = RequestHasher(provider.name, tools, config, trial, endpoint)
+        if cache is not None and keys is not None:
+            self._hasher = keys.for_case(tools, trial, suite_tools=suite_tools)
         self._limiter = limiter
         self._policy = policy
         self._rng_seed = rng_seed

@@ -19,7 +19,7 @@ from ..io import ResultsWriter
 from ..providers._base import Provider, close_provider
 from ..providers._registry import resolve_provider
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite
-from ._cache import ResponseCache
+from ._cache import RequestKeys, ResponseCache
 from ._case import CaseContext, run_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, default_cache_dir
 from ._journal import Finished, journal_has_results, read_record, scan_finished, write_record
@@ -147,6 +147,7 @@ async def _run(
         suite_path=config.suite_path or (previous.suite_path if previous else None),
         suite_hash=_suite_hash(suite) if cases is None else None,
         agent=agent,
+        judge=config.judge,
         started_at=previous.started_at if previous else _now(),
         agentgauge_version=__version__,
         trials=trials,
@@ -171,6 +172,11 @@ async def _run(
         provider=provider,
         generation=generation,
         cache=cache,
+        keys=(
+            RequestKeys(provider.name, str(getattr(provider, "base_url", "") or ""), generation)
+            if cache is not None
+            else None
+        ),
         limiter=(
             anyio.CapacityLimiter(config.provider_concurrency)
             if config.provider_concurrency and config.provider_concurrency < config.max_concurrency
