@@ -125,3 +125,18 @@ def test_bfcl_mode_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
     sentinel = CaseScore(status="passed", score=1.0)
     monkeypatch.setattr(bfcl, "score_bfcl", lambda case, turns, tools: sentinel)
     assert score(EXPECT, reply(), [WEATHER], ScoringConfig(mode="bfcl")) is sentinel
+
+
+def test_weighting_default_and_custom() -> None:
+    cs = score(EXPECT, reply(call("get_weather", location="Newark")), [WEATHER])
+    assert cs.score == pytest.approx(1 / 3)  # tool_selection 1 (weight 1), arguments 0 (weight 2)
+    config = ScoringConfig(weights={"tool_selection": 1.0, "arguments": 1.0})
+    cs = score(EXPECT, reply(call("get_weather", location="Newark")), [WEATHER], config)
+    assert cs.score == pytest.approx(0.5)
+
+
+def test_a_failed_case_never_scores_one() -> None:
+    config = ScoringConfig(weights={"tool_selection": 1.0, "arguments": 0.0})
+    cs = score(EXPECT, reply(call("get_weather", location="Newark")), [WEATHER], config)
+    assert cs.status == "failed"
+    assert cs.score == 0.99

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final, Literal
 
 from ..schema import Case, Expectation, ExtraArguments, Message, Score, Status, ToolCall, ToolSpec
@@ -16,15 +17,17 @@ from ._transcript import History, Segment, build_segments
 BehaviorClassifier = Callable[[str | None, Sequence[ToolCall]], str]
 
 #: how much each kind of score weighs in a turn's overall score (see docs/scoring.md)
-DEFAULT_WEIGHTS: Final[Mapping[str, float]] = {
-    "tool_selection": 1.0,
-    "arguments": 2.0,
-    "order": 0.5,
-    "forbidden_tools": 1.0,
-    "max_calls": 0.5,
-    "behavior": 1.0,
-    "response_contains": 1.0,
-}
+DEFAULT_WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
+    {
+        "tool_selection": 1.0,
+        "arguments": 2.0,
+        "order": 0.5,
+        "forbidden_tools": 1.0,
+        "max_calls": 0.5,
+        "behavior": 1.0,
+        "response_contains": 1.0,
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True)
