@@ -38,6 +38,13 @@ WHEN2CALL = (
         ("I’m unable to access your bank account.", "refuse"),  # curly apostrophe
         ("That operation is not supported by the available tools.", "refuse"),
         ("I can't book it, but here is their number: 555-0100.", "answer"),
+        ("I can help with that! Just need your account number.", "clarify"),
+        ("Sure! Before I book, what time works for you?", "clarify"),
+        ("Unfortunately, flight booking isn't something I can do.", "refuse"),
+        ("That's outside what I can do here.", "refuse"),
+        ("Sorry, I don't have a tool for that.", "refuse"),
+        ("There's no tool available to check stock prices.", "refuse"),
+        ("It will be sunny tomorrow; you won't need an umbrella.", "answer"),
         ('{"name": "get_weather", "arguments": {"city": "Paris"}}', "tool_call"),
         ('```json\n[{"name": "f", "parameters": {}}]\n```', "tool_call"),
         ('{"temperature": 20}', "answer"),

@@ -38,12 +38,14 @@ _REFUSE = re.compile(
     r"equipped|capable|programmed|authori[sz]ed|allowed|permitted))"
     r"|i (?:don't|do not) have (?:access|the (?:ability|capability|capabilities|tools?|means|"
     r"functionality|"
-    r"permissions?)|any (?:way|tool|function|access)|real-time)"
+    r"permissions?)|any (?:way|tool|function|access)|an? (?:way|tool|function)|real-time)"
     r"|unable to (?:assist|help|provide|perform|process|access|complete|fulfil|fulfill|do|retrieve)"
     r"|(?:is|are) not (?:supported|possible)|(?:isn't|aren't) (?:supported|possible)"
     r"|not (?:currently )?supported"
     r"|(?:doesn't|does not|don't|do not) (?:support|allow)"
     r"|beyond (?:my|the scope)|outside (?:of )?(?:my|the) (?:scope|capabilities)|not within my"
+    r"|outside (?:of )?what i can|not something i (?:can|am able|'m able)"
+    r"|(?:isn't|is not) something i (?:can|am able|'m able)"
     r"|(?:no|none of the) (?:available )?(?:tools?|functions?) "
     r"(?:can|could|that|to|available|is|are|for|provided)"
     rf"|{_I_AM} sorry,? but|(?:my )?apologies,? but|i apologi[sz]e,? but"
@@ -52,7 +54,8 @@ _REFUSE = re.compile(
 )
 # the agent states what it needs from the user (without a question mark)
 _NEED = re.compile(
-    r"\b(?:(?:i|we)(?: will|'ll| would|'d)? need "
+    r"(?:^\W*(?:i |we )?(?:just |only |first,? )?need (?:your|the|a|an|to know|more|some)\b)"
+    r"|\b(?:(?:i|we)(?: will|'ll| would|'d)? need "
     r"(?:to (?:know|confirm|verify|clarify)|the|your|more|some|"
     r"additional|further|a|an)"
     r"|please (?:provide|specify|let me know|tell me|share|confirm|clarify|give|send|indicate|"
