@@ -33,6 +33,7 @@ from ._judge import Judge, JudgeConfig, JudgeError, JudgeResult, resolve_judge
 from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
 from ._rulejudge import RuleJudge
 from ._scorers import (
+    BEHAVIOR_LABELS,
     BehaviorJudgeScorer,
     EquivalenceScorer,
     GroundednessScorer,
@@ -44,6 +45,7 @@ from ._templates import Template, escape_fences, load_template, render
 from ._transcript import JUDGE_ERROR, is_judge_error
 
 __all__ = [
+    "BEHAVIOR_LABELS",
     "JUDGE_ERROR",
     "SCORERS",
     "TASKS",

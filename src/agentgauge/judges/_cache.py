@@ -33,6 +33,7 @@ class JudgeCache:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS judge_replies (key TEXT PRIMARY KEY, text TEXT NOT NULL)"
         )
