@@ -96,6 +96,14 @@ def test_subset_and_superset() -> None:
     exp_sup = expect({"name": "a", "arguments": {"x": 1}}, order="superset")
     assert score(exp_sup, reply(call("c"), call("a", x=1), call("b")), TOOLS).status == "passed"
     assert score(exp_sup, reply(call("c")), TOOLS).status == "failed"
+    cs = score(exp_sup, reply(call("c"), call("a", x=1)), TOOLS)
+    assert by_name(cs, "tool_selection").explanation == (
+        "called c, a as expected (superset: extra call(s) to c allowed)"
+    )
+    cs = score(exp_sub, reply(call("a", x=1)), TOOLS)
+    assert (
+        by_name(cs, "tool_selection").explanation == "called a as expected (subset: b not called)"
+    )
 
 
 def test_forbidden_tools_and_max_calls() -> None:

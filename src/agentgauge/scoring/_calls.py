@@ -69,6 +69,10 @@ def _selection(exp: Expectation, records: Sequence[CallRecord], prefix: str) -> 
         value = common / len(actual) if actual else 0.0
     if passed:
         explanation = f"called {_names(actual)} as expected"
+        if extra:
+            explanation += f" ({mode}: extra call(s) to {', '.join(extra)} allowed)"
+        elif missing:
+            explanation += f" ({mode}: {', '.join(missing)} not called)"
     elif len(expected) == 1 and len(actual) <= 1 and not (mode == "subset" and not actual):
         explanation = f"expected a call to {expected[0]}, got {_names(actual)}"
     else:
