@@ -14,7 +14,7 @@ JsonValue = Any
 
 
 class Model(BaseModel):
-    """Base of every on-disk model: unknown fields are errors, values are validated on assignment."""
+    """Base of every on-disk model: unknown fields are errors, never silently dropped."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False, populate_by_name=True)
 
