@@ -186,7 +186,14 @@ def score_bfcl(
             )
         else:
             hints = case.metadata.get("bfcl_types")
-            functions = [_function(t, hints if isinstance(hints, dict) else {}) for t in offered]
+            hints = hints if isinstance(hints, dict) else {}
+            # only the docs the checker looks at: the first (simple) or the expected ones
+            if "parallel" in category or "multiple" in category:
+                wanted = {name for name, _ in answers}
+                needed = [t for t in offered if t.name in wanted]
+            else:
+                needed = offered[:1]
+            functions = [_function(t, hints) for t in needed]
             verdict = check_ast(
                 category, functions, [(c.name, c.arguments) for c in calls], answers
             )
