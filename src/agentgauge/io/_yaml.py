@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import orjson
 import yaml
@@ -31,8 +31,25 @@ PathElem = str | int
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: first characters of plain scalars that may resolve to something other than a string
+_MAYBE_TYPED: Final = frozenset("-+.0123456789~nNtTfF")
+_STR_TAG: Final = "tag:yaml.org,2002:str"
+_SEQ_TAG: Final = "tag:yaml.org,2002:seq"
+_MAP_TAG: Final = "tag:yaml.org,2002:map"
+
+
 class _CoreLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     """A safe loader with YAML 1.2 core-schema implicit types."""
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        # fast path for the common cases (PyYAML's resolver tries every regex for each scalar)
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                if value and value[0] not in _MAYBE_TYPED:
+                    return _STR_TAG
+                return str(super().resolve(kind, value, implicit))
+            return _STR_TAG
+        return _SEQ_TAG if kind is yaml.SequenceNode else _MAP_TAG
 
 
 _CoreLoader.yaml_implicit_resolvers = {}
