@@ -99,13 +99,17 @@ def test_suite_files_load_back_equal(tmp_path: Path, suffix: str) -> None:
     assert head.startswith("version: 1") or head.lstrip("{\n ").startswith('"version": 1')
 
 
-def test_directory_output_is_suite_yaml_plus_jsonl(tmp_path: Path) -> None:
+def test_directory_output_is_suite_yaml_tools_json_and_cases_jsonl(tmp_path: Path) -> None:
     suite = Suite(name="s", tools=[WEATHER], cases=[_call_case({"city": ArgMatcher(value="Oslo")})])
     written = write_suite(suite, tmp_path / "dir")
-    assert [p.name for p in written] == ["suite.yaml", "cases.jsonl"]
+    assert [p.name for p in written] == ["suite.yaml", "tools.json", "cases.jsonl"]
+    assert json.loads((tmp_path / "dir" / "tools.json").read_text()) == [
+        WEATHER.model_dump(mode="json", exclude_none=True)
+    ]
     line = (tmp_path / "dir" / "cases.jsonl").read_text(encoding="utf-8").splitlines()
     assert orjson.loads(line[0])["id"] == "c1"
-    assert "case_files:\n- cases.jsonl" in (tmp_path / "dir" / "suite.yaml").read_text()
+    head = (tmp_path / "dir" / "suite.yaml").read_text()
+    assert "tool_files:\n- tools.json\ncase_files:\n- cases.jsonl" in head
 
 
 def test_output_that_is_a_file_not_a_directory(tmp_path: Path) -> None:
@@ -206,3 +210,18 @@ def test_responses_file_is_what_the_score_reader_reads(tmp_path: Path) -> None:
         ("g1", "Paris.", []),
         ("t1", None, ["get_weather"]),
     ]
+
+
+@pytest.mark.shared_data
+def test_bfcl_import_written_as_a_directory_loads_back_equal(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    files = sorted(
+        p for p in (shared_data / "bfcl-v4").glob("BFCL_v4_*.json") if "multi_turn" not in p.name
+    )
+    suite = import_suite("bfcl", files, ImportOptions(limit=40))
+    assert len(suite.cases) > 300
+    write_suite(suite, tmp_path / "bfcl")
+    loaded = load_suite(tmp_path / "bfcl")
+    assert loaded.cases == suite.cases
+    assert loaded.tools == suite.tools

@@ -66,7 +66,8 @@ def _table(title: str, counts: Counter[str], total: int) -> None:
 @click.option(
     "--strict-args",
     is_flag=True,
-    help="when2call: expect the reference call's arguments exactly (default: any arguments).",
+    help="when2call: expect the reference call's argument values exactly "
+    "(default: the right tool with its required arguments, any values).",
 )
 @click.option(
     "--to",
@@ -90,7 +91,8 @@ def command(
 ) -> None:
     """Import SOURCES of FORMAT (bfcl, when2call, tool-selection, golden) as a suite.
 
-    Prints the number of cases per source file, category and expected behaviour.
+    Prints the number of cases per source file, category and expected behaviour. FORMAT
+    'suite' reads an agentgauge suite, to re-export it with --to. See docs/importers.md.
     """
     options = ImportOptions(
         tools=tools,

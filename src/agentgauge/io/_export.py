@@ -37,6 +37,7 @@ __all__ = [
     "EXPORT_FORMATS",
     "RESPONSES_FILE",
     "SUITE_FILE",
+    "TOOLS_FILE",
     "ExportFormat",
     "ResponseRecord",
     "case_record",
@@ -51,6 +52,7 @@ __all__ = [
 
 SUITE_FILE: Final = "suite.yaml"
 CASES_FILE: Final = "cases.jsonl"
+TOOLS_FILE: Final = "tools.json"
 RESPONSES_FILE: Final = "responses.jsonl"
 
 ExportFormat = Literal["suite", "jsonl", "tool-selection"]
@@ -183,9 +185,11 @@ def write_cases_jsonl(cases: Iterable[Case], path: Path) -> int:
 def write_suite(suite: Suite, out: str | Path) -> list[Path]:
     """Write ``suite`` to ``out`` and return the files written.
 
-    ``out`` ending in ``.yaml``/``.yml`` or ``.json`` is one file with the cases inline; anything
-    else is a directory receiving ``suite.yaml`` (tools, defaults, ``case_files: [cases.jsonl]``)
-    and ``cases.jsonl``, which reads and writes fast for large imports.
+    ``out`` ending in ``.yaml``/``.yml`` or ``.json`` is one file with tools and cases inline;
+    anything else is a directory receiving ``suite.yaml`` (name, defaults,
+    ``tool_files: [tools.json]``, ``case_files: [cases.jsonl]``), ``tools.json`` (agentgauge's
+    tool format) and ``cases.jsonl`` (one case per line), which write and load fast for large
+    imports.
     """
     out = Path(out)
     suffix = out.suffix.lower()
@@ -197,16 +201,21 @@ def write_suite(suite: Suite, out: str | Path) -> list[Path]:
         return [out]
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: exists and is not a directory (use a .yaml or .json name)")
-    cases_path = out / CASES_FILE
     head = suite_record(suite, inline_cases=False)
-    head["case_files"] = [*suite.case_files, CASES_FILE] if suite.cases else suite.case_files
-    if not head["case_files"]:
-        del head["case_files"]
+    head.pop("tools", None)
+    if suite.tools:
+        head["tool_files"] = [*suite.tool_files, TOOLS_FILE]
+    if suite.cases:
+        head["case_files"] = [*suite.case_files, CASES_FILE]
     _write(out / SUITE_FILE, dump_yaml(head))
     written = [out / SUITE_FILE]
+    if suite.tools:
+        tools = [t.model_dump(mode="json", exclude_none=True) for t in suite.tools]
+        _write(out / TOOLS_FILE, orjson.dumps(tools, option=orjson.OPT_INDENT_2) + b"\n")
+        written.append(out / TOOLS_FILE)
     if suite.cases:
-        write_cases_jsonl(suite.cases, cases_path)
-        written.append(cases_path)
+        write_cases_jsonl(suite.cases, out / CASES_FILE)
+        written.append(out / CASES_FILE)
     return written
 
 
