@@ -197,3 +197,14 @@ def test_judge_from_config_needs_a_spec() -> None:
     with pytest.raises(UserError, match="--judge"):
         Judge.from_config(JudgeConfig())
     assert Judge.from_config(JudgeConfig(spec="mock:judge", cache=False)).name == "mock:judge"
+
+
+def test_templates_dir_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "fluency.md").write_text("---\nversion: 3\n---\nMy fluency rubric.\n")
+    monkeypatch.setenv("AGENTGAUGE_JUDGE_TEMPLATES", str(tmp_path))
+    mock = MockProvider(['{"reasoning": "r", "score": 4}'])
+    r = run(Judge(mock, JudgeConfig(cache=False)).evaluate, "fluency", {"agent_output": "Hi."})
+    assert r.template == "fluency@v3"
+    assert "My fluency rubric." in (mock.requests[0].messages[0].content or "")

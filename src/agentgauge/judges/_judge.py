@@ -11,6 +11,7 @@ scorers record as a judge error, never as a pass or a fail.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -55,6 +56,7 @@ class JudgeConfig:
     cache: bool = True
     cache_dir: Path | None = None
     #: a directory of ``<task>.md`` files that replace the shipped templates
+    #: (None: ``$AGENTGAUGE_JUDGE_TEMPLATES`` if set)
     templates_dir: Path | None = None
     #: adapter options for the provider factory (e.g. ``base_url``)
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -187,8 +189,13 @@ class Judge:
         return self.provider.name
 
     def template(self, task: str) -> Template:
+        """The template of ``task``: ``templates_dir`` (else ``$AGENTGAUGE_JUDGE_TEMPLATES``)
+        overrides the shipped one."""
         if task not in self._templates:
-            self._templates[task] = load_template(task, self.config.templates_dir)
+            folder = self.config.templates_dir
+            if folder is None and os.environ.get("AGENTGAUGE_JUDGE_TEMPLATES"):
+                folder = Path(os.environ["AGENTGAUGE_JUDGE_TEMPLATES"])
+            self._templates[task] = load_template(task, folder)
         return self._templates[task]
 
     async def evaluate(self, task_name: str, inputs: Mapping[str, str]) -> JudgeResult:
