@@ -270,3 +270,10 @@ def test_read_tools_file_json_and_yaml(tmp_path: Path) -> None:
         read_tools_file(bad)
     with pytest.raises(UserError, match="cannot read"):
         read_tools_file(tmp_path / "missing.json")
+
+
+def test_upper_case_types_in_a_bare_function_are_read_as_gemini() -> None:
+    (tool,) = tools_from_data(
+        {"name": "f", "parameters": {"type": "OBJECT", "properties": {"x": {"type": "NUMBER"}}}}
+    )
+    assert tool.parameters == {"type": "object", "properties": {"x": {"type": "number"}}}

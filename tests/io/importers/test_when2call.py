@@ -148,3 +148,23 @@ def test_real_when2call_file(shared_data: Path, tmp_path: Path) -> None:
     write_suite(suite, out)
     loaded = load_suite(out)
     assert loaded.cases == suite.cases
+
+
+def test_direct_answer_rows(tmp_path: Path) -> None:
+    row = {
+        "uuid": "u-9",
+        "question": "What is 2 + 2?",
+        "correct_answer": "direct",
+        "answers": {
+            "direct": "4",
+            "tool_call": "{}",
+            "request_for_info": "?",
+            "cannot_answer": "no",
+        },
+        "tools": [],
+    }
+    src = tmp_path / "w.jsonl"
+    src.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    (case,) = _import(src).cases
+    assert (case.id, case.category, case.expect.behavior) == ("u-9", "no_tool", "answer")
+    assert case.expect.reference == "4"
