@@ -135,6 +135,21 @@ def test_gemini_nullable_and_dropped_keywords() -> None:
     assert back.properties()["note"] == {"type": ["string", "null"]}
 
 
+def test_gemini_enums_on_non_strings_move_to_the_description() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "level": {"type": "integer", "enum": [1, 2, 3], "description": "Level."},
+            "flag": {"type": "boolean", "enum": [True]},
+        },
+    }
+    props = json_schema_to_gemini(schema)["properties"]
+    assert props == {
+        "level": {"type": "INTEGER", "description": "Level. (one of: 1, 2, 3)"},
+        "flag": {"type": "BOOLEAN", "description": "one of: true"},
+    }
+
+
 def test_reads_legacy_and_new_gemini_forms() -> None:
     legacy = {
         "functionDeclarations": [

@@ -51,3 +51,29 @@ def convert(file: Path, fmt: str, output: Path | None, strict: bool | None) -> N
     else:
         output.write_text(text, encoding="utf-8")
         click.echo(f"wrote {len(tools)} tool(s) as {fmt} to {output}", err=True)
+
+
+def _signature(properties: dict[str, object], required: list[str]) -> str:
+    parts = []
+    for name, schema in properties.items():
+        kind = schema.get("type", "any") if isinstance(schema, dict) else "any"
+        if isinstance(kind, list):
+            kind = "|".join(str(k) for k in kind)
+        parts.append(f"{name}: {kind}" + ("" if name in required else "?"))
+    return ", ".join(parts)
+
+
+@command.command("list")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def list_tools(file: Path) -> None:
+    """List the tools in FILE (any known format): name(arguments) and description.
+
+    Optional arguments are marked with '?'.
+    """
+    tools = read_tools_file(file)
+    for tool in tools:
+        description = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
+        click.echo(f"{tool.name}({_signature(tool.properties(), tool.required())})")
+        if description:
+            click.echo(f"    {description}")
+    click.echo(f"{len(tools)} tool(s)", err=True)

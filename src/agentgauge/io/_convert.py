@@ -219,8 +219,14 @@ def _gemini_out_node(node: dict[str, Any]) -> dict[str, Any]:
         out["type"] = t.upper()
     enum = out.get("enum")
     if isinstance(enum, list) and None in enum:  # Gemini enums hold strings; null is `nullable`
-        out["enum"] = [e for e in enum if e is not None]
+        enum = out["enum"] = [e for e in enum if e is not None]
         out["nullable"] = True
+    if isinstance(enum, list) and out.get("type", "STRING") != "STRING":
+        # Gemini accepts `enum` on strings only: keep the allowed values in the description
+        del out["enum"]
+        allowed = "one of: " + ", ".join(json.dumps(e) for e in enum)
+        text = out.get("description")
+        out["description"] = f"{text} ({allowed})" if isinstance(text, str) and text else allowed
     if "anyOf" in out and isinstance(out["anyOf"], list):
         variants = [v for v in out["anyOf"] if v != {"type": "NULL"}]
         if len(variants) < len(out["anyOf"]):
@@ -233,9 +239,11 @@ def json_schema_to_gemini(schema: Mapping[str, JsonValue]) -> dict[str, JsonValu
     """Map JSON Schema to Gemini's OpenAPI subset.
 
     Types become upper-case, ``["string", "null"]`` becomes ``STRING`` with ``nullable``, ``const``
-    becomes a one-value ``enum``; keywords Gemini's ``Schema`` does not know
-    (``additionalProperties``, ``$ref``...) are dropped. Use ``to_gemini(..., json_schema=True)``
-    to hand the schema over unchanged as ``parameters_json_schema`` instead.
+    becomes a one-value ``enum``; an ``enum`` on a non-string type (Gemini allows enums on
+    strings only) moves into the description as ``(one of: 1, 2, 3)``; keywords Gemini's
+    ``Schema`` does not know (``additionalProperties``, ``$ref``...) are dropped. Use
+    ``to_gemini(..., json_schema=True)`` to hand the schema over unchanged as
+    ``parameters_json_schema`` instead.
     """
     result = _map_schema(dict(schema), _gemini_out_node)
     assert isinstance(result, dict)
