@@ -247,3 +247,87 @@ def test_default_mode_on_ground_truth_runs_and_mostly_agrees() -> None:
     counts = default_mode_disagreements()
     # recorded in docs/bfcl.md; a jump here means the default matcher changed behaviour
     assert sum(counts.values()) < 0.05 * len(suite().cases), counts
+
+
+# ------------------------------------------------- documented default-vs-bfcl disagreements
+
+
+def _copy(calls: list[ToolCall]) -> list[ToolCall]:
+    return [
+        ToolCall.model_construct(name=c.name, arguments=dict(c.arguments), id=None) for c in calls
+    ]
+
+
+def _variant(kind: str, case: Case, tools: dict[str, ToolSpec]) -> list[ToolCall] | None:
+    """The reference response changed in one of the ways docs/bfcl.md lists (None: n/a)."""
+    ref = reference_calls(case, tools)
+    truth = case.metadata["bfcl_ground_truth"]
+    for i, call in enumerate(ref):
+        tool = tools[call.name]
+        props = tool.properties()
+        ((_, params),) = truth[i].items()
+        if kind == "omit_default":
+            for k, v in call.arguments.items():
+                p = props.get(k, {})
+                if (
+                    "default" in p
+                    and p["default"] == v
+                    and "" not in params.get(k, [])
+                    and k not in tool.required()
+                ):
+                    calls = _copy(ref)
+                    del calls[i].arguments[k]
+                    return calls
+        elif kind in ("extra_default", "empty_default"):
+            for k, p in props.items():
+                if k in call.arguments or "default" not in p:
+                    continue
+                if (p["default"] == "") == (kind == "empty_default") and (
+                    kind == "empty_default" or k not in params
+                ):
+                    calls = _copy(ref)
+                    calls[i].arguments[k] = p["default"]
+                    return calls
+        elif kind == "string_variant":
+            for k, v in call.arguments.items():
+                if isinstance(v, str) and props.get(k, {}).get("type") == "string":
+                    new = v.upper().replace(" ", "-")
+                    if new != v:
+                        calls = _copy(ref)
+                        calls[i].arguments[k] = new
+                        return calls
+    return None
+
+
+def disagreements() -> dict[str, Counter[tuple[str, str]]]:
+    """(bfcl verdict, default verdict) counts for each documented difference, on BFCL v4."""
+    out: dict[str, Counter[tuple[str, str]]] = {}
+    for case, tools in cases():
+        if "relevance" in case.category or unpassable(case, tools):
+            continue
+        for kind in ("omit_default", "extra_default", "empty_default", "string_variant"):
+            calls = _variant(kind, case, tools)
+            if calls is None:
+                continue
+            t = turns(calls)
+            verdicts = (
+                score_case(case, t, tools, BFCL).status,
+                score_case(case, t, tools, ScoringConfig()).status,
+            )
+            out.setdefault(kind, Counter())[verdicts] += 1
+    return out
+
+
+def test_documented_disagreements_exist_in_the_documented_direction() -> None:
+    found = disagreements()
+    assert found["omit_default"][("failed", "passed")] > 0
+    assert found["extra_default"][("failed", "passed")] > 0
+    assert found["empty_default"][("passed", "failed")] > 0
+    assert found["string_variant"][("passed", "failed")] > 1000
+    assert found["string_variant"][("failed", "passed")] == 0
+
+
+if __name__ == "__main__":  # python tests/scoring/test_bfcl_conformance.py: the docs' figures
+    for kind, counts in disagreements().items():
+        print(kind, {f"bfcl {b} / default {d}": n for (b, d), n in sorted(counts.items())})
+    print("default fails on ground truth:", dict(default_mode_disagreements()))
