@@ -212,3 +212,39 @@ def test_check_suite_collects_problems(tmp_path: Path) -> None:
     assert check.loaded is None
     assert check.failed()
     assert check.problems == [f"{path}:2: cases: expected a list of cases, got an integer"]
+
+
+def test_many_unused_tools_are_summarised_and_custom_categories_noted() -> None:
+    tools = [ToolSpec(name=f"t{i}") for i in range(12)]
+    suite = Suite(
+        name="s",
+        tools=tools,
+        cases=[Case(id="a", input="x", category="simple", expect={"behavior": "no_tool"})],
+    )
+    found = [f for f in lint_suite(suite) if f.code in ("unused-tool", "category-mix")]
+    assert [f.message for f in found] == [
+        "12 of 12 tools are never expected (or forbidden) by any case, e.g. t0, t1, t2, t3, t4",
+        "no case uses a standard category (simple 1), so the usual 60/25/15 mix of "
+        "common / edge / adversarial cases cannot be checked",
+    ]
+
+
+def test_enum_of_scalars_on_an_array_constrains_its_items() -> None:
+    tool = ToolSpec(
+        name="f",
+        parameters={
+            "type": "object",
+            "properties": {"metrics": {"type": "array", "enum": ["a", "b"]}},
+        },
+    )
+    case = Case(
+        id="c",
+        input="x",
+        expect={"tool_calls": [{"name": "f", "arguments": {"metrics": ["a", "z"]}}]},
+    )
+    found = [
+        f
+        for f in lint_suite(Suite(name="s", tools=[tool], cases=[case]))
+        if f.code == "not-in-enum"
+    ]
+    assert [f.field for f in found] == ["cases[0].expect.tool_calls[0].arguments.metrics[1]"]

@@ -29,24 +29,22 @@ Codes:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ..schema import (
     CATEGORY_STRATA,
-    MATCHER_KEYS,
-    ArgMatcher,
     CallExpectation,
     Case,
     Expectation,
     Suite,
     ToolSpec,
 )
+from ._lint_values import matcher_issues
 from ._loader import LoadedSuite, Origin
 from ._yaml import FixedLocator, PathElem
-from ._yaml_errors import format_path, kind_of
+from ._yaml_errors import format_path
 
 __all__ = [
     "STRATA_TARGETS",
@@ -61,6 +59,9 @@ __all__ = [
 ]
 
 Severity = Literal["warning", "error"]
+
+#: more unused tools than this are reported as one summary finding
+_MAX_UNUSED_LISTED: Final = 10
 
 #: the usual stratification of a golden dataset: share of cases per stratum
 STRATA_TARGETS: Final = {"common": 0.60, "edge": 0.25, "adversarial": 0.15}
@@ -129,138 +130,6 @@ def category_mix(suite: Suite) -> CategoryMix:
         for s in names
     ]
     return CategoryMix(total=total, categories=categories, strata=strata)
-
-
-# ------------------------------------------------------------------------------- value checks
-
-
-def _schema_types(schema: Any) -> set[str] | None:
-    """The JSON types a schema allows, or None when it does not say (or says anything)."""
-    if not isinstance(schema, dict):
-        return None
-    t = schema.get("type")
-    if isinstance(t, str):
-        return {t}
-    if isinstance(t, list):
-        return {str(x) for x in t}
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list):
-            out: set[str] = set()
-            for b in branches:
-                bt = _schema_types(b)
-                if bt is None:
-                    return None
-                out |= bt
-            return out
-    if "enum" in schema or "const" in schema:
-        return None
-    if "properties" in schema:
-        return {"object"}
-    return None
-
-
-def _fits(value: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(value, str)
-    if t == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, float) and value.is_integer()
-        )
-    if t == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if t == "boolean":
-        return isinstance(value, bool)
-    if t == "array":
-        return isinstance(value, list)
-    if t == "object":
-        return isinstance(value, dict)
-    if t == "null":
-        return value is None
-    return True
-
-
-@dataclass(frozen=True)
-class _Issue:
-    code: str
-    path: tuple[PathElem, ...]
-    message: str
-
-
-def _value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterator[_Issue]:
-    """Where an exact expected value does not fit a JSON Schema (type, enum, nesting)."""
-    if not isinstance(schema, dict) or value is None:
-        return
-    types = _schema_types(schema)
-    if types is not None and not any(_fits(value, t) for t in types):
-        wanted = " or ".join(sorted(types))
-        hint = ""
-        if isinstance(value, dict) and MATCHER_KEYS & value.keys():
-            hint = (
-                " (a matcher inside an exact value is compared literally: write `items:` or "
-                "`fields:` explicitly to nest matchers)"
-            )
-        yield _Issue(
-            "wrong-type", path, f"{value!r} is {kind_of(value)}, the schema says {wanted}{hint}"
-        )
-        return
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum and value not in enum:
-        yield _Issue("not-in-enum", path, f"{value!r} is not one of the schema's enum {enum!r}")
-    if isinstance(value, dict):
-        props = schema.get("properties")
-        if isinstance(props, dict):
-            closed = schema.get("additionalProperties") is False
-            for key, sub in value.items():
-                if key in props:
-                    yield from _value_issues(sub, props[key], (*path, key))
-                elif closed:
-                    yield _Issue("unknown-argument", (*path, key), f"the schema has no '{key}'")
-    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for i, item in enumerate(value):
-            yield from _value_issues(item, schema["items"], (*path, i))
-
-
-def _matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> Iterator[_Issue]:
-    """Where an argument matcher cannot fit the argument's schema."""
-    if m.any or m.ref is not None or not isinstance(schema, dict):
-        return
-    types = _schema_types(schema)
-    if types is not None:
-        numeric = bool(types & {"number", "integer"})
-        if (m.tolerance is not None or m.rel_tolerance is not None) and not numeric:
-            yield _Issue("wrong-type", path, "a numeric tolerance on a non-numeric argument")
-        textual = m.regex is not None or m.ignore_case or m.ignore_space or m.date
-        if textual and "string" not in types:
-            yield _Issue("wrong-type", path, "a string comparison on a non-string argument")
-    if m.coerce:
-        return
-    if m.fields is not None:
-        props = schema.get("properties")
-        if isinstance(props, dict):
-            closed = bool(props) and schema.get("additionalProperties") in (None, False)
-            for key, sub in m.fields.items():
-                if key in props:
-                    yield from _matcher_issues(sub, props[key], (*path, key))
-                elif closed:
-                    yield _Issue(
-                        "unknown-argument", (*path, key), f"the object schema has no '{key}'"
-                    )
-        elif types is not None and "object" not in types:
-            yield _Issue("wrong-type", path, f"an object is expected, the schema says {types}")
-        return
-    if m.items is not None:
-        item_schema = schema.get("items")
-        for i, sub in enumerate(m.items):
-            yield from _matcher_issues(sub, item_schema, (*path, i))
-        return
-    if m.regex is not None:
-        return
-    if m.one_of is not None:
-        for i, value in enumerate(m.one_of):
-            yield from _value_issues(value, schema, (*path, "one_of", i))
-    else:
-        yield from _value_issues(m.value, schema, path)
 
 
 # ------------------------------------------------------------------------------------- linting
@@ -466,7 +335,7 @@ class _Linter:
                     (*args_at, name),
                     case,
                 )
-            for issue in _matcher_issues(matcher, props[name], (name,)):
+            for issue in matcher_issues(matcher, props[name], (name,)):
                 self.add(
                     "warning", issue.code, issue.message, origin, (*args_at, *issue.path), case
                 )
@@ -536,19 +405,45 @@ class _Linter:
             for e in [case.expect, *(t.expect for t in case.turns if t.expect)]:
                 used.update(c.name for c in e.tool_calls)
                 used.update(e.forbidden_tools)
-        for tool, origin in zip(self.suite.tools, self.loaded.tool_origins, strict=True):
-            if tool.name not in used:
-                self.add(
-                    "warning",
-                    "unused-tool",
-                    f"no case expects (or forbids) a call to '{tool.name}'",
-                    origin,
-                    ("name",) if origin.path else (),
-                )
+        unused = [
+            (tool, origin)
+            for tool, origin in zip(self.suite.tools, self.loaded.tool_origins, strict=True)
+            if tool.name not in used
+        ]
+        if len(unused) > _MAX_UNUSED_LISTED:
+            # distractor tools (BFCL's multiple, irrelevance ...): one summary, not hundreds
+            names = ", ".join(t.name for t, _ in unused[:5])
+            self.add(
+                "warning",
+                "unused-tool",
+                f"{len(unused)} of {len(self.suite.tools)} tools are never expected (or "
+                f"forbidden) by any case, e.g. {names}",
+                Origin(self.loaded.file, FixedLocator(None)),
+            )
+            return
+        for tool, origin in unused:
+            self.add(
+                "warning",
+                "unused-tool",
+                f"no case expects (or forbids) a call to '{tool.name}'",
+                origin,
+                ("name",) if origin.path else (),
+            )
 
     def mix(self) -> None:
         mix = category_mix(self.suite)
         if mix.total == 0:
+            return
+        where = Origin(self.loaded.file, FixedLocator(None))
+        if all(c.stratum == "other" for c in mix.categories):
+            shown = ", ".join(f"{c.name} {c.count}" for c in mix.categories[:5])
+            self.add(
+                "warning",
+                "category-mix",
+                f"no case uses a standard category ({shown}), so the usual 60/25/15 mix of "
+                "common / edge / adversarial cases cannot be checked",
+                where,
+            )
             return
         for name, target in STRATA_TARGETS.items():
             stratum = mix.stratum(name)
@@ -559,7 +454,7 @@ class _Linter:
                     "category-mix",
                     f"no {name} cases (a golden set is commonly about {target:.0%} {name}: "
                     f"categories {members})",
-                    Origin(self.loaded.file, FixedLocator(None)),
+                    where,
                 )
 
 

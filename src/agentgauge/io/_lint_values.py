@@ -1,0 +1,149 @@
+"""Lint checks of expected values against a tool's JSON Schema (types, enums, nesting)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..schema import MATCHER_KEYS, ArgMatcher
+from ._yaml import PathElem
+from ._yaml_errors import kind_of
+
+
+def schema_types(schema: Any) -> set[str] | None:
+    """The JSON types a schema allows, or None when it does not say (or says anything)."""
+    if not isinstance(schema, dict):
+        return None
+    t = schema.get("type")
+    if isinstance(t, str):
+        return {t}
+    if isinstance(t, list):
+        return {str(x) for x in t}
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            out: set[str] = set()
+            for b in branches:
+                bt = schema_types(b)
+                if bt is None:
+                    return None
+                out |= bt
+            return out
+    if "enum" in schema or "const" in schema:
+        return None
+    if "properties" in schema:
+        return {"object"}
+    return None
+
+
+def _fits(value: Any, t: str) -> bool:
+    if t == "string":
+        return isinstance(value, str)
+    if t == "integer":
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer()
+        )
+    if t == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if t == "boolean":
+        return isinstance(value, bool)
+    if t == "array":
+        return isinstance(value, list)
+    if t == "object":
+        return isinstance(value, dict)
+    if t == "null":
+        return value is None
+    return True
+
+
+@dataclass(frozen=True)
+class Issue:
+    code: str
+    path: tuple[PathElem, ...]
+    message: str
+
+
+def value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterator[Issue]:
+    """Where an exact expected value does not fit a JSON Schema (type, enum, nesting)."""
+    if not isinstance(schema, dict) or value is None:
+        return
+    types = schema_types(schema)
+    if types is not None and not any(_fits(value, t) for t in types):
+        wanted = " or ".join(sorted(types))
+        hint = ""
+        if isinstance(value, dict) and MATCHER_KEYS & value.keys():
+            hint = (
+                " (a matcher inside an exact value is compared literally: write `items:` or "
+                "`fields:` explicitly to nest matchers)"
+            )
+        yield Issue(
+            "wrong-type", path, f"{value!r} is {kind_of(value)}, the schema says {wanted}{hint}"
+        )
+        return
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        scalar_enum = not any(isinstance(e, list | dict) for e in enum)
+        if isinstance(value, list) and scalar_enum:
+            # an enum of scalars on an array (BFCL writes them so): it constrains the items
+            for i, item in enumerate(value):
+                if item not in enum:
+                    yield Issue(
+                        "not-in-enum", (*path, i), f"{item!r} is not one of the enum {enum!r}"
+                    )
+        elif value not in enum:
+            yield Issue("not-in-enum", path, f"{value!r} is not one of the schema's enum {enum!r}")
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            closed = schema.get("additionalProperties") is False
+            for key, sub in value.items():
+                if key in props:
+                    yield from value_issues(sub, props[key], (*path, key))
+                elif closed:
+                    yield Issue("unknown-argument", (*path, key), f"the schema has no '{key}'")
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            yield from value_issues(item, schema["items"], (*path, i))
+
+
+def matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> Iterator[Issue]:
+    """Where an argument matcher cannot fit the argument's schema."""
+    if m.any or m.ref is not None or not isinstance(schema, dict):
+        return
+    types = schema_types(schema)
+    if types is not None:
+        numeric = bool(types & {"number", "integer"})
+        if (m.tolerance is not None or m.rel_tolerance is not None) and not numeric:
+            yield Issue("wrong-type", path, "a numeric tolerance on a non-numeric argument")
+        textual = m.regex is not None or m.ignore_case or m.ignore_space or m.date
+        if textual and "string" not in types:
+            yield Issue("wrong-type", path, "a string comparison on a non-string argument")
+    if m.coerce:
+        return
+    if m.fields is not None:
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            closed = bool(props) and schema.get("additionalProperties") in (None, False)
+            for key, sub in m.fields.items():
+                if key in props:
+                    yield from matcher_issues(sub, props[key], (*path, key))
+                elif closed:
+                    yield Issue(
+                        "unknown-argument", (*path, key), f"the object schema has no '{key}'"
+                    )
+        elif types is not None and "object" not in types:
+            yield Issue("wrong-type", path, f"an object is expected, the schema says {types}")
+        return
+    if m.items is not None:
+        item_schema = schema.get("items")
+        for i, sub in enumerate(m.items):
+            yield from matcher_issues(sub, item_schema, (*path, i))
+        return
+    if m.regex is not None:
+        return
+    if m.one_of is not None:
+        for i, value in enumerate(m.one_of):
+            yield from value_issues(value, schema, (*path, "one_of", i))
+    else:
+        yield from value_issues(m.value, schema, path)
