@@ -125,7 +125,7 @@ def test_malformed_twice_is_a_judge_error_not_a_verdict() -> None:
 
 
 def test_provider_failure_is_a_judge_error() -> None:
-    judge = Judge(MockProvider([ProviderError("boom", status=500)]), JudgeConfig(cache=False))
+    judge = Judge(MockProvider([ProviderError("boom", status=400)]), JudgeConfig(cache=False))
     with pytest.raises(JudgeError, match="boom"):
         run(judge.evaluate, "equivalence_answer", ANSWER)
 
@@ -208,3 +208,31 @@ def test_templates_dir_from_the_environment(
     r = run(Judge(mock, JudgeConfig(cache=False)).evaluate, "fluency", {"agent_output": "Hi."})
     assert r.template == "fluency@v3"
     assert "My fluency rubric." in (mock.requests[0].messages[0].content or "")
+
+
+def test_transient_provider_errors_are_retried_with_backoff() -> None:
+    mock = MockProvider(
+        [ProviderError("slow down", status=429, retry_after=0), _verdict("equivalent")]
+    )
+    judge = Judge(mock, JudgeConfig(cache=False))
+    r = run(judge.evaluate, "equivalence_answer", ANSWER)
+    assert r.verdict == "equivalent"
+    assert mock.calls == 2
+    gone = MockProvider([ProviderError("bad key", status=401)])
+    with pytest.raises(JudgeError, match="bad key"):
+        run(Judge(gone, JudgeConfig(cache=False)).evaluate, "equivalence_answer", ANSWER)
+    assert gone.calls == 1  # not transient: no retry
+
+
+def test_aclose_closes_the_provider_once() -> None:
+    class Closable(MockProvider):
+        closed = 0
+
+        async def aclose(self) -> None:
+            self.closed += 1
+
+    provider = Closable([])
+    judge = Judge(provider, JudgeConfig(cache=False))
+    run(judge.aclose)
+    run(judge.aclose)
+    assert provider.closed == 1

@@ -52,14 +52,21 @@ def command(
 ) -> None:
     import anyio
 
-    from ..judges import Judge, JudgeConfig, calibrate, read_labels
+    from ..judges import CalibrationReport, Judge, JudgeConfig, calibrate, read_labels
 
     examples = read_labels(labels_path)
     config = JudgeConfig(
         spec=spec, samples=samples, cache=not no_cache, templates_dir=templates_dir
     )
     judge = Judge.from_config(config)
-    report = anyio.run(lambda: calibrate(judge, examples, tasks=tasks))
+
+    async def measure() -> CalibrationReport:
+        try:
+            return await calibrate(judge, examples, tasks=tasks)
+        finally:
+            await judge.aclose()
+
+    report = anyio.run(measure)
     if as_json:
         click.echo(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode())
         return

@@ -12,13 +12,15 @@ scorers record as a judge error, never as a pass or a fail.
 from __future__ import annotations
 
 import os
+import random
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import anyio
 import orjson
 from pydantic import ValidationError
 
@@ -58,6 +60,8 @@ class JudgeConfig:
     #: a directory of ``<task>.md`` files that replace the shipped templates
     #: (None: ``$AGENTGAUGE_JUDGE_TEMPLATES`` if set)
     templates_dir: Path | None = None
+    #: retries of a transient provider error (429, 5xx, timeouts), with backoff
+    retries: int = 2
     #: adapter options for the provider factory (e.g. ``base_url``)
     options: Mapping[str, Any] = field(default_factory=dict)
 
@@ -175,6 +179,19 @@ class Judge:
         #: totals over this judge's life
         self.provider_calls = 0
         self.cache_hits = 0
+        self._rng = random.Random(config.seed)
+        self._sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+        self._closed = False
+
+    async def aclose(self) -> None:
+        """Release the provider's connections (safe to call more than once; a later call to
+        :meth:`evaluate` works again with adapters that reopen their sessions lazily)."""
+        if self._closed:
+            return
+        self._closed = True
+        from ..providers._base import close_provider
+
+        await close_provider(self.provider)
 
     @classmethod
     def from_config(cls, config: JudgeConfig) -> Judge:
@@ -259,11 +276,17 @@ class Judge:
             if hit is not None:
                 counter["hits"] += 1
                 return hit
+        from ..runner._retry import RetryPolicy, with_retries
+
+        policy = RetryPolicy(retries=self.config.retries)
         try:
-            response = await self.provider.generate(request)
-        except ProviderError as exc:
+            response, _ = await with_retries(
+                lambda: self.provider.generate(request), policy, rng=self._rng, sleep=self._sleep
+            )
+        except (ProviderError, TimeoutError, ConnectionError) as exc:
             raise JudgeError(f"judge provider {self.provider.name} failed: {exc}") from None
         counter["calls"] += 1
+        self._closed = False
         text = response.message.content or ""
         # a malformed reply is cached too, so a re-run replays the same retry exactly
         if self._cache is not None:

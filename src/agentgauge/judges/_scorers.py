@@ -89,6 +89,10 @@ class JudgeScorer:
     ) -> list[Score]:
         raise NotImplementedError
 
+    async def aclose(self) -> None:
+        """Release the judge's provider (the runner calls this once, after the run)."""
+        await self.judge.aclose()
+
 
 class RubricScorer(JudgeScorer):
     """A 1–5 rubric task (``response_quality``, ``relevance``, ``coherence``, ``fluency``).
