@@ -197,6 +197,22 @@ def test_wrappers_are_detected() -> None:
     assert tools_from_data(anthropic_custom) == [NO_ARGS]
     bare = {"name": "get_time", "description": "Current time."}
     assert tools_from_data(bare) == [NO_ARGS]
+    legacy = {"model": "m", "functions": [{"name": "get_time", "description": "Current time."}]}
+    assert tools_from_data(legacy) == [NO_ARGS]
+    bedrock = {
+        "toolConfig": {
+            "tools": [
+                {
+                    "toolSpec": {
+                        "name": "book_flight",
+                        "description": BOOK.description,
+                        "inputSchema": {"json": BOOK.parameters},
+                    }
+                }
+            ]
+        }
+    }
+    assert tools_from_data(bedrock) == [BOOK]
 
 
 @pytest.mark.parametrize(

@@ -422,6 +422,11 @@ def tool_from_data(obj: Any, *, where: str = "tool") -> ToolSpec:
         return from_openai_responses(obj, where=where)
     if "input_schema" in obj:
         return from_anthropic(obj, where=where)
+    if isinstance(obj.get("toolSpec"), dict):  # Amazon Bedrock Converse
+        spec = obj["toolSpec"]
+        schema = spec.get("inputSchema")
+        params = schema.get("json") if isinstance(schema, dict) else None
+        return _spec(spec, params, f"{where}.toolSpec")
     if "inputSchema" in obj:
         return from_mcp(obj, where=where)
     if "parameters_json_schema" in obj or "parametersJsonSchema" in obj:
@@ -449,7 +454,9 @@ def tools_from_data(data: Any, *, source: str = "tools") -> list[ToolSpec]:
     """Tool definitions from parsed JSON/YAML in any known format.
 
     ``data`` may be one tool, a list of tools, a Gemini ``Tool`` (``function_declarations``), an
-    MCP ``tools/list`` result or a request body holding ``tools`` (lists of these nest freely).
+    MCP ``tools/list`` result or a request body holding ``tools`` (or OpenAI's legacy
+    ``functions``, or Bedrock's ``toolConfig``); lists of these nest freely. Amazon Bedrock
+    ``{"toolSpec": {name, description, inputSchema: {json}}}`` tools are read too.
     ``source`` prefixes error messages, e.g. a file name. Raises :class:`UserError` naming the
     first definition that is not recognised.
     """
@@ -474,9 +481,10 @@ def _collect(data: Any, where: str, out: list[ToolSpec]) -> None:
                         raise UserError(f"{where}.{key}[{i}]: expected an object")
                     out.append(from_gemini(decl, where=f"{where}.{key}[{i}]"))
                 return
-        if "tools" in data and "name" not in data:
-            _collect(data["tools"], f"{where}.tools", out)
-            return
+        for key in ("tools", "functions", "toolConfig"):
+            if key in data and "name" not in data:
+                _collect(data[key], f"{where}.{key}", out)
+                return
     out.append(tool_from_data(data, where=where))
 
 
