@@ -10,8 +10,9 @@ Measured (each in a fresh process, medians over ``--runs``):
   and the runner's peak RSS. The response cache is off, so every case makes a model call.
 - **cached re-run**: the same suite twice with the cache on (a fresh cache directory): the
   second run's wall time as a fraction of the first, and its provider calls (must be 0).
-- **memory**: a 100,000-case run with the ``mock:`` provider, cases fed lazily (``cases=``),
-  peak RSS of the runner process; and the same with the suite held in memory as a ``Suite``.
+- **memory**: a 100,000-case run with an in-process provider that answers at once and keeps
+  nothing, cases fed lazily (``cases=``): peak RSS of the runner process; and the same with the
+  100,000 cases held in memory in the ``Suite`` (as ``agentgauge run suite.yaml`` does).
 - **CLI start-up**: wall time of ``agentgauge --help``.
 
     python benchmarks/bench_runner.py                          # everything, 3 runs
@@ -115,19 +116,37 @@ def worker_throughput(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+class ConstantProvider:
+    """Answers every request with the same text at once and keeps nothing (unlike
+    ``MockProvider``, which records every request for tests to inspect)."""
+
+    name = "bench:constant"
+
+    async def generate(self, request: Any) -> Any:
+        from agentgauge.providers import ModelResponse
+        from agentgauge.schema import Message, Usage
+
+        return ModelResponse(
+            message=Message(role="assistant", content="It is sunny."),
+            usage=Usage(input_tokens=40, output_tokens=4),
+            model="constant",
+        )
+
+
 def worker_memory(args: argparse.Namespace) -> dict[str, Any]:
     from agentgauge.runner import RunConfig, run_suite
     from agentgauge.schema import Case, Suite
 
     data = _suite_data(0)
-    cfg = RunConfig(agent="mock:", max_concurrency=64, cache=False, progress=False)
+    provider = ConstantProvider()
+    cfg = RunConfig(max_concurrency=64, cache=False, progress=False)
     run_dir = Path(args.tmp) / "run-memory"
     cpu0, t0 = _cpu_s(), time.perf_counter()
     if args.in_memory:
         data["cases"] = [_case_data(i) for i in range(args.cases)]
         suite = Suite.model_validate(data)
         del data
-        outcome = run_suite(suite, cfg, run_dir)
+        outcome = run_suite(suite, cfg, run_dir, provider=provider)
     else:
         suite = Suite.model_validate(data)
 
@@ -135,7 +154,7 @@ def worker_memory(args: argparse.Namespace) -> dict[str, Any]:
             for i in range(args.cases):
                 yield Case.model_validate(_case_data(i))
 
-        outcome = run_suite(suite, cfg, run_dir, cases=cases())
+        outcome = run_suite(suite, cfg, run_dir, provider=provider, cases=cases())
     wall, cpu = time.perf_counter() - t0, _cpu_s() - cpu0
     return {
         "wall_s": wall,
@@ -282,7 +301,7 @@ def bench_memory(args: argparse.Namespace) -> None:
                 }
             )
         how = "Suite held in memory" if in_memory else "cases fed lazily"
-        print(f"memory: {args.memory_cases} cases, mock: provider, {how}")
+        print(f"memory: {args.memory_cases} cases, constant in-process provider, {how}")
         _print_rows(
             rows,
             [

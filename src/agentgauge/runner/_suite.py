@@ -71,7 +71,11 @@ def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
 
 
 def _suite_hash(suite: Suite) -> str:
-    return hashlib.blake2b(suite.model_dump_json().encode(), digest_size=12).hexdigest()
+    """A hash of the suite, case by case (never one string of the whole suite)."""
+    h = hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
+    for case in suite.cases:
+        h.update(case.model_dump_json().encode())
+    return h.hexdigest()
 
 
 def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> str:
@@ -105,6 +109,10 @@ async def arun_suite(
     finally:
         if owns_provider:
             await close_provider(provider)
+        for scorer in config.extra_scorers:  # judges hold provider sessions too
+            aclose = getattr(scorer, "aclose", None)
+            if aclose is not None:
+                await aclose()
 
 
 async def _run(
@@ -147,7 +155,7 @@ async def _run(
         suite_path=config.suite_path or (previous.suite_path if previous else None),
         suite_hash=_suite_hash(suite) if cases is None else None,
         agent=agent,
-        judge=config.judge,
+        judge=config.judge or (previous.judge if previous else None),
         started_at=previous.started_at if previous else _now(),
         agentgauge_version=__version__,
         trials=trials,
