@@ -37,6 +37,7 @@ __all__ = ["ScoreOutcome", "command", "load_suite_any", "score_responses"]
 
 _BFCL_FILE: Final = re.compile(r"^BFCL_v\d+_.+\.json$")
 _NO_RESPONSE: Final = "no response"
+_BATCH: Final = 256
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -272,7 +273,11 @@ def score_responses(
                 cat[0] += status == "passed"
                 pairs.append((case.category, status))
                 out.append(orjson.dumps(line, default=repr))
-        fh.write(b"\n".join(out) + (b"\n" if out else b""))
+                if len(out) >= _BATCH:  # stream: a few hundred lines per write
+                    fh.write(b"\n".join(out) + b"\n")
+                    out.clear()
+        if out:
+            fh.write(b"\n".join(out) + b"\n")
     options: dict[str, Any] = {"mode": config.mode}
     if responses_path is not None:
         options["responses"] = str(responses_path)
