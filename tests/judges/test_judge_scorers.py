@@ -212,3 +212,10 @@ def test_scorer_case_filter(rule_judge: Judge) -> None:
     case = make_case(category="happy_path", expect={"behavior": "answer", "reference": "Paris"})
     scorer = EquivalenceScorer(rule_judge, cases=["rag_*"])
     assert score(scorer, case, make_result(), reply("Lyon")) == []
+
+
+def test_groundedness_without_material_is_skipped(rule_judge: Judge) -> None:
+    text = "The Louvre is free on Sundays."
+    [s] = score(GroundednessScorer(rule_judge), make_case(), make_result(text=text), reply(text))
+    assert s.passed is None
+    assert "no context or tool results" in s.explanation

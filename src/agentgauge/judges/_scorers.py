@@ -154,11 +154,21 @@ class GroundednessScorer(JudgeScorer):
         reply = final_text(result, turns)
         if not reply.strip():
             return [Score(name=self.name, value=0.0, passed=None, explanation="no text reply")]
+        material = tool_results_text(turns)
+        if not case.context and not material:
+            return [
+                Score(
+                    name=self.name,
+                    value=0.0,
+                    passed=None,
+                    explanation="no context or tool results to check the reply against",
+                )
+            ]
         r = await self.judge.evaluate(
             "groundedness",
             {
                 "context": "\n\n".join(case.context),
-                "tool_results": tool_results_text(turns),
+                "tool_results": material,
                 "agent_output": reply,
             },
         )
