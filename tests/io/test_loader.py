@@ -236,3 +236,16 @@ def test_many_bad_cases_are_all_reported(tmp_path: Path) -> None:
         load_cases(path)
     assert len(info.value.problems) == 50
     assert info.value.problems[49] == f"{path}:50: input: required field is missing"
+
+
+def test_tab_indentation_is_explained(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.yaml", "name: x\ncases:\n\t- id: a\n")
+    (line,) = problems_of(path)
+    assert line.startswith(f"{path}:3: invalid YAML:")
+    assert "indented with a tab" in line
+
+
+def test_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"id": "a", "input": "hi"}\n')
+    assert [c.id for c in load_cases(path)] == ["a"]

@@ -187,7 +187,7 @@ class Document:
     locator: Locator
 
 
-def _yaml_problem(display: str, err: yaml.YAMLError) -> str:
+def _yaml_problem(display: str, err: yaml.YAMLError, text: str = "") -> str:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     line = f":{mark.line + 1}" if mark is not None else ""
     problem = getattr(err, "problem", None) or str(err)
@@ -198,6 +198,12 @@ def _yaml_problem(display: str, err: yaml.YAMLError) -> str:
             + " is not allowed (suites are plain data)"
         )
     message = f"{problem} ({context})" if context and "tag" not in problem else str(problem)
+    if mark is not None and text:
+        lines = text.splitlines()
+        if 0 <= mark.line < len(lines):
+            source = lines[mark.line]
+            if "\t" in source[: len(source) - len(source.lstrip())]:
+                message += "; the line is indented with a tab (YAML indents with spaces only)"
     return f"{display}{line}: invalid YAML: {' '.join(message.split())}"
 
 
@@ -232,7 +238,7 @@ def read_yaml_text(text: str, display: str, path: Path | None = None) -> Documen
             raise UserError(problems[0], problems=problems)
         data = loader.construct_document(node)
     except yaml.YAMLError as err:
-        raise UserError(_yaml_problem(display, err)) from None
+        raise UserError(_yaml_problem(display, err, text)) from None
     finally:
         loader.dispose()
     return Document(path or Path(display), display, data, NodeLocator(node))
@@ -284,7 +290,7 @@ def read_text(path: Path, display: str, *, referenced_at: str | None = None) -> 
     """
     prefix = f"{referenced_at}: " if referenced_at else f"{display}: "
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise UserError(f"{prefix}no such file: {display}") from None
     except IsADirectoryError:
