@@ -368,8 +368,11 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as err:
-            problems.append(f"{where}: invalid JSON: {err.args[0]}")
-            continue
+            try:  # what orjson refuses but Python's json (BFCL's reader) accepts: NaN, huge ints
+                data = json.loads(raw)
+            except ValueError:
+                problems.append(f"{where}: invalid JSON: {err.args[0]}")
+                continue
         try:
             if not isinstance(data, dict):
                 raise UserError(f"{where}: expected a JSON object")
