@@ -248,3 +248,20 @@ def test_enum_of_scalars_on_an_array_constrains_its_items() -> None:
         if f.code == "not-in-enum"
     ]
     assert [f.field for f in found] == ["cases[0].expect.tool_calls[0].arguments.metrics[1]"]
+
+
+def test_bad_regex_is_an_error_and_refs_need_defined_tools(tmp_path: Path) -> None:
+    path = tmp_path / "suite.yaml"
+    path.write_text(
+        WEATHER
+        + "cases:\n"
+        + call(
+            "            city: {regex: '([a-z'}\n"
+            "            where: {lat: {ref: {tool: geocode, path: lat}}, lon: {any: true}}\n"
+        ),
+        encoding="utf-8",
+    )
+    found = [(f.severity, f.code, f.line, f.field) for f in lint_suite(read_suite(path))]
+    base = "cases[0].expect.tool_calls[0].arguments"
+    assert ("error", "bad-regex", 21, f"{base}.city") in found
+    assert ("warning", "unknown-tool", 22, f"{base}.where.lat.ref") in found

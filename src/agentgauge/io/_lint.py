@@ -10,6 +10,7 @@ Codes:
 ==========================  =========================================================
 ``duplicate-id``            two cases share an id (error)
 ``duplicate-tool``          two tools share a name (error)
+``bad-regex``               a ``regex`` matcher that does not compile (error)
 ``unknown-tool``            an expected call, forbidden tool, simulated result or ``ref`` names
                             a tool that is not defined
 ``tool-not-offered``        an expected call names a suite tool that the case does not offer
@@ -41,7 +42,7 @@ from ..schema import (
     Suite,
     ToolSpec,
 )
-from ._lint_values import matcher_issues
+from ._lint_values import matcher_issues, structural_issues
 from ._loader import LoadedSuite, Origin
 from ._yaml import FixedLocator, PathElem
 from ._yaml_errors import format_path
@@ -277,6 +278,17 @@ class _Linter:
                 )
         for j, call in enumerate(expect.tool_calls):
             call_at = (*at, "tool_calls", j)
+            for name, matcher in call.arguments.items():
+                for issue in structural_issues(matcher, (name,), defined):
+                    severity: Severity = "error" if issue.code == "bad-regex" else "warning"
+                    self.add(
+                        severity,
+                        issue.code,
+                        issue.message,
+                        origin,
+                        (*call_at, "arguments", *issue.path),
+                        case,
+                    )
             tool = defined.get(call.name)
             if tool is None:
                 self.add(

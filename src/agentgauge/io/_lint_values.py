@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,3 +148,23 @@ def matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> It
             yield from value_issues(value, schema, (*path, "one_of", i))
     else:
         yield from value_issues(m.value, schema, path)
+
+
+def structural_issues(
+    m: ArgMatcher, path: tuple[PathElem, ...], defined: Collection[str]
+) -> Iterator[Issue]:
+    """Schema-independent problems of a matcher: a regex that does not compile (``bad-regex``)
+    and a ``ref`` to a tool that is not defined (``unknown-tool``), at any depth."""
+    if m.regex is not None:
+        try:
+            re.compile(m.regex)
+        except re.error as err:
+            yield Issue("bad-regex", path, f"invalid regular expression {m.regex!r}: {err}")
+    if m.ref is not None and m.ref.tool not in defined:
+        yield Issue(
+            "unknown-tool", (*path, "ref"), f"ref names tool '{m.ref.tool}', which is not defined"
+        )
+    for key, sub in (m.fields or {}).items():
+        yield from structural_issues(sub, (*path, key), defined)
+    for i, sub in enumerate(m.items or []):
+        yield from structural_issues(sub, (*path, i), defined)
