@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from agentgauge.cli import cli
@@ -121,3 +122,28 @@ def test_bad_map_and_missing_tools(tmp_path: Path) -> None:
     )
     assert code == 2
     assert "--tools" in stderr
+
+
+def test_imported_fixtures_validate_clean(tmp_path: Path) -> None:
+    runs = [
+        ("when2call", [str(DATA / "when2call_sample.jsonl")]),
+        ("tool-selection", [str(DATA / "test_dataset.json"), "--tools", str(DATA / "tools.json")]),
+        ("golden", [str(DATA / "golden.jsonl")]),
+    ]
+    for fmt, args in runs:
+        out = tmp_path / fmt
+        code, _, stderr = _run(fmt, *args, "-o", str(out))
+        assert code == 0, stderr
+        result = CliRunner().invoke(cli, ["validate", str(out)])
+        assert result.exit_code == 0, f"{fmt}: {result.output}"
+
+
+@pytest.mark.shared_data
+def test_real_when2call_imports_and_validates(shared_data: Path, tmp_path: Path) -> None:
+    src = shared_data / "when2call" / "when2call_test_llm_judge.jsonl"
+    out = tmp_path / "w2c"
+    code, stdout, stderr = _run("when2call", str(src), "-o", str(out))
+    assert code == 0, stderr
+    assert stdout.splitlines()[0] == f"imported 300 case(s) from 1 file(s); wrote 300 to {out}"
+    result = CliRunner().invoke(cli, ["validate", str(out)])
+    assert result.exit_code == 0, result.output
