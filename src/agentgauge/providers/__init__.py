@@ -5,11 +5,13 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 ``mock:...``. Vendor SDKs are imported only when their adapter is created.
 """
 
+from ._agent_input import AgentInput
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
 from ._mock import MockProvider
 from ._registry import resolve_provider
 
 __all__ = [
+    "AgentInput",
     "GenerateConfig",
     "MockProvider",
     "ModelRequest",
