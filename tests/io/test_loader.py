@@ -249,3 +249,33 @@ def test_byte_order_mark_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"id": "a", "input": "hi"}\n')
     assert [c.id for c in load_cases(path)] == ["a"]
+
+
+def test_a_field_in_the_wrong_place_is_not_suggested_as_itself(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "s.yaml",
+        "name: x\ncases:\n  - id: a\n    input: hi\n    expect: {fault: error}\n",
+    )
+    assert problems_of(path) == [
+        f"{path}:5: cases[0].expect.fault: unknown field 'fault' (not a field of Expectation)"
+    ]
+
+
+def test_unknown_fields_name_what_is_allowed_there(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "s.yaml",
+        "name: x\ncases:\n  - id: a\n    input: hi\n    labels: {intent: [a]}\n"
+        "    tool_results: {f: {result: 1, delay: 2}}\n"
+        "    expect:\n      tool_calls:\n        - name: f\n"
+        "          arguments: {a: {value: 1, tolerence: 2}, b: {x: {one_of: [1], zz: 1}}}\n",
+    )
+    assert problems_of(path) == [
+        f"{path}:5: cases[0].labels.intent: unknown field 'intent' (did you mean 'intents'?)",
+        f"{path}:6: cases[0].tool_results.f.delay: unknown field 'delay' (did you mean 'delay_s'?)",
+        f"{path}:10: cases[0].expect.tool_calls[0].arguments.a.tolerence: unknown field "
+        "'tolerence' (did you mean 'tolerance'?)",
+        f"{path}:10: cases[0].expect.tool_calls[0].arguments.b.x.zz: unknown field 'zz' "
+        "(not a field of ArgMatcher)",
+    ]

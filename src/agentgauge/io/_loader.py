@@ -149,7 +149,13 @@ def _validate_case(
     except ValidationError as err:
         problems.add(
             *validation_problems(
-                err, raw, display=origin.file, locator=origin.locator, at=origin.path, shown=shown
+                err,
+                raw,
+                display=origin.file,
+                locator=origin.locator,
+                at=origin.path,
+                shown=shown,
+                model=Case,
             )
         )
         return None
@@ -280,7 +286,7 @@ def _tools_from_entry(
             for key in unknown:
                 problems.add(
                     f"{_tool_problem_prefix(doc, (*path, str(key)))}: "
-                    f"{unknown_field_message(str(key))}"
+                    f"{unknown_field_message(str(key), ToolSpec)}"
                 )
             return []
     try:
@@ -377,7 +383,9 @@ def read_suite(path: str | Path) -> LoadedSuite:
     try:
         suite = Suite.model_validate(head)
     except ValidationError as err:
-        problems.add(*validation_problems(err, head, display=display, locator=doc.locator))
+        problems.add(
+            *validation_problems(err, head, display=display, locator=doc.locator, model=Suite)
+        )
 
     tools: list[ToolSpec] = list(suite.tools) if suite else []
     tool_origins = [Origin(display, doc.locator, ("tools", i)) for i in range(len(tools))]

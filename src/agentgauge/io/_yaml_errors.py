@@ -18,6 +18,8 @@ every member failed on shape, one merged message says what was expected.
 from __future__ import annotations
 
 import difflib
+import types
+import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -96,8 +98,65 @@ def _known_field_names() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def unknown_field_message(key: str) -> str:
-    close = difflib.get_close_matches(key, _known_field_names(), n=1, cutoff=0.75)
+def _unwrap(annotation: Any, elem: PathElem) -> Any:
+    """The type one path step into ``annotation`` leads to (None when unknown)."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        for member in args:
+            found = _unwrap(member, elem)
+            if found is not None:
+                return found
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if isinstance(elem, str):
+            field = annotation.model_fields.get(elem)
+            if field is not None:
+                return field.annotation
+            # ArgMatcher shorthand: a nested object's field is again a matcher
+            if "fields" in annotation.model_fields and "one_of" in annotation.model_fields:
+                return annotation
+        if isinstance(elem, int) and "items" in annotation.model_fields:
+            return annotation
+        return None
+    if origin is list and args and isinstance(elem, int):
+        return args[0]
+    if origin is dict and len(args) == 2 and isinstance(elem, str):
+        return args[1]
+    return None
+
+
+def _model_at(root: type[BaseModel] | None, path: Sequence[PathElem]) -> type[BaseModel] | None:
+    """The model whose fields the mapping at ``path`` (inside a ``root`` document) holds."""
+    current: Any = root
+    for elem in path:
+        if current is None:
+            return None
+        current = _unwrap(current, elem)
+    # the mapping may be one member of a union: take the first model member
+    candidates = typing.get_args(current) or (current,)
+    for member in candidates:
+        if isinstance(member, type) and issubclass(member, BaseModel):
+            return member
+    return None
+
+
+def unknown_field_message(key: str, model: type[BaseModel] | None = None) -> str:
+    """``unknown field 'x'`` with a hint: a close field name of ``model`` (or of any model)."""
+    if model is not None:
+        allowed = [
+            (f.alias or name) for name, f in model.model_fields.items() if not name.startswith("_")
+        ]
+        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        if close:
+            return f"unknown field '{key}' (did you mean '{close[0]}'?)"
+        if len(allowed) <= 10:
+            return f"unknown field '{key}' (allowed: {', '.join(allowed)})"
+        return f"unknown field '{key}' (not a field of {model.__name__})"
+    known = _known_field_names()
+    if key in known:
+        return f"unknown field '{key}' (it belongs elsewhere in the format, not here)"
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return f"unknown field '{key}'{hint}"
 
@@ -136,9 +195,9 @@ def _resolve(error: Any, data: Any) -> _Resolved:
     return _Resolved(tuple(path), union, etype, str(error.get("msg", "")), error.get("input"))
 
 
-def _message(r: _Resolved) -> str:
+def _message(r: _Resolved, root: type[BaseModel] | None = None) -> str:
     if r.type == "extra_forbidden" and r.path and isinstance(r.path[-1], str):
-        return unknown_field_message(r.path[-1])
+        return unknown_field_message(r.path[-1], _model_at(root, r.path[:-1]))
     if r.type == "missing":
         return "required field is missing"
     msg = r.message
@@ -154,7 +213,7 @@ def _message(r: _Resolved) -> str:
         if len(shown) > 40:
             shown = shown[:39] + "…"
         msg = f"{msg} (got {shown})"
-    elif r.type in ("model_type", "dict_type", "list_type", "string_type"):
+    elif r.type.endswith(("_type", "_parsing")):
         msg = f"{msg} (got {kind_of(r.input)})"
     return one_line(msg)
 
@@ -163,7 +222,9 @@ def _is_shallow(r: _Resolved, at: tuple[PathElem, ...]) -> bool:
     return r.path == at and (r.type in _SHAPES or r.type.endswith("_type"))
 
 
-def _filter_unions(resolved: list[_Resolved]) -> list[tuple[_Resolved, str]]:
+def _filter_unions(
+    resolved: list[_Resolved], root: type[BaseModel] | None = None
+) -> list[tuple[_Resolved, str]]:
     """Drop the noise of unions; returns (error, message) pairs in the original order."""
     groups: dict[tuple[PathElem, ...], list[_Resolved]] = {}
     for r in resolved:
@@ -193,7 +254,7 @@ def _filter_unions(resolved: list[_Resolved]) -> list[tuple[_Resolved, str]]:
             merged[id(first)] = (
                 f"expected {' or '.join(wanted)}, got {kind_of(first.input)}"
                 if len(wanted) > 1
-                else _message(first)
+                else _message(first, root)
             )
             drop.update(id(e) for e in members[1:])
     out: list[tuple[_Resolved, str]] = []
@@ -201,7 +262,7 @@ def _filter_unions(resolved: list[_Resolved]) -> list[tuple[_Resolved, str]]:
     for r in resolved:
         if id(r) in drop:
             continue
-        msg = merged.get(id(r)) or _message(r)
+        msg = merged.get(id(r)) or _message(r, root)
         if (r.path, msg) in seen:
             continue
         seen.add((r.path, msg))
@@ -217,15 +278,17 @@ def validation_problems(
     locator: Locator,
     at: Sequence[PathElem] = (),
     shown: Sequence[PathElem] = (),
+    model: type[BaseModel] | None = None,
 ) -> list[str]:
     """One ``file:line: field.path: message`` line per error of ``err``.
 
     ``data`` is what was validated, found at path ``at`` in the document ``display`` whose
-    positions ``locator`` knows; ``shown`` is the prefix of the field path shown to the user.
+    positions ``locator`` knows; ``shown`` is the prefix of the field path shown to the user;
+    ``model`` (the model validated) lets unknown-field messages name the fields allowed there.
     """
     resolved = [_resolve(e, data) for e in err.errors(include_url=False)]
     located: list[tuple[int, str]] = []
-    for r, msg in _filter_unions(resolved):
+    for r, msg in _filter_unions(resolved, model):
         line = locator.line((*at, *r.path))
         where = f"{display}:{line}" if line is not None else display
         field = format_path((*shown, *r.path))
