@@ -11,7 +11,17 @@ import anyio
 from .. import scoring as scoring_api
 from ..errors import ProviderError
 from ..providers._base import GenerateConfig, Provider
-from ..schema import Case, CaseResult, FaultRate, Message, Suite, ToolCall, ToolSim, ToolSpec
+from ..schema import (
+    Case,
+    CaseResult,
+    FaultRate,
+    Message,
+    Suite,
+    ToolCall,
+    ToolSim,
+    ToolSpec,
+    Usage,
+)
 from ._cache import RequestKeys, ResponseCache
 from ._config import ExtraScorer
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
@@ -158,7 +168,7 @@ def _build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> 
         text=text,
         messages=tr.messages,
         trace=tr.trace,
-        usage=tr.usage,
+        usage=Usage(input_tokens=tr.input_tokens, output_tokens=tr.output_tokens),
         model_calls=tr.model_calls,
         tool_calls=tr.tool_calls,
         latency_ms=latency_ms,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import anyio
 
 from ..providers._base import GenerateConfig, ModelRequest, ModelResponse, Provider
-from ..schema import Message, ToolCall, ToolSpec, TraceEvent, Usage
+from ..schema import Message, ToolCall, ToolSpec, TraceEvent
 from ._cache import RequestKeys, ResponseCache
 from ._prices import cost_usd
 from ._retry import RetryPolicy, with_retries
@@ -32,7 +32,8 @@ class Transcript:
     messages: list[Message] = field(default_factory=list)
     turns: list[list[Message]] = field(default_factory=list)
     trace: list[TraceEvent] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
+    input_tokens: int = 0
+    output_tokens: int = 0
     model_calls: int = 0
     tool_calls: int = 0
     ttft_ms: float | None = None
@@ -125,7 +126,8 @@ class ModelCaller:
         model = resp.model or self._provider.name
         cost = cost_usd(model, resp.usage)
         tr.model_calls += 1
-        tr.usage = tr.usage + resp.usage
+        tr.input_tokens += resp.usage.input_tokens
+        tr.output_tokens += resp.usage.output_tokens
         if cost is not None:
             tr.cost_usd = (tr.cost_usd or 0.0) + cost
         if tr.ttft_ms is None and resp.ttft_ms is not None and not cached:

@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import anyio
-import anyio.abc
 
 from .._version import __version__
 from ..errors import UserError
@@ -208,33 +207,24 @@ async def _run(
     counts = {"passed": 0, "failed": 0, "error": 0}
     ran = 0
     writer = ResultsWriter(run_dir, fsync=config.fsync)
-    send, recv = anyio.create_memory_object_stream[tuple[Case, int]](
-        max_buffer_size=config.max_concurrency * 2
-    )
+    # The workers share one lazy iterator of (case, trial) pairs: taking the next pair never
+    # awaits, so in a single event loop this needs no lock, and at most one pair per worker
+    # is ever in flight (a 100,000-case run never makes 100,000 tasks).
+    pairs = _pairs(selected, trials, finished.pairs)
 
-    async def produce() -> None:
-        async with send:
-            for case in selected:
-                for trial in range(trials):
-                    if (case.id, trial) not in finished.pairs:
-                        await send.send((case, trial))
-
-    async def work(inbox: anyio.abc.ObjectReceiveStream[tuple[Case, int]]) -> None:
+    async def work() -> None:
         nonlocal ran
-        async with inbox:
-            async for case, trial in inbox:
-                result = await _run_guarded(case, trial, ctx)
-                writer.write(result)
-                ran += 1
-                counts[result.status] = counts.get(result.status, 0) + 1
-                progress.advance(result.status)
+        for case, trial in pairs:
+            result = await _run_guarded(case, trial, ctx)
+            writer.write(result)
+            ran += 1
+            counts[result.status] = counts.get(result.status, 0) + 1
+            progress.advance(result.status)
 
     try:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(produce)
             for _ in range(config.max_concurrency):
-                tg.start_soon(work, recv.clone())
-            recv.close()
+                tg.start_soon(work)
     finally:
         writer.close()
         progress.close()
@@ -256,6 +246,15 @@ async def _run(
         cache_hits=stats.cache_hits,
         wall_s=time.perf_counter() - t0,
     )
+
+
+def _pairs(
+    cases: Iterable[Case], trials: int, done: set[tuple[str, int]]
+) -> Iterator[tuple[Case, int]]:
+    for case in cases:
+        for trial in range(trials):
+            if (case.id, trial) not in done:
+                yield case, trial
 
 
 async def _run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
