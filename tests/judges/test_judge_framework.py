@@ -133,7 +133,10 @@ def test_provider_failure_is_a_judge_error() -> None:
 def test_cache_answers_the_second_call_without_the_provider(tmp_path: Path) -> None:
     reply = '{"reasoning": "r", "verdict": "equivalent"}'
     first = MockProvider([reply], name="mock:j")
-    r1 = run(Judge(first, JudgeConfig(cache_dir=tmp_path)).evaluate, "equivalence_answer", ANSWER)
+    judge1 = Judge(first, JudgeConfig(cache_dir=tmp_path))
+    r1 = run(judge1.evaluate, "equivalence_answer", ANSWER)
+    run(judge1.aclose)  # writes the pending cache entries
+    assert (tmp_path / "responses.sqlite3").is_file()  # the runner's cache file
     second = MockProvider([], name="mock:j")  # would raise if called
     judge2 = Judge(second, JudgeConfig(cache_dir=tmp_path))
     r2 = run(judge2.evaluate, "equivalence_answer", ANSWER)

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import orjson
@@ -26,8 +26,11 @@ from pydantic import ValidationError
 
 from ..errors import ProviderError, ScorerError
 from ..providers._base import GenerateConfig, ModelRequest, Provider
+
+if TYPE_CHECKING:
+    from ..runner._cache import ResponseCache
 from ..schema import Message
-from ._cache import JudgeCache, request_key
+from ._cache import request_key
 from ._tasks import (
     Claim,
     ClaimsOutput,
@@ -170,12 +173,14 @@ class Judge:
         self.provider = provider
         self.config = config
         self._templates: dict[str, Template] = {}
-        self._cache: JudgeCache | None = None
+        # the runner's response cache (one SQLite file for agent and judge replies); judge keys
+        # are prefixed "judge:" so they never meet an agent request's key
+        self._cache: ResponseCache | None = None
         if config.cache:
+            from ..runner._cache import ResponseCache
             from ..runner._config import default_cache_dir
 
-            base = config.cache_dir or default_cache_dir()
-            self._cache = JudgeCache(base / "judge.sqlite")
+            self._cache = ResponseCache(config.cache_dir or default_cache_dir())
         #: totals over this judge's life
         self.provider_calls = 0
         self.cache_hits = 0
@@ -184,8 +189,10 @@ class Judge:
         self._closed = False
 
     async def aclose(self) -> None:
-        """Release the provider's connections (safe to call more than once; a later call to
-        :meth:`evaluate` works again with adapters that reopen their sessions lazily)."""
+        """Write pending cache entries and release the provider's connections (safe to call more
+        than once; a later :meth:`evaluate` works again with adapters that reopen lazily)."""
+        if self._cache is not None:
+            self._cache.flush()
         if self._closed:
             return
         self._closed = True
@@ -275,7 +282,7 @@ class Judge:
             hit = self._cache.get(key)
             if hit is not None:
                 counter["hits"] += 1
-                return hit
+                return hit.message.content or ""
         from ..runner._retry import RetryPolicy, with_retries
 
         policy = RetryPolicy(retries=self.config.retries)
@@ -290,7 +297,7 @@ class Judge:
         text = response.message.content or ""
         # a malformed reply is cached too, so a re-run replays the same retry exactly
         if self._cache is not None:
-            self._cache.put(key, text)
+            self._cache.put(key, response)
         return text
 
 
