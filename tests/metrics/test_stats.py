@@ -171,3 +171,24 @@ def test_sample_size_mcnemar() -> None:
     assert sample_size_mcnemar(0.06, 0.01) < sample_size_two_proportions(0.80, 0.85)
     with pytest.raises(ValueError):
         sample_size_mcnemar(0.1, 0.1)
+
+
+def test_paired_bootstrap_and_delta_method_agree_on_a_large_sample() -> None:
+    from agentgauge.metrics._stats import _paired_delta
+
+    units = (
+        [(0.0, 1.0, 1.0, 1.0)] * 40
+        + [(1.0, 1.0, 0.0, 1.0)] * 15
+        + [(1.0, 1.0, 1.0, 1.0)] * 300
+        + [(0.0, 1.0, 0.0, 1.0)] * 45
+    )
+    boot = paired_bootstrap(units, seed=3)
+    totals = [sum(u[j] for u in units) for j in range(4)]
+    delta = _paired_delta(units, totals, boot.value, 0.95)
+    assert boot.value == pytest.approx(25 / 400)
+    assert boot.low == pytest.approx(delta.low, abs=0.01)
+    assert boot.high == pytest.approx(delta.high, abs=0.01)
+    # above the limit the delta method is used directly
+    big = paired_bootstrap(units * 2)
+    assert big.value == pytest.approx(25 / 400)
+    assert big.high - big.low < boot.high - boot.low

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from ._model import Latency, Mean, Rate, Slice
 from ._stats import bootstrap_mean, normal_mean, percentile, wilson
 
-#: values kept exactly per accumulator; beyond this, latencies go to a histogram and means use
-#: a normal interval (docs/metrics.md#memory)
+#: latencies kept exactly per slice; beyond this they go to a 1 % histogram (docs/metrics.md#memory)
 EXACT_LIMIT = 2000
+#: values kept for a bootstrap interval of a mean; beyond this the normal interval is used
+BOOTSTRAP_LIMIT = 500
 #: relative width of a latency histogram bucket (1 %)
 _BUCKET_RATIO = 1.01
 _LOG_RATIO = math.log(_BUCKET_RATIO)
@@ -60,7 +61,7 @@ class MeanAcc:
         self.mean += delta / self.n
         self.m2 += delta * (x - self.mean)
         if self.values is not None:
-            if len(self.values) < EXACT_LIMIT:
+            if len(self.values) < BOOTSTRAP_LIMIT:
                 self.values.append(x)
             else:
                 self.values = None

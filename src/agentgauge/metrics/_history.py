@@ -76,8 +76,17 @@ def _headline(summary: Summary) -> dict[str, float | None]:
     return out
 
 
-def record_run(run_dir: Path, summary: Summary, *, path: Path | None = None) -> Path | None:
-    """Add (or replace) this run's row in the history. Runs without ``run.json`` are skipped."""
+def record_run(
+    run_dir: Path, summary: Summary | None = None, *, path: Path | None = None
+) -> Path | None:
+    """Add (or replace) this run's row in the history; returns the history file.
+
+    The summary is computed when not given. Runs without ``run.json`` are not recorded.
+    """
+    if summary is None:
+        from ._files import summarize
+
+        summary = summarize(Path(run_dir))
     run = summary.run
     if run is None:
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -37,9 +38,12 @@ CLARIFY_CATEGORIES = frozenset({"ambiguous", "clarify"})
 WORST_KEPT = 10
 IDS_KEPT = 50
 
+_FailureRow = tuple[bool, float, str, int, str, str, str, str | None, str | None]
+
 _TURN = re.compile(r"^turn\[(\d+)\]\.(.+)$")
 
 
+@functools.lru_cache(maxsize=4096)
 def split_score_name(name: str) -> tuple[int | None, str]:
     """``"turn[2].arguments"`` -> ``(2, "arguments")``; ``"arguments"`` -> ``(None, ...)``."""
     m = _TURN.match(name)
@@ -48,7 +52,18 @@ def split_score_name(name: str) -> tuple[int | None, str]:
     return None, name
 
 
-def _case_score(scores: Iterable[Score], base: str) -> Score | None:
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A score as metrics read it: a case-level score, or a case's turn scores combined."""
+
+    passed: bool | None
+    value: float
+    expected: str | None = None
+    actual: str | None = None
+    explanation: str = ""
+
+
+def _case_score(scores: Iterable[Score], base: str) -> Verdict | None:
     """The case-level score ``base``, else the turn-level ones combined (all must pass)."""
     turn_level: list[Score] = []
     for s in scores:
@@ -56,22 +71,21 @@ def _case_score(scores: Iterable[Score], base: str) -> Score | None:
         if name != base:
             continue
         if turn is None:
-            return s
+            return Verdict(s.passed, s.value, s.expected, s.actual, s.explanation)
         turn_level.append(s)
     if not turn_level:
         return None
     decided = [s for s in turn_level if s.passed is not None]
     if not decided:
-        return Score(name=base, value=0.0, passed=None)
+        return Verdict(None, 0.0)
     failed = [s for s in decided if not s.passed]
     shown = failed[0] if failed else decided[0]
-    return Score(
-        name=base,
-        value=sum(s.value for s in decided) / len(decided),
-        passed=not failed,
-        expected=shown.expected,
-        actual=shown.actual,
-        explanation=shown.explanation,
+    return Verdict(
+        not failed,
+        sum(s.value for s in decided) / len(decided),
+        shown.expected,
+        shown.actual,
+        shown.explanation,
     )
 
 
@@ -133,7 +147,8 @@ class _Acc:
     per_case: dict[str, list[int]] = field(default_factory=dict)
     forbidden: int = 0
     forbidden_ids: list[str] = field(default_factory=list)
-    worst: list[Failure] = field(default_factory=list)
+    #: (not error, score, case id, trial, category, status, explanation, expected, actual)
+    worst: list[_FailureRow] = field(default_factory=list)
 
     def add(self, r: CaseResult) -> None:
         scored = r.status != "error"
@@ -188,19 +203,20 @@ class _Acc:
     def _keep_failure(self, r: CaseResult) -> None:
         shown = next((s for s in r.scores if s.passed is False), None)
         self.worst.append(
-            Failure(
-                case_id=r.case_id,
-                trial=r.trial,
-                category=r.category,
-                status=r.status,
-                score=r.score,
-                explanation=r.explanation or (r.error or ""),
-                expected=shown.expected if shown else None,
-                actual=shown.actual if shown else None,
+            (
+                r.status != "error",
+                r.score,
+                r.case_id,
+                r.trial,
+                r.category,
+                r.status,
+                r.explanation or (r.error or ""),
+                shown.expected if shown else None,
+                shown.actual if shown else None,
             )
         )
         if len(self.worst) > 4 * WORST_KEPT:
-            self.worst = _worst_first(self.worst)[:WORST_KEPT]
+            self.worst = sorted(self.worst, key=_failure_order)[:WORST_KEPT]
 
     def _tool_selection(self, r: CaseResult) -> bool | None:
         """Record tool selection; returns whether it passed (None when not applicable)."""
@@ -395,7 +411,19 @@ class _Acc:
             trials=trials,
             forbidden_tool_calls=self.forbidden,
             forbidden_tool_cases=self.forbidden_ids,
-            worst_failures=_worst_first(self.worst)[:WORST_KEPT],
+            worst_failures=[
+                Failure(
+                    case_id=w[2],
+                    trial=w[3],
+                    category=w[4],
+                    status=w[5],
+                    score=w[1],
+                    explanation=w[6],
+                    expected=w[7],
+                    actual=w[8],
+                )
+                for w in sorted(self.worst, key=_failure_order)[:WORST_KEPT]
+            ],
         )
         summary.warnings = small_sample_warnings(summary, self.gates)
         return summary
@@ -493,8 +521,9 @@ def _intent_stats(intent: str, tp: int, fp: int, fn: int) -> IntentStats:
     )
 
 
-def _worst_first(failures: list[Failure]) -> list[Failure]:
-    return sorted(failures, key=lambda f: (f.status != "error", f.score, f.case_id, f.trial))
+def _failure_order(w: _FailureRow) -> tuple[bool, float, str, int]:
+    """Errors first, then the lowest score; ties by case id and trial (deterministic)."""
+    return w[0], w[1], w[2], w[3]
 
 
 def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
