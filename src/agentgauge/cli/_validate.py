@@ -8,7 +8,7 @@ from typing import Any
 import click
 import orjson
 
-from ..io import CategoryMix, SuiteCheck, check_suite
+from ..io import CategoryMix, LintFinding, SuiteCheck, check_suite
 
 
 def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
@@ -97,13 +97,28 @@ def _plain_summary(check: SuiteCheck, strict: bool) -> None:
     click.echo(f"  strata: {strata}")
 
 
+def _rich_finding(finding: LintFinding, strict: bool) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    line = finding.format()
+    label = f" {finding.severity}: "
+    cut = line.find(label)
+    text = Text(line)
+    if cut >= 0:
+        red = finding.severity == "error" or strict
+        text.stylize("bold red" if red else "yellow", cut + 1, cut + len(label) - 1)
+        text.stylize("dim", line.rfind(" ["))
+    Console(highlight=False, soft_wrap=True).print(text)
+
+
 def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
     from ..io import STRATA_TARGETS
 
-    console = Console()
+    console = Console(highlight=False)
     failed = check.failed(strict=strict)
     style = "bold red" if failed else "bold green"
     if check.loaded is None:
@@ -171,7 +186,10 @@ def command(
         for finding in check.findings:
             if quiet and finding.severity == "warning" and not strict:
                 continue
-            click.echo(finding.format())
+            if rich:
+                _rich_finding(finding, strict)
+            else:
+                click.echo(finding.format())
         if not quiet:
             if rich:
                 _rich_summary(check, strict)
