@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -16,30 +15,9 @@ if TYPE_CHECKING:
 
 
 def load_suite_file(path: Path) -> Suite:
-    """Load a suite with ``agentgauge.io.load_suite`` (a minimal YAML reader until it exists)."""
-    from .. import io
+    from ..io import load_suite
 
-    loader = getattr(io, "load_suite", None)
-    if loader is not None:
-        suite = loader(path)
-        return suite  # type: ignore[no-any-return]
-    import yaml
-    from pydantic import ValidationError
-
-    from ..errors import UserError
-    from ..schema import Suite
-
-    if path.is_dir():
-        found = [path / n for n in ("suite.yaml", "suite.yml") if (path / n).exists()]
-        if not found:
-            raise UserError(f"{path}: no suite.yaml in this directory")
-        path = found[0]
-    if not path.exists():
-        raise UserError(f"{path}: no such suite file")
-    try:
-        return Suite.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise UserError(f"{path}: {str(exc).splitlines()[0]}") from exc
+    return load_suite(path)
 
 
 def _default_run_dir(suite_name: str) -> Path:
@@ -48,7 +26,9 @@ def _default_run_dir(suite_name: str) -> Path:
     return Path("runs") / f"{safe}-{stamp}"
 
 
-def _config_from_record(record: RunRecord, concurrency: int | None, progress: bool | None) -> Any:
+def _config_from_record(
+    record: RunRecord, concurrency: int | None, progress: bool | None
+) -> RunConfig:
     from ..runner import RunConfig
     from ..scoring import ScoringConfig
 
@@ -76,40 +56,31 @@ def _config_from_record(record: RunRecord, concurrency: int | None, progress: bo
 
 
 def _finish(outcome: RunOutcome, gate: bool) -> int:
-    """Write the summary, print it, and check gates; returns the exit status."""
-    run_dir = outcome.run_dir
-    console_out = sys.stdout
-    try:
-        metrics: Any = importlib.import_module("agentgauge.metrics")
-        report: Any = importlib.import_module("agentgauge.report")
-    except ImportError:
-        metrics = report = None
-    gate_failed = False
-    if metrics is not None and hasattr(metrics, "write_summary"):
-        from rich.console import Console
+    """Write ``summary.json``, print the summary (and gate verdicts); returns the exit status."""
+    from rich.console import Console
 
-        console = Console(file=console_out)
-        if gate and hasattr(metrics, "gate_run"):
-            summary, gate_report, _ = metrics.gate_run(run_dir)
-            metrics.write_summary(run_dir, summary)
-            report.render_console(summary, console, gates=gate_report)
-            gate_failed = not gate_report.passed
-        else:
-            summary = metrics.summarize(run_dir)
-            metrics.write_summary(run_dir, summary)
-            report.render_console(summary, console)
+    from ..metrics import gate_run, summarize, write_summary
+    from ..report import render_console
+
+    run_dir = outcome.run_dir
+    console = Console(file=sys.stdout)
+    failed = False
+    if gate:
+        summary, gates, _ = gate_run(run_dir)
+        write_summary(run_dir, summary)
+        render_console(summary, console, gates=gates)
+        failed = not gates.passed
     else:
-        click.echo(
-            f"{outcome.total} results: {outcome.passed} passed, {outcome.failed} failed, "
-            f"{outcome.errors} errors"
-        )
+        summary = summarize(run_dir)
+        write_summary(run_dir, summary)
+        render_console(summary, console)
     click.echo(
         f"run: {run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
         f"{outcome.provider_calls} model calls, {outcome.cache_hits} cached, "
         f"{outcome.wall_s:.1f}s)",
         err=True,
     )
-    return 1 if gate_failed else 0
+    return 1 if failed else 0
 
 
 def _with_judges(config: RunConfig, suite: Suite, judge: str | None) -> RunConfig:
