@@ -154,8 +154,14 @@ def _tool(fn: Any, where: str, hints: dict[str, dict[str, str]]) -> ToolSpec:
         raise UserError(f"{where}: {str(err).splitlines()[0]}") from None
 
 
-def _matcher(values: Any, where: str, required: bool = False) -> dict[str, Any]:
-    """An argument matcher (as data) from BFCL's acceptable-value list."""
+def _matcher(
+    values: Any, where: str, required: bool = False, stringy: bool = False
+) -> dict[str, Any]:
+    """An argument matcher (as data) from BFCL's acceptable-value list.
+
+    ``stringy``: a string (or untyped) parameter, for which BFCL also accepts ``""`` itself
+    when ``""`` is acceptable; the matcher then lists ``""`` too.
+    """
     if not isinstance(values, list):
         raise UserError(f"{where}: expected a list of acceptable values")
     optional = "" in values
@@ -177,6 +183,8 @@ def _matcher(values: Any, where: str, required: bool = False) -> dict[str, Any]:
             for i, x in enumerate(rest[0])
         ]
         return {"items": items, "optional": optional}
+    if optional and stringy:
+        return {"one_of": [*rest, ""], "optional": True}
     return {"one_of": rest, "optional": optional}
 
 
@@ -187,7 +195,7 @@ def _inner(values: Any, where: str) -> dict[str, Any]:
     return {"one_of": [v for v in values if v != ""], "optional": "" in values}
 
 
-def _expect(category: str, truth: Any, where: str, required: dict[str, set[str]]) -> dict[str, Any]:
+def _expect(category: str, truth: Any, where: str, tools: dict[str, ToolSpec]) -> dict[str, Any]:
     if "irrelevance" in category:
         return {"behavior": "no_tool"}
     if "relevance" in category:
@@ -201,17 +209,17 @@ def _expect(category: str, truth: Any, where: str, required: dict[str, set[str]]
         ((name, args),) = entry.items()
         if not isinstance(args, dict):
             raise UserError(f"{where}: ground_truth[{i}].{name}: expected an object of arguments")
-        calls.append(
-            {
-                "name": name,
-                "arguments": {
-                    k: _matcher(
-                        v, f"{where}: ground_truth[{i}].{name}.{k}", k in required.get(name, ())
-                    )
-                    for k, v in args.items()
-                },
-            }
-        )
+        tool = tools.get(name)
+        required = set(tool.required()) if tool is not None else set()
+        props = tool.properties() if tool is not None else {}
+        arguments = {}
+        for k, v in args.items():
+            prop = props.get(k)
+            stringy = isinstance(prop, dict) and prop.get("type", "string") == "string"
+            arguments[k] = _matcher(
+                v, f"{where}: ground_truth[{i}].{name}.{k}", k in required, stringy
+            )
+        calls.append({"name": name, "arguments": arguments})
     return {"tool_calls": calls, "order": "any_order"}
 
 
@@ -321,9 +329,7 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
             "tags": ["bfcl", category, "live" if category.startswith("live_") else "non_live"],
             "input": _input(data.get("question"), rec.where),
             "tools": tools,
-            "expect": _expect(
-                category, truth, rec.where, {t.name: set(t.required()) for t in tools}
-            ),
+            "expect": _expect(category, truth, rec.where, {t.name: t for t in tools}),
             "metadata": metadata,
         }
         try:
