@@ -22,7 +22,7 @@ from ._stats import (
     sample_size_mcnemar,
     sample_size_two_proportions,
 )
-from ._summarize import (
+from ._verdicts import (
     argument_verdict,
     behavior_verdict,
     is_multi_step,

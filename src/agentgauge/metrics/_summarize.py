@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -12,7 +10,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
-from ..schema import CaseResult, Gates, RunRecord, Score
+from ..schema import CaseResult, Gates, RunRecord
 from ._acc import LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
     ConfusionCell,
@@ -27,66 +25,25 @@ from ._model import (
     Trials,
 )
 from ._stats import pass_at_k, pass_hat_k
+from ._verdicts import (
+    NO_CALL_BEHAVIORS,
+    argument_verdict,
+    behavior_ok,
+    behavior_verdict,
+    case_score,
+    is_multi_step,
+    split_score_name,
+    tool_selection_verdict,
+)
 
 RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
-NO_TOOL = "<no tool>"
-#: behaviours that mean "do not call a tool"
-NO_CALL_BEHAVIORS = frozenset({"no_tool", "answer", "clarify", "refuse"})
 CLARIFY_CATEGORIES = frozenset({"ambiguous", "clarify"})
 #: how many failures the summary keeps, and how many flaky / forbidden case ids it lists
 WORST_KEPT = 10
 IDS_KEPT = 50
 
 _FailureRow = tuple[bool, float, str, int, str, str, str, str | None, str | None]
-
-_TURN = re.compile(r"^turn\[(\d+)\]\.(.+)$")
-
-
-@functools.lru_cache(maxsize=4096)
-def split_score_name(name: str) -> tuple[int | None, str]:
-    """``"turn[2].arguments"`` -> ``(2, "arguments")``; ``"arguments"`` -> ``(None, ...)``."""
-    m = _TURN.match(name)
-    if m:
-        return int(m.group(1)), m.group(2)
-    return None, name
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """A score as metrics read it: a case-level score, or a case's turn scores combined."""
-
-    passed: bool | None
-    value: float
-    expected: str | None = None
-    actual: str | None = None
-    explanation: str = ""
-
-
-def _case_score(scores: Iterable[Score], base: str) -> Verdict | None:
-    """The case-level score ``base``, else the turn-level ones combined (all must pass)."""
-    turn_level: list[Score] = []
-    for s in scores:
-        turn, name = split_score_name(s.name)
-        if name != base:
-            continue
-        if turn is None:
-            return Verdict(s.passed, s.value, s.expected, s.actual, s.explanation)
-        turn_level.append(s)
-    if not turn_level:
-        return None
-    decided = [s for s in turn_level if s.passed is not None]
-    if not decided:
-        return Verdict(None, 0.0)
-    failed = [s for s in decided if not s.passed]
-    shown = failed[0] if failed else decided[0]
-    return Verdict(
-        not failed,
-        sum(s.value for s in decided) / len(decided),
-        shown.expected,
-        shown.actual,
-        shown.explanation,
-    )
 
 
 def load_run(run_dir: Path) -> RunRecord | None:
@@ -230,7 +187,7 @@ class _Acc:
         return ok
 
     def _arguments(self, r: CaseResult, selection: bool | None) -> None:
-        s = _case_score(r.scores, "arguments")
+        s = case_score(r.scores, "arguments")
         if s is None:
             return
         ok = argument_verdict(r, selection)
@@ -259,7 +216,7 @@ class _Acc:
             self.clarify.add(r.behavior == "clarify")
         labels, predicted = r.labels, r.predicted_labels
         if labels is not None and labels.route is not None:
-            route_score = _case_score(r.scores, "route")
+            route_score = case_score(r.scores, "route")
             if predicted is not None and predicted.route is not None:
                 self.routing.add(predicted.route == labels.route)
             elif route_score is not None:
@@ -306,7 +263,7 @@ class _Acc:
                 if r.expected_behavior is None
                 else (
                     r.behavior is not None
-                    and _behavior_ok(r.expected_behavior, r.behavior, bool(called))
+                    and behavior_ok(r.expected_behavior, r.behavior, bool(called))
                 )
             )
             for tool in called:
@@ -451,63 +408,6 @@ class _Acc:
             flaky=RateAcc(len(flaky), len(self.per_case)).build(self.confidence),
             flaky_cases=sorted(flaky)[:IDS_KEPT],
         )
-
-
-def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None:
-    """(passed, expected label, called label) of tool selection; None when not applicable.
-
-    Uses the scorer's ``tool_selection`` score (or its turn scores); without one, compares the
-    set of expected tools with the set of called tools (``<no tool>`` when empty).
-    """
-    s = _case_score(r.scores, "tool_selection")
-    called = list(dict.fromkeys(c.name for c in r.calls))
-    if s is not None:
-        expected = s.expected or (", ".join(r.expected_tools) or NO_TOOL)
-        actual = s.actual or (", ".join(called) or NO_TOOL)
-        return s.passed, expected, actual
-    if r.expected_tools or r.expected_behavior in NO_CALL_BEHAVIORS:
-        expected = ", ".join(r.expected_tools) or NO_TOOL
-        actual = ", ".join(called) or NO_TOOL
-        return set(r.expected_tools) == set(called), expected, actual
-    return None
-
-
-def is_multi_step(r: CaseResult) -> bool:
-    """A multi-step task: more than one expected call, or scored turns after the first."""
-    return len(r.expected_tools) > 1 or any(
-        (split_score_name(s.name)[0] or 0) >= 1 for s in r.scores
-    )
-
-
-def argument_verdict(r: CaseResult, selection: bool | None) -> bool | None:
-    """Strict argument correctness, or None when skipped.
-
-    Skip-cascading: when tool selection failed, argument correctness is meaningless (the
-    arguments of the wrong tool), so it is skipped rather than counted as a second failure.
-    """
-    s = _case_score(r.scores, "arguments")
-    if s is None or s.passed is None or selection is False:
-        return None
-    return s.passed
-
-
-def behavior_verdict(r: CaseResult) -> tuple[bool | None, str | None] | None:
-    """(passed, expected behaviour) from the ``behavior`` score, else expected vs classified."""
-    s = _case_score(r.scores, "behavior")
-    expected = r.expected_behavior or (s.expected if s else None)
-    if s is not None and s.passed is not None:
-        return s.passed, expected
-    if r.expected_behavior is not None and r.behavior is not None:
-        return _behavior_ok(r.expected_behavior, r.behavior, bool(r.calls)), expected
-    return None
-
-
-def _behavior_ok(expected: str, actual: str, called: bool) -> bool:
-    if expected == "no_tool":
-        return not called
-    if expected == "any_tool":
-        return called
-    return expected == actual
 
 
 def _intent_stats(intent: str, tp: int, fp: int, fn: int) -> IntentStats:

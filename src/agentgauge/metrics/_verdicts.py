@@ -1,0 +1,122 @@
+"""How metrics read one result: its scores by name, and the verdicts derived from them.
+
+Shared by the summary pass and the run comparison, so both count the same things.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..schema import CaseResult, Score
+
+NO_TOOL = "<no tool>"
+#: behaviours that mean "do not call a tool"
+NO_CALL_BEHAVIORS = frozenset({"no_tool", "answer", "clarify", "refuse"})
+
+_TURN = re.compile(r"^turn\[(\d+)\]\.(.+)$")
+
+
+@functools.lru_cache(maxsize=4096)
+def split_score_name(name: str) -> tuple[int | None, str]:
+    """``"turn[2].arguments"`` -> ``(2, "arguments")``; ``"arguments"`` -> ``(None, ...)``."""
+    m = _TURN.match(name)
+    if m:
+        return int(m.group(1)), m.group(2)
+    return None, name
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A score as metrics read it: a case-level score, or a case's turn scores combined."""
+
+    passed: bool | None
+    value: float
+    expected: str | None = None
+    actual: str | None = None
+    explanation: str = ""
+
+
+def case_score(scores: Iterable[Score], base: str) -> Verdict | None:
+    """The case-level score ``base``, else the turn-level ones combined (all must pass)."""
+    turn_level: list[Score] = []
+    for s in scores:
+        turn, name = split_score_name(s.name)
+        if name != base:
+            continue
+        if turn is None:
+            return Verdict(s.passed, s.value, s.expected, s.actual, s.explanation)
+        turn_level.append(s)
+    if not turn_level:
+        return None
+    decided = [s for s in turn_level if s.passed is not None]
+    if not decided:
+        return Verdict(None, 0.0)
+    failed = [s for s in decided if not s.passed]
+    shown = failed[0] if failed else decided[0]
+    return Verdict(
+        not failed,
+        sum(s.value for s in decided) / len(decided),
+        shown.expected,
+        shown.actual,
+        shown.explanation,
+    )
+
+
+def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None:
+    """(passed, expected label, called label) of tool selection; None when not applicable.
+
+    Uses the scorer's ``tool_selection`` score (or its turn scores); without one, compares the
+    set of expected tools with the set of called tools (``<no tool>`` when empty).
+    """
+    s = case_score(r.scores, "tool_selection")
+    called = list(dict.fromkeys(c.name for c in r.calls))
+    if s is not None:
+        expected = s.expected or (", ".join(r.expected_tools) or NO_TOOL)
+        actual = s.actual or (", ".join(called) or NO_TOOL)
+        return s.passed, expected, actual
+    if r.expected_tools or r.expected_behavior in NO_CALL_BEHAVIORS:
+        expected = ", ".join(r.expected_tools) or NO_TOOL
+        actual = ", ".join(called) or NO_TOOL
+        return set(r.expected_tools) == set(called), expected, actual
+    return None
+
+
+def is_multi_step(r: CaseResult) -> bool:
+    """A multi-step task: more than one expected call, or scored turns after the first."""
+    return len(r.expected_tools) > 1 or any(
+        (split_score_name(s.name)[0] or 0) >= 1 for s in r.scores
+    )
+
+
+def argument_verdict(r: CaseResult, selection: bool | None) -> bool | None:
+    """Strict argument correctness, or None when skipped.
+
+    Skip-cascading: when tool selection failed, argument correctness is meaningless (the
+    arguments of the wrong tool), so it is skipped rather than counted as a second failure.
+    """
+    s = case_score(r.scores, "arguments")
+    if s is None or s.passed is None or selection is False:
+        return None
+    return s.passed
+
+
+def behavior_verdict(r: CaseResult) -> tuple[bool | None, str | None] | None:
+    """(passed, expected behaviour) from the ``behavior`` score, else expected vs classified."""
+    s = case_score(r.scores, "behavior")
+    expected = r.expected_behavior or (s.expected if s else None)
+    if s is not None and s.passed is not None:
+        return s.passed, expected
+    if r.expected_behavior is not None and r.behavior is not None:
+        return behavior_ok(r.expected_behavior, r.behavior, bool(r.calls)), expected
+    return None
+
+
+def behavior_ok(expected: str, actual: str, called: bool) -> bool:
+    if expected == "no_tool":
+        return not called
+    if expected == "any_tool":
+        return called
+    return expected == actual
