@@ -265,3 +265,8 @@ def test_bad_regex_is_an_error_and_refs_need_defined_tools(tmp_path: Path) -> No
     base = "cases[0].expect.tool_calls[0].arguments"
     assert ("error", "bad-regex", 21, f"{base}.city") in found
     assert ("warning", "unknown-tool", 22, f"{base}.where.lat.ref") in found
+
+
+def test_dates_that_do_not_parse(tmp_path: Path) -> None:
+    got = findings(tmp_path, call("            city: {value: next friday, date: true}\n"))
+    assert got == [(21, "bad-date", "cases[0].expect.tool_calls[0].arguments.city")]

@@ -279,3 +279,11 @@ def test_unknown_fields_name_what_is_allowed_there(tmp_path: Path) -> None:
         f"{path}:10: cases[0].expect.tool_calls[0].arguments.b.x.zz: unknown field 'zz' "
         "(not a field of ArgMatcher)",
     ]
+
+
+def test_a_newer_format_version_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.yaml", "name: x\nversion: 99\ncases: []\n")
+    assert problems_of(path) == [
+        f"{path}:2: version: this suite is format version 99; this agentgauge reads up to "
+        "version 1 (upgrade agentgauge)"
+    ]

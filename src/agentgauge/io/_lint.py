@@ -11,6 +11,7 @@ Codes:
 ``duplicate-id``            two cases share an id (error)
 ``duplicate-tool``          two tools share a name (error)
 ``bad-regex``               a ``regex`` matcher that does not compile (error)
+``bad-date``                a ``date: true`` value that does not parse as a date
 ``unknown-tool``            an expected call, forbidden tool, simulated result or ``ref`` names
                             a tool that is not defined
 ``tool-not-offered``        an expected call names a suite tool that the case does not offer

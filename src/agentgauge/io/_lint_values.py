@@ -153,13 +153,24 @@ def matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> It
 def structural_issues(
     m: ArgMatcher, path: tuple[PathElem, ...], defined: Collection[str]
 ) -> Iterator[Issue]:
-    """Schema-independent problems of a matcher: a regex that does not compile (``bad-regex``)
-    and a ``ref`` to a tool that is not defined (``unknown-tool``), at any depth."""
+    """Schema-independent problems of a matcher, at any depth: a regex that does not compile
+    (``bad-regex``), a ``date`` value that does not parse (``bad-date``) and a ``ref`` to a
+    tool that is not defined (``unknown-tool``)."""
     if m.regex is not None:
         try:
             re.compile(m.regex)
         except re.error as err:
             yield Issue("bad-regex", path, f"invalid regular expression {m.regex!r}: {err}")
+    if m.date:
+        from ..scoring._dates import parse_date
+
+        for value in [m.value, *(m.one_of or [])]:
+            if isinstance(value, str) and parse_date(value) is None:
+                yield Issue(
+                    "bad-date",
+                    path,
+                    f"{value!r} does not parse as a date, so `date: true` compares it as text",
+                )
     if m.ref is not None and m.ref.tool not in defined:
         yield Issue(
             "unknown-tool", (*path, "ref"), f"ref names tool '{m.ref.tool}', which is not defined"

@@ -22,7 +22,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from ..errors import UserError
-from ..schema import Case, Suite, ToolSpec
+from ..schema import FORMAT_VERSION, Case, Suite, ToolSpec
 from ._yaml import (
     Document,
     FixedLocator,
@@ -386,6 +386,13 @@ def read_suite(path: str | Path) -> LoadedSuite:
         problems.add(
             *validation_problems(err, head, display=display, locator=doc.locator, model=Suite)
         )
+    if suite is not None and suite.version > FORMAT_VERSION:
+        problems.add(
+            f"{display}:{doc.locator.line(('version',))}: version: this suite is format version "
+            f"{suite.version}; this agentgauge reads up to version {FORMAT_VERSION} "
+            "(upgrade agentgauge)"
+        )
+        suite = None
 
     tools: list[ToolSpec] = list(suite.tools) if suite else []
     tool_origins = [Origin(display, doc.locator, ("tools", i)) for i in range(len(tools))]
@@ -405,7 +412,7 @@ def read_suite(path: str | Path) -> LoadedSuite:
         case_origins.extend(more_origins)
 
     problems.raise_if_any()
-    assert suite is not None  # no problems means the head validated
+    assert suite is not None  # no problems means the head validated (and its version is known)
     resolved = suite.model_copy(
         update={"tools": tools, "cases": cases, "tool_files": [], "case_files": []}
     )
