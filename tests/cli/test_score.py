@@ -142,3 +142,20 @@ def test_bfcl_result_file_against_bfcl_data(shared_data: Path, tmp_path: Path) -
     assert got["irrelevance_0"].status == "passed"
     assert got["live_relevance_0-0-0"].status == "failed"
     assert got["simple_python_0"].status == "error"
+
+
+def test_trials_are_scored_separately(suite_file: Path, tmp_path: Path) -> None:
+    call = {"name": "get_weather", "arguments": {"city": "Paris"}}
+    resp = responses(
+        tmp_path,
+        [
+            {"case_id": "paris", "trial": 1, "calls": [call]},
+            {"case_id": "paris", "trial": 0, "text": "I don't know."},
+        ],
+    )
+    run_dir = tmp_path / "run"
+    out = CliRunner().invoke(cli, ["score", str(suite_file), "-r", str(resp), "-o", str(run_dir)])
+    assert out.exit_code == 0, out.output
+    paris = [(r.trial, r.status) for r in iter_results(run_dir) if r.case_id == "paris"]
+    assert paris == [(0, "failed"), (1, "passed")]
+    assert read_record(run_dir).trials == 2

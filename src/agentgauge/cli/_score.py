@@ -169,7 +169,7 @@ def _write_run_record(
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_commit": None,
         "agentgauge_version": __version__,
-        "trials": 1,
+        "trials": options.get("trials", 1),
         "max_concurrency": None,
         "scoring_mode": mode,
         "case_count": cases,
@@ -278,7 +278,10 @@ def score_responses(
                     out.clear()
         if out:
             fh.write(b"\n".join(out) + b"\n")
-    options: dict[str, Any] = {"mode": config.mode}
+    options: dict[str, Any] = {
+        "mode": config.mode,
+        "trials": max((r.trial for r in responses), default=0) + 1,
+    }
     if responses_path is not None:
         options["responses"] = str(responses_path)
     if unknown:
