@@ -77,6 +77,8 @@ class Comparison(Model):
     #: exact McNemar test on per-case verdicts (two-sided)
     mcnemar_p: float = 1.0
     deltas: list[MetricDelta] = Field(default_factory=list)
+    #: e.g. the runs are of different suites, or the suite changed between them
+    warnings: list[str] = Field(default_factory=list)
     #: cases needed for 80 % power to detect the observed change (or ``detect_points`` if none)
     sample_size: SampleSize | None = None
 
@@ -220,6 +222,7 @@ def compare(
             )
         )
     return Comparison(
+        warnings=_suite_warnings(Path(base_run), Path(new_run)),
         base_run=str(base_run),
         new_run=str(new_run),
         confidence=confidence,
@@ -233,6 +236,21 @@ def compare(
         deltas=deltas,
         sample_size=_sample_size(counts, len(shared), deltas, detect_points, 1 - confidence),
     )
+
+
+def _suite_warnings(base_run: Path, new_run: Path) -> list[str]:
+    from ._summarize import load_run
+
+    base, new = load_run(base_run), load_run(new_run)
+    if base is None or new is None:
+        return []
+    if base.suite != new.suite:
+        return [f"the runs are of different suites ({base.suite!r} and {new.suite!r})"]
+    if base.suite_hash and new.suite_hash and base.suite_hash != new.suite_hash:
+        return ["the suite changed between the runs; cases are paired by id"]
+    if base.agent != new.agent:
+        return [f"different agents: {base.agent} (base) and {new.agent} (new)"]
+    return []
 
 
 def _unit_mcnemar(units: list[tuple[float, float, float, float]]) -> float:

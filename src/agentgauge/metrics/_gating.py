@@ -41,7 +41,7 @@ def _rate_text(r: Rate) -> str:
 
 
 def _min_rate(name: str, r: Rate | None, minimum: float) -> GateCheck:
-    threshold = f">= {minimum * 100:.1f}%"
+    threshold = f"≥ {minimum * 100:.1f}%"
     if r is None or r.value is None:
         return GateCheck(
             name=name,
@@ -72,7 +72,7 @@ def _max_latency(
             out.append(
                 GateCheck(
                     name=label,
-                    threshold=f"<= {limit_s:g} s",
+                    threshold=f"≤ {limit_s:g} s",
                     actual="n/a (no results)",
                     passed=True,
                     message=f"{label}: no latencies recorded; not checked",
@@ -83,7 +83,7 @@ def _max_latency(
         out.append(
             GateCheck(
                 name=label,
-                threshold=f"<= {limit_s:g} s",
+                threshold=f"≤ {limit_s:g} s",
                 actual=f"{value / 1000:.2f} s",
                 passed=ok,
                 message=f"{label} {value / 1000:.2f} s {'within' if ok else 'exceeds'} "
@@ -119,7 +119,7 @@ def evaluate_gates(
         checks.append(
             GateCheck(
                 name="error rate",
-                threshold=f"<= {gates.max_error_rate * 100:.1f}%",
+                threshold=f"≤ {gates.max_error_rate * 100:.1f}%",
                 actual=_rate_text(er),
                 passed=ok,
                 message=f"error rate {value * 100:.1f}% "
@@ -133,7 +133,7 @@ def evaluate_gates(
         checks.append(
             GateCheck(
                 name="latency budget violations",
-                threshold=f"<= {gates.max_budget_violation_rate * 100:.1f}%",
+                threshold=f"≤ {gates.max_budget_violation_rate * 100:.1f}%",
                 actual=_rate_text(bv),
                 passed=ok,
                 message=f"{bv.passed} of {bv.n} results over their latency budget",
@@ -189,7 +189,7 @@ def _regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
         out.append(
             GateCheck(
                 name=f"regression: {metric}",
-                threshold=f"drop <= {limit:g} pts",
+                threshold=f"drop ≤ {limit:g} pts",
                 actual=delta_text,
                 passed=not regressed,
                 message=f"{metric} moved {d.delta * 100:+.1f} points against the baseline{note}",

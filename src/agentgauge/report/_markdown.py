@@ -10,6 +10,9 @@ MARKER = "<!-- agentgauge-report -->"
 
 
 def _cell(text: str) -> str:
+    """Table-cell text: pipes escaped, one line, and ``<``/``>`` as entities (so ``<no tool>``
+    is not taken for an HTML tag by GitHub)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -124,6 +127,8 @@ def render_markdown(
     if comparison is not None:
         lines += _comparison(comparison)
 
+    lines += _diagnosis(summary)
+
     if failures and summary.worst_failures:
         lines += ["<details><summary>Worst failures</summary>", ""]
         f_rows = []
@@ -134,6 +139,42 @@ def render_markdown(
         lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
         lines += ["", "</details>", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _diagnosis(summary: Summary) -> list[str]:
+    """A collapsed section: tool confusions, per-intent precision / recall, memory decay."""
+    body: list[str] = []
+    wrong = [c for c in summary.tool_selection.confusion if c.expected != c.actual]
+    if wrong:
+        wrong.sort(key=lambda c: (-c.count, c.expected, c.actual))
+        body += ["Tool confusions (expected → called):", ""]
+        body += _table(
+            ["expected", "called", "count"],
+            [[c.expected, c.actual, str(c.count)] for c in wrong[:10]],
+            align="llr",
+        )
+        body.append("")
+    d = summary.diagnosis
+    if d.intents:
+        body += [f"Intents (from {d.intent_source}):", ""]
+        body += _table(
+            ["intent", "precision", "recall", "tp", "fp", "fn"],
+            [
+                [i.intent, pct(i.precision), pct(i.recall), str(i.tp), str(i.fp), str(i.fn)]
+                for i in d.intents
+            ],
+        )
+        body.append("")
+    if d.retention_by_distance:
+        body += ["Memory retention by turn distance:", ""]
+        body += _table(
+            ["distance", "retention"],
+            [[k, rate(v)] for k, v in d.retention_by_distance.items()],
+        )
+        body.append("")
+    if not body:
+        return []
+    return ["<details><summary>Diagnosis</summary>", "", *body, "</details>", ""]
 
 
 def _comparison(cmp: Comparison) -> list[str]:
@@ -148,6 +189,7 @@ def _comparison(cmp: Comparison) -> list[str]:
         + f". Exact McNemar p = {cmp.mcnemar_p:.3g}.",
         "",
     ]
+    lines += [f"> Note: {w}" for w in cmp.warnings] + ([""] if cmp.warnings else [])
     rows = []
     for d in cmp.deltas:
         if d.delta is None or d.base is None or d.new is None:

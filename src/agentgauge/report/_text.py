@@ -36,6 +36,7 @@ def comparison_lines(cmp: Comparison, *, listed: int = 10) -> list[str]:
             f"  {d.metric}: {d.base * 100:.1f}% -> {d.new * 100:.1f}% "
             f"({d.delta * 100:+.1f} pts{ci}, n={d.n})"
         )
+    lines.extend(f"  note: {w}" for w in cmp.warnings)
     for label, items in (("fixed", cmp.fixed), ("broken", cmp.broken)):
         if items:
             names = ", ".join(i.case_id for i in items[:listed])
