@@ -184,3 +184,30 @@ def as_bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes", "on")
     return bool(value)
+
+
+def sdk_error(
+    provider: str, exc: BaseException, secrets: Iterable[str | None] = ()
+) -> ProviderError:
+    """Map a vendor SDK exception to a ProviderError: HTTP status (``status_code`` or ``code``),
+    ``Retry-After`` from the response headers, connection errors and timeouts as transient."""
+    response = getattr(exc, "response", None)
+    status = getattr(exc, "status_code", None)
+    if not isinstance(status, int):
+        status = getattr(exc, "code", None)
+    if isinstance(status, int) and 100 <= status < 600:
+        headers = getattr(response, "headers", None)
+        try:
+            body: str | bytes = getattr(response, "content", b"") or b""
+            if not isinstance(body, str | bytes):
+                body = b""
+        except Exception:  # a streamed response whose body was not read
+            body = b""
+        if not body:
+            body = str(exc)
+        return error_from_status(provider, status, body, headers, secrets=secrets)
+    kind = type(exc).__name__
+    detail = redact(f"{kind}: {exc}", secrets)
+    if "Timeout" in kind or "Connection" in kind or isinstance(exc, OSError | TimeoutError):
+        return ProviderError(f"{provider}: connection failed: {detail}", transient=True)
+    return ProviderError(f"{provider}: {detail}", transient=False)

@@ -30,7 +30,7 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def _with_ids(messages: list[Message]) -> Iterator[tuple[Message, list[str], str | None]]:
+def with_call_ids(messages: list[Message]) -> Iterator[tuple[Message, list[str], str | None]]:
     """Yield each message with ids for its tool calls and, for tool results, the id answered.
 
     Calls without an id get ``call_<message index>_<call index>``; a tool result without a
@@ -59,7 +59,7 @@ def _with_ids(messages: list[Message]) -> Iterator[tuple[Message, list[str], str
 
 def chat_messages(messages: list[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for m, ids, answered in _with_ids(messages):
+    for m, ids, answered in with_call_ids(messages):
         if m.role == "tool":
             out.append({"role": "tool", "tool_call_id": answered, "content": m.content or ""})
         elif m.role == "assistant":
@@ -213,7 +213,7 @@ class ChatStream:
 
 def responses_input(messages: list[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for m, ids, answered in _with_ids(messages):
+    for m, ids, answered in with_call_ids(messages):
         if m.role == "tool":
             out.append(
                 {"type": "function_call_output", "call_id": answered, "output": m.content or ""}

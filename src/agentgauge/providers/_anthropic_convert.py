@@ -1,0 +1,178 @@
+"""Pure translation between neutral messages and Anthropic's Messages API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..schema import Message, ToolCall, ToolSpec, Usage
+from ._base import ModelRequest, ModelResponse
+from ._common import parse_arguments
+from ._openai_convert import with_call_ids
+
+__all__ = ["AnthropicStream", "anthropic_payload", "anthropic_response"]
+
+#: Anthropic requires max_tokens; used when the request does not set one
+DEFAULT_MAX_TOKENS = 1024
+
+_FINISH = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+}
+
+
+def anthropic_messages(messages: list[Message]) -> tuple[str | None, list[dict[str, Any]]]:
+    """(system text, messages): tool results become ``tool_result`` blocks in a user turn and
+    consecutive same-role turns are merged, as the API requires alternating roles."""
+    system_parts: list[str] = []
+    out: list[dict[str, Any]] = []
+
+    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+
+    for m, ids, answered in with_call_ids(messages):
+        if m.role == "system":
+            system_parts.append(m.content or "")
+        elif m.role == "tool":
+            add(
+                "user",
+                [{"type": "tool_result", "tool_use_id": answered, "content": m.content or ""}],
+            )
+        elif m.role == "assistant":
+            blocks: list[dict[str, Any]] = []
+            if m.content:
+                blocks.append({"type": "text", "text": m.content})
+            for cid, c in zip(ids, m.tool_calls, strict=True):
+                blocks.append({"type": "tool_use", "id": cid, "name": c.name, "input": c.arguments})
+            if blocks:
+                add("assistant", blocks)
+        else:
+            add("user", [{"type": "text", "text": m.content or ""}])
+    return ("\n\n".join(system_parts) if system_parts else None), out
+
+
+def anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
+    ]
+
+
+def anthropic_payload(request: ModelRequest, model: str) -> dict[str, Any]:
+    """Keyword arguments of ``client.messages.create`` (the JSON body of ``POST /v1/messages``)."""
+    system, messages = anthropic_messages(request.messages)
+    config = request.config
+    payload: dict[str, Any] = {
+        "model": model,
+        "messages": messages,
+        "max_tokens": config.max_tokens or DEFAULT_MAX_TOKENS,
+    }
+    if system:
+        payload["system"] = system
+    if request.tools:
+        payload["tools"] = anthropic_tools(request.tools)
+    if config.temperature is not None:
+        payload["temperature"] = config.temperature
+    return payload
+
+
+def _finish(reason: Any) -> str | None:
+    return None if reason is None else _FINISH.get(str(reason), str(reason))
+
+
+def anthropic_response(body: dict[str, Any]) -> ModelResponse:
+    """A ``message`` object (decoded JSON) in neutral form."""
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for block in body.get("content") or []:
+        if block.get("type") == "text":
+            texts.append(block.get("text") or "")
+        elif block.get("type") == "tool_use":
+            calls.append(
+                ToolCall(
+                    id=block.get("id"),
+                    name=block.get("name") or "",
+                    arguments=parse_arguments(block.get("input")),
+                )
+            )
+    usage = body.get("usage") or {}
+    return ModelResponse(
+        message=Message(
+            role="assistant", content="".join(texts) if texts else None, tool_calls=calls
+        ),
+        usage=Usage(
+            input_tokens=int(usage.get("input_tokens") or 0),
+            output_tokens=int(usage.get("output_tokens") or 0),
+        ),
+        model=str(body.get("model") or ""),
+        finish_reason=_finish(body.get("stop_reason")),
+    )
+
+
+class AnthropicStream:
+    """Accumulates Messages API stream events into one response."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[int, dict[str, Any]] = {}
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.model = ""
+        self.stop_reason: str | None = None
+
+    def feed(self, event: dict[str, Any]) -> bool:
+        """Add one event; True when it carried generated content."""
+        kind = event.get("type")
+        if kind == "message_start":
+            message = event.get("message") or {}
+            self.model = str(message.get("model") or "")
+            usage = message.get("usage") or {}
+            self.input_tokens = int(usage.get("input_tokens") or 0)
+            self.output_tokens = int(usage.get("output_tokens") or 0)
+        elif kind == "content_block_start":
+            block = dict(event.get("content_block") or {})
+            if block.get("type") == "tool_use":
+                block["partial_json"] = ""
+            self.blocks[int(event.get("index", len(self.blocks)))] = block
+            return block.get("type") == "tool_use" or bool(block.get("text"))
+        elif kind == "content_block_delta":
+            delta = event.get("delta") or {}
+            block = self.blocks.setdefault(int(event.get("index", 0)), {"type": "text", "text": ""})
+            if delta.get("type") == "text_delta":
+                block["text"] = (block.get("text") or "") + (delta.get("text") or "")
+                return bool(delta.get("text"))
+            if delta.get("type") == "input_json_delta":
+                block["partial_json"] = block.get("partial_json", "") + (
+                    delta.get("partial_json") or ""
+                )
+                return True
+        elif kind == "message_delta":
+            self.stop_reason = (event.get("delta") or {}).get("stop_reason") or self.stop_reason
+            usage = event.get("usage") or {}
+            if usage.get("output_tokens") is not None:
+                self.output_tokens = int(usage["output_tokens"])
+        return False
+
+    def result(self, ttft_ms: float | None) -> ModelResponse:
+        content = []
+        for _, block in sorted(self.blocks.items()):
+            if block.get("type") == "tool_use":
+                raw = block.get("partial_json") or ""
+                block = dict(block, input=parse_arguments(raw) if raw else block.get("input") or {})
+            content.append(block)
+        body = {
+            "content": content,
+            "model": self.model,
+            "stop_reason": self.stop_reason,
+            "usage": {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens},
+        }
+        out = anthropic_response(body)
+        return ModelResponse(
+            message=out.message,
+            usage=out.usage,
+            model=out.model,
+            ttft_ms=ttft_ms,
+            finish_reason=out.finish_reason,
+        )
