@@ -3,12 +3,13 @@
 Responses are generated from the ground truth (a correct answer for every case: the first
 acceptable value of each parameter, a text reply for the irrelevance categories), then:
 
-1. in-process: ``score_case`` over all cases, default and bfcl modes — cases/s on one core
-   (the process is pinned to one CPU when it can be) and peak traced memory;
+1. in-process: ``score_case`` over all cases, default and bfcl modes — cases per CPU-second
+   on one core (the process is pinned to one CPU when it can be; CPU time, so other load on the
+   machine does not count against it), the wall-clock rate, and peak traced memory;
 2. whole process: ``agentgauge score SUITE --responses FILE -o RUN_DIR --mode bfcl`` as a
    subprocess, start-up, suite loading, scoring, results.jsonl, summary.json and run.json
-   included — wall time and peak RSS. The suite is the BFCL import saved as one JSON file (and,
-   for comparison, the BFCL folder imported on the fly).
+   included — wall time, CPU time (user + system) and peak RSS. The suite is the BFCL import
+   saved as one JSON file (and, for comparison, the BFCL folder imported on the fly).
 
 Medians of ``--runs`` runs.
 
@@ -74,20 +75,23 @@ def _responses_file(work: list[Any], path: Path) -> None:
             fh.write(json.dumps({"id": case.id, "result": result}) + "\n")
 
 
-def _in_process(work: list[Any], mode: str, runs: int) -> tuple[float, float]:
+def _in_process(work: list[Any], mode: str, runs: int) -> tuple[float, float, float]:
+    """(cases per CPU-second, cases per wall-second, peak MiB allocated while scoring)."""
     config = ScoringConfig(mode="bfcl" if mode == "bfcl" else "default")
-    rates = []
+    cpu_rates = []
+    wall_rates = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         for case, turns, tools in work:
             score_case(case, turns, tools, config)
-        rates.append(len(work) / (time.perf_counter() - t0))
+        cpu_rates.append(len(work) / (time.process_time() - c0))
+        wall_rates.append(len(work) / (time.perf_counter() - t0))
     tracemalloc.start()
     for case, turns, tools in work:
         score_case(case, turns, tools, config)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return statistics.median(rates), peak / 2**20
+    return statistics.median(cpu_rates), statistics.median(wall_rates), peak / 2**20
 
 
 def _subprocess(suite: Path, responses: Path, runs: int) -> tuple[float, float, float, str]:
@@ -126,10 +130,10 @@ def main() -> None:
     work = _workload(suite)
     print(f"BFCL v4 single-turn cases: {len(work)}")
     for mode in ("default", "bfcl"):
-        rate, peak = _in_process(work, mode, args.runs)
+        cpu_rate, wall_rate, peak = _in_process(work, mode, args.runs)
         print(
-            f"in-process {mode:>7}: {rate:>9,.0f} cases/s  "
-            f"(peak memory allocated while scoring {peak:.2f} MiB)"
+            f"in-process {mode:>7}: {cpu_rate:>9,.0f} cases per CPU-second on one core "
+            f"({wall_rate:,.0f}/s wall; peak memory allocated while scoring {peak:.2f} MiB)"
         )
     rss_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"benchmark process peak RSS (suite + responses in memory): {rss_self:.0f} MiB")
