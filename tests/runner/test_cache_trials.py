@@ -185,3 +185,25 @@ def test_cache_key_covers_the_offered_tools(tmp_path: Path) -> None:
     p = agent(weather_agent)
     run_suite(make_suite([{**base, "tools": [inline]}]), cfg, tmp_path / "r3", provider=p)
     assert p.calls == 0
+
+
+def test_provider_max_concurrency_caps_the_workers(tmp_path: Path) -> None:
+    in_flight = 0
+    peak = 0
+
+    async def serial(request: object) -> str:
+        nonlocal in_flight, peak
+        import anyio
+
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await anyio.sleep(0.001)
+        in_flight -= 1
+        return "ok"
+
+    provider = agent(serial)
+    provider.max_concurrency = 1  # type: ignore[attr-defined]
+    cfg = RunConfig(progress=False, cache=False, max_concurrency=8)
+    out = run_suite(make_suite(CASES), cfg, tmp_path, provider=provider)
+    assert peak == 1
+    assert out.record.max_concurrency == 1

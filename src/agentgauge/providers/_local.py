@@ -94,6 +94,9 @@ def _load(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
 class LocalProvider:
     """A local GGUF chat model whose replies are constrained to tool calls or text."""
 
+    #: one model, used under a lock: the runner runs one case at a time (see docs/running.md)
+    max_concurrency = 1
+
     def __init__(
         self,
         path: Path,

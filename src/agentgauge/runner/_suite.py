@@ -69,6 +69,19 @@ def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
     }
 
 
+def effective_concurrency(config: RunConfig, provider: Provider) -> int:
+    """Cases run at once: ``max_concurrency``, capped by the provider's own ``max_concurrency``.
+
+    A provider that can only serve one request at a time (an in-process local model) says so
+    with ``max_concurrency = 1``; running more cases than that would only make them queue for
+    the model and spend their timeout waiting.
+    """
+    own = getattr(provider, "max_concurrency", None)
+    if isinstance(own, int) and own >= 1:
+        return min(config.max_concurrency, own)
+    return config.max_concurrency
+
+
 def _suite_hash(suite: Suite) -> str:
     """A hash of the suite, case by case (never one string of the whole suite)."""
     h = hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
@@ -141,6 +154,7 @@ async def _run(
             "or choose another output directory"
         )
 
+    workers = effective_concurrency(config, provider)
     selected: Iterable[Case]
     if cases is None:
         selected = list(select_cases(suite.cases, config))
@@ -158,7 +172,7 @@ async def _run(
         started_at=previous.started_at if previous else _now(),
         agentgauge_version=__version__,
         trials=trials,
-        max_concurrency=config.max_concurrency,
+        max_concurrency=workers,
         scoring_mode=config.scoring.mode,
         case_count=case_count or 0,
         options=_options(config, trials),
@@ -223,7 +237,7 @@ async def _run(
 
     try:
         async with anyio.create_task_group() as tg:
-            for _ in range(config.max_concurrency):
+            for _ in range(workers):
                 tg.start_soon(work)
     finally:
         writer.close()
