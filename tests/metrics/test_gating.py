@@ -92,3 +92,37 @@ def test_bad_gates_file_is_a_user_error(tmp_path: Path) -> None:
         load_gates_file(f)
     with pytest.raises(UserError, match="cannot read"):
         load_gates_file(tmp_path / "missing.yaml")
+
+
+def test_gates_come_from_the_suite_recorded_in_run_json(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "name: weather-demo\n"
+        "gates:\n  min_pass_rate: 0.99\n  forbid_forbidden_tool_calls: false\n"
+        "  latency_budget_s: {happy_path: 1}\n"
+    )
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "new", run)
+    record = json.loads((run / "run.json").read_text())
+    record["suite_path"] = str(suite)
+    (run / "run.json").write_text(json.dumps(record))
+    summary, report, _ = gate_run(run)
+    assert [c.name for c in report.checks] == ["pass rate"]
+    assert not report.passed
+    # the suite's per-category latency budget was applied while summarizing
+    assert summary.performance.budget_violations.n == 5
+    # a suite file that has gone away falls back to the default gates
+    suite.unlink()
+    _, report, _ = gate_run(run)
+    assert [c.name for c in report.checks] == ["forbidden tool calls"]
+
+
+def test_empty_run_fails_minimums_but_not_maxima(tmp_path: Path) -> None:
+    (tmp_path / "results.jsonl").write_text("")
+    s = summarize(tmp_path)
+    assert s.overall.pass_rate.value is None
+    report = evaluate_gates(s, Gates(min_pass_rate=0.5, max_latency_s={"p95": 3}))
+    assert _names(report) == {"pass rate": False, "latency p95": True, "forbidden tool calls": True}

@@ -34,3 +34,11 @@ def test_sparkline() -> None:
     assert sparkline([0.0, 0.5, 1.0]) == "▁▅█"
     assert sparkline([1.0, None, 1.0]) == "▅ ▅"
     assert sparkline([]) == ""
+
+
+def test_runs_without_run_json_are_not_recorded(tmp_path: Path) -> None:
+    from agentgauge.metrics import record_run
+
+    shutil.copy(FIXTURES / "new" / "results.jsonl", tmp_path / "results.jsonl")
+    assert record_run(tmp_path) is None
+    assert read_history() == []

@@ -48,7 +48,8 @@ def _min_rate(name: str, r: Rate | None, minimum: float) -> GateCheck:
             threshold=threshold,
             actual="n/a (no results)",
             passed=False,
-            message=f"{name}: nothing was measured, so the minimum {threshold} cannot be met",
+            message=f"{name}: nothing was measured, so the minimum of {minimum * 100:.1f}% "
+            "cannot be met",
         )
     ok = r.value >= minimum
     verdict = "meets" if ok else "is below"
