@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -92,7 +93,9 @@ class FakeOpenAIServer:
 
     ``replies`` is a list played in order (the last one repeats) or a function of the
     :class:`FakeRequest` returning a reply; by default every request gets the text ``"ok"``.
-    ``latency_ms`` delays every reply (before the first byte). Use it as a context manager
+    ``latency_ms`` delays every reply (before the first byte); ``chunk_delay_ms`` spaces the
+    events of a streamed reply. ``error_rate`` replaces that fraction of replies (seeded) by
+    ``error`` (a :class:`FakeFault`, 500 by default). Use it as a context manager
     (the server runs in a background thread) or ``await server.start_async()`` inside a running
     event loop. ``count`` is the number of requests served; ``requests`` holds them when
     ``record`` is true.
@@ -103,6 +106,10 @@ class FakeOpenAIServer:
         replies: Iterable[FakeReply] | Callable[[FakeRequest], FakeReply] | None = None,
         *,
         latency_ms: float = 0.0,
+        chunk_delay_ms: float = 0.0,
+        error_rate: float = 0.0,
+        error: FakeFault = FakeFault(500),
+        seed: int = 0,
         host: str = "127.0.0.1",
         port: int = 0,
         model: str = "fake-model",
@@ -115,6 +122,10 @@ class FakeOpenAIServer:
         else:
             self._script = [_normalise(r) for r in (replies or ["ok"])]
         self.latency_s = latency_ms / 1000
+        self.chunk_delay_s = chunk_delay_ms / 1000
+        self.error_rate = error_rate
+        self.error = error
+        self._random = random.Random(seed)
         self.host = host
         self.port = port
         self.model = model
@@ -234,6 +245,8 @@ class FakeOpenAIServer:
         if self.record:
             self.requests.append(request)
         reply = self._next_reply(request)
+        if self.error_rate and self._random.random() < self.error_rate:
+            reply = _Reply(None, [], self.error)
         stream = bool(payload.get("stream"))
         if self.latency_s and self._loop is not None:
             self._loop.call_later(self.latency_s, self._send, proto, kind, reply, payload, stream)
@@ -479,6 +492,14 @@ class _Protocol(asyncio.Protocol):
     def send_stream(self, events: list[bytes]) -> None:
         if self.transport is None:
             return
+        delay = self.server.chunk_delay_s
+        if delay and self.server._loop is not None:
+            self.transport.write(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                b"Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n\r\n"
+            )
+            self._drip(list(events), delay)
+            return
         parts = [
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
             b"Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n\r\n"
@@ -486,3 +507,15 @@ class _Protocol(asyncio.Protocol):
         parts.extend(b"%x\r\n%s\r\n" % (len(e), e) for e in events)
         parts.append(b"0\r\n\r\n")
         self.transport.write(b"".join(parts))
+
+    def _drip(self, events: list[bytes], delay: float) -> None:
+        """Write one event now and schedule the rest ``delay`` seconds apart."""
+        if self.transport is None:
+            return
+        if not events:
+            self.transport.write(b"0\r\n\r\n")
+            return
+        event = events.pop(0)
+        self.transport.write(b"%x\r\n%s\r\n" % (len(event), event))
+        assert self.server._loop is not None
+        self.server._loop.call_later(delay, self._drip, events, delay)

@@ -18,7 +18,7 @@ import sys
 import orjson
 
 from ..schema import ToolCall
-from ._fake_openai import FakeOpenAIServer, FakeReply
+from ._fake_openai import FakeFault, FakeOpenAIServer, FakeReply
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tool-call", nargs=2, metavar=("NAME", "JSON_ARGS"), help="reply with this tool call"
     )
+    parser.add_argument("--chunk-delay-ms", type=float, default=0.0)
+    parser.add_argument("--error-rate", type=float, default=0.0, help="fraction of faulty replies")
+    parser.add_argument("--error-status", type=int, default=500)
+    parser.add_argument("--retry-after", default=None, help="Retry-After of injected faults")
     args = parser.parse_args(argv)
     reply: FakeReply = args.text
     if args.tool_call:
@@ -43,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         port=args.port,
         model=args.model,
         record=False,
+        chunk_delay_ms=args.chunk_delay_ms,
+        error_rate=args.error_rate,
+        error=FakeFault(args.error_status, retry_after=args.retry_after),
     )
 
     async def run() -> None:
