@@ -63,12 +63,10 @@ class RecordedResponse:
         calls = self.calls
         if self.dotted_names_mangled:
             calls = [
-                ToolCall.model_construct(
-                    name=restore_tool_name(c.name, tool_names), arguments=c.arguments, id=c.id
-                )
+                ToolCall(name=restore_tool_name(c.name, tool_names), arguments=c.arguments, id=c.id)
                 for c in calls
             ]
-        message = Message.model_construct(
+        message = Message(
             role="assistant", content=self.text, tool_calls=calls, tool_call_id=None, name=None
         )
         return [[message]]
@@ -230,7 +228,7 @@ def decode_python_calls(text: str) -> list[ToolCall]:
             ((name, args),) = _call(node).items()
         except _Undecodable as err:
             raise ValueError(str(err)) from None
-        calls.append(ToolCall.model_construct(name=name, arguments=args, id=None))
+        calls.append(ToolCall(name=name, arguments=args, id=None))
     return calls
 
 
@@ -258,7 +256,7 @@ def _bfcl_fc(result: list[Any]) -> tuple[list[ToolCall], str | None]:
             return [], f"result[{i}].{name}: arguments are not valid JSON ({err})"
         if not isinstance(args, dict):
             return [], f"result[{i}].{name}: arguments are not an object"
-        calls.append(ToolCall.model_construct(name=str(name), arguments=args, id=None))
+        calls.append(ToolCall(name=str(name), arguments=args, id=None))
     return calls, None
 
 
@@ -302,7 +300,10 @@ def _native_calls(raw: Any, where: str) -> list[ToolCall]:
             raise UserError(f"{where}: calls[{i}].arguments: not valid JSON") from None
         if not isinstance(args, dict):
             raise UserError(f"{where}: calls[{i}].arguments: expected an object")
-        calls.append(ToolCall.model_construct(name=c["name"], arguments=args, id=c.get("id")))
+        call_id = c.get("id")
+        if call_id is not None and not isinstance(call_id, str):
+            raise UserError(f"{where}: calls[{i}].id: expected a string")
+        calls.append(ToolCall(name=c["name"], arguments=args, id=call_id))
     return calls
 
 
