@@ -128,6 +128,8 @@ def test_bfcl_result_file_against_bfcl_data(shared_data: Path, tmp_path: Path) -
             {"id": "simple_python_2", "result": "[math.hypot(x=4, y=5)]"},
             {"id": "irrelevance_0", "result": "I cannot compute that with these tools."},
             {"id": "live_relevance_0-0-0", "result": "no call"},
+            # BFCL v3 called simple_python "simple"
+            {"id": "simple_3", "result": "[algebra.quadratic_roots(a=1, b=-3, c=2)]"},
         ],
     )
     run_dir = tmp_path / "run"
@@ -142,6 +144,7 @@ def test_bfcl_result_file_against_bfcl_data(shared_data: Path, tmp_path: Path) -
     assert got["irrelevance_0"].status == "passed"
     assert got["live_relevance_0-0-0"].status == "failed"
     assert got["simple_python_0"].status == "error"
+    assert got["simple_python_3"].status == "passed"
 
 
 def test_trials_are_scored_separately(suite_file: Path, tmp_path: Path) -> None:

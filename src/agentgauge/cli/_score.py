@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["ScoreOutcome", "command", "load_suite_any", "score_responses"]
 
 _BFCL_FILE: Final = re.compile(r"^BFCL_v\d+_.+\.json$")
+_V3_SIMPLE: Final = re.compile(r"^simple_(\d+)$")
 _NO_RESPONSE: Final = "no response"
 _BATCH: Final = 256
 
@@ -235,6 +236,12 @@ def score_responses(
     for r in responses:
         by_case.setdefault(r.case_id, []).append(r)
     case_ids = {c.id for c in suite.cases}
+    for cid in [c for c in by_case if c not in case_ids]:
+        alias = _V3_SIMPLE.sub(
+            r"simple_python_\1", cid
+        )  # BFCL v3's "simple" is v4's "simple_python"
+        if alias != cid and alias in case_ids and alias not in by_case:
+            by_case[alias] = by_case.pop(cid)
     unknown = sorted(cid for cid in by_case if cid not in case_ids)
     template = CaseResult(case_id="-", status="error").model_dump(mode="json")
     suite_tools = _tool_lookup(suite)
