@@ -85,6 +85,7 @@ def test_spec_fixed_text_and_echo() -> None:
     assert [r.message.content for r in _run(fixed, "a", "b")] == ["This is a mock reply."] * 2
     assert [r.message.content for r in _run(echo, "a", "b")] == ["a", "b"]
     assert resolve_provider("mock:", text="yo").name == "mock:"
+    assert _run(resolve_provider("mock:?text=yo"), "a")[0].message.content == "yo"  # type: ignore[arg-type]
 
 
 def test_spec_jsonl_script(tmp_path: Path) -> None:
@@ -109,7 +110,7 @@ def test_spec_jsonl_script(tmp_path: Path) -> None:
 def test_spec_yaml_script(tmp_path: Path) -> None:
     path = tmp_path / "script.yaml"
     path.write_text("- text: hi\n- calls: [{name: f, arguments: {a: 1}}]\n  text: calling\n")
-    mock = resolve_provider(f"mock:{path}", repeat_last=True)
+    mock = resolve_provider(f"mock:{path}?repeat_last=1")
     r = _run(mock, "1", "2", "3")
     assert r[0].message.content == "hi"
     assert r[1].message.content == "calling"

@@ -29,6 +29,7 @@ import yaml
 from ..errors import ProviderError, UserError
 from ..schema import Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
+from ._common import as_bool
 
 __all__ = ["MockProvider", "MockReply", "create"]
 
@@ -240,7 +241,12 @@ def create(rest: str, **options: Any) -> MockProvider:
 
     Option ``repeat_last`` (default False for script files) replays the last reply forever.
     """
-    repeat_last = bool(options.pop("repeat_last", False))
+    rest, _, query = rest.partition("?")
+    if query:
+        from urllib.parse import parse_qsl
+
+        options = {**dict(parse_qsl(query, keep_blank_values=True)), **options}
+    repeat_last = as_bool(options.pop("repeat_last", False))
     text = options.pop("text", DEFAULT_TEXT)
     options.pop("base_url", None)  # accepted and ignored so a shared --base-url flag is harmless
     if options:
