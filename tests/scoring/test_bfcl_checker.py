@@ -224,3 +224,38 @@ def test_data_bfcl_cannot_handle_is_a_failure_not_a_crash() -> None:
 )
 def test_list_with_optional_marker(value: list[str], ok: bool) -> None:
     assert verdict({"city": "x", "tags": value}, {"city": ["x"], "tags": [["a"], ""]})[0] is ok
+
+
+def test_unicode_strings_standardise_like_python_lower() -> None:
+    assert verdict({"city": "ÉCOLE NORMALE"}, {"city": ["école-normale"]}) == (True, "")
+    assert verdict({"city": "李雷"}, {"city": ["李雷"]}) == (True, "")
+    assert verdict({"city": "李 雷"}, {"city": ["李雷"]}) == (True, "")
+    assert verdict({"city": "李丽"}, {"city": ["李雷"]}) == (False, "value_error:string")
+
+
+def test_dict_quirks_kept_from_bfcl() -> None:
+    # a dict parameter whose only acceptable value is "" fails whenever a dict is given
+    assert verdict({"city": "x", "opts": {}}, {"city": ["x"], "opts": [""]}) == (
+        False,
+        "dict_checker:unclear",
+    )
+    # nested values inside a dict are compared without looking into them
+    nested = {"city": ["x"], "opts": [{"range": [[1, 2]]}]}
+    assert verdict({"city": "x", "opts": {"range": [1, 2]}}, nested) == (True, "")
+    assert verdict({"city": "x", "opts": {"range": [2, 1]}}, nested) == (
+        False,
+        "value_error:dict_value",
+    )
+    # an empty list of dicts is accepted when "" is acceptable
+    assert verdict({"city": "x", "rows": []}, {"city": ["x"], "rows": [[{"a": [1]}], ""]}) == (
+        True,
+        "",
+    )
+
+
+def test_empty_arrays() -> None:
+    assert verdict({"city": "x", "tags": []}, {"city": ["x"], "tags": [[]]}) == (True, "")
+    assert verdict({"city": "x", "tags": []}, {"city": ["x"], "tags": [["a"]]}) == (
+        False,
+        "value_error:list/tuple",
+    )
