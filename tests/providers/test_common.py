@@ -98,3 +98,19 @@ def test_split_options() -> None:
         {"api": "chat", "base_url": "http://x/v1"},
     )
     assert split_options("m", {}) == ("m", {})
+
+
+def test_importing_providers_imports_no_vendor_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, agentgauge.providers, agentgauge.testing;"
+        "from agentgauge.providers import resolve_provider;"
+        "resolve_provider('mock:');"
+        "bad = [m for m in ('openai', 'anthropic', 'google.genai', 'llama_cpp', 'aiohttp')"
+        " if m in sys.modules];"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
