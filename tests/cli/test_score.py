@@ -162,3 +162,14 @@ def test_trials_are_scored_separately(suite_file: Path, tmp_path: Path) -> None:
     paris = [(r.trial, r.status) for r in iter_results(run_dir) if r.case_id == "paris"]
     assert paris == [(0, "failed"), (1, "passed")]
     assert read_record(run_dir).trials == 2
+
+
+def test_skip_missing_leaves_out_cases_without_response(suite_file: Path, tmp_path: Path) -> None:
+    resp = responses(tmp_path, [{"case_id": "hello", "text": "Hi!"}])
+    run_dir = tmp_path / "run"
+    args = ["score", str(suite_file), "-r", str(resp), "-o", str(run_dir), "--skip-missing"]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    assert "2 case(s) without a response left out" in out.output
+    assert [r.case_id for r in iter_results(run_dir)] == ["hello"]
+    assert read_record(run_dir).options["skipped_without_response"] == 2

@@ -54,6 +54,8 @@ class ScoreOutcome:
     unknown_case_ids: Sequence[str] = field(default_factory=list)
     #: responses that could not be decoded into calls (BFCL results), counted as "no call"
     undecodable: int = 0
+    #: cases left out because they had no response (``skip_missing``)
+    skipped: int = 0
 
 
 def _looks_like_bfcl(path: Path) -> bool:
@@ -216,11 +218,13 @@ def score_responses(
     *,
     suite_path: Path | None = None,
     responses_path: Path | None = None,
+    skip_missing: bool = False,
 ) -> ScoreOutcome:
     """Score recorded responses against ``suite`` and write ``run_dir`` (results, summary, run).
 
     Every case gets one result per trial it has a response for; a case with no response at all
-    is recorded with status ``error`` ("no response"). Responses for unknown case ids are
+    is recorded with status ``error`` ("no response"), or left out with ``skip_missing`` (to
+    score a result file that covers part of a suite). Responses for unknown case ids are
     reported in the outcome (and in ``run.json``), not scored.
     """
     import orjson
@@ -249,6 +253,7 @@ def score_responses(
     categories: dict[str, list[int]] = {}
     pairs: list[tuple[str, str]] = []
     undecodable = 0
+    skipped = 0
     with open(run_dir / RESULTS_FILE, "wb") as fh:
         out: list[bytes] = []
         for case in suite.cases:
@@ -256,6 +261,9 @@ def score_responses(
             trials: list[tuple[int, RecordedResponse | None]]
             if recorded:
                 trials = sorted(((r.trial, r) for r in recorded), key=lambda x: x[0])
+            elif skip_missing:
+                skipped += 1
+                continue
             else:
                 trials = [(0, None)]
             tools = _case_tools(case, suite_tools)
@@ -291,6 +299,8 @@ def score_responses(
     }
     if responses_path is not None:
         options["responses"] = str(responses_path)
+    if skipped:
+        options["skipped_without_response"] = skipped
     if unknown:
         options["unknown_case_ids"] = unknown[:100]
         options["unknown_case_count"] = len(unknown)
@@ -312,6 +322,7 @@ def score_responses(
         categories={k: (v[0], v[1]) for k, v in categories.items()},
         unknown_case_ids=unknown,
         undecodable=undecodable,
+        skipped=skipped,
     )
 
 
@@ -326,6 +337,8 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     width = max((len(c) for c in outcome.categories), default=8)
     for category, (ok, n) in sorted(outcome.categories.items()):
         click.echo(f"  {category:<{width}}  {ok:>5}/{n:<5} {ok / n:6.1%}")
+    if outcome.skipped:
+        click.echo(f"{outcome.skipped} case(s) without a response left out (--skip-missing)")
     if outcome.undecodable:
         click.echo(f"{outcome.undecodable} response(s) had no decodable call (counted as no call)")
     if outcome.unknown_case_ids:
@@ -361,7 +374,14 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     help="Scoring rules: agentgauge's default, or BFCL's AST checker verdicts.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace results already in RUN_DIR.")
-def command(suite: Path, responses_file: Path, run_dir: Path, mode: str, overwrite: bool) -> None:
+@click.option(
+    "--skip-missing",
+    is_flag=True,
+    help="Leave out cases with no response (default: record them as errors).",
+)
+def command(
+    suite: Path, responses_file: Path, run_dir: Path, mode: str, overwrite: bool, skip_missing: bool
+) -> None:
     """Score recorded responses against SUITE (no model calls).
 
     SUITE is a suite file or folder, or BFCL data (a BFCL_v*_<category>.json question file or a
@@ -386,6 +406,7 @@ def command(suite: Path, responses_file: Path, run_dir: Path, mode: str, overwri
         ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
         suite_path=suite,
         responses_path=responses_file,
+        skip_missing=skip_missing,
     )
     _print_outcome(outcome, mode, time.perf_counter() - t0)
     sys.stdout.flush()
