@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import orjson
@@ -37,24 +36,28 @@ def load_gates_file(path: Path) -> Gates:
 
 
 def suite_gates(run: RunRecord | None) -> Gates | None:
-    """The gates of the suite a run was made from, when its file is still there."""
+    """The ``gates:`` of the suite file a run was made from, when that file is still there.
+
+    Only the top-level ``gates`` mapping is read (the cases are not loaded or validated).
+    A folder means its ``suite.yaml``; JSONL case files have no gates.
+    """
     if run is None or not run.suite_path:
         return None
     path = Path(run.suite_path)
-    if not path.exists():
+    if path.is_dir():
+        path = path / "suite.yaml"
+    if not path.is_file() or path.suffix.lower() not in (".yaml", ".yml", ".json"):
         return None
     try:
-        io = importlib.import_module("agentgauge.io")
-        load_suite = getattr(io, "load_suite", None)
-        if load_suite is not None:
-            gates = load_suite(path).gates
-            return gates if isinstance(gates, Gates) else None
-    except UserError:
-        pass
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.suffix != ".jsonl" else None
-    if isinstance(data, dict) and isinstance(data.get("gates"), dict):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None  # the suite loader reports broken suites; metrics just use defaults
+    if not isinstance(data, dict) or not isinstance(data.get("gates"), dict):
+        return None
+    try:
         return Gates.model_validate(data["gates"])
-    return None
+    except ValueError as exc:
+        raise UserError(f"{path}: invalid gates: {str(exc).splitlines()[-1].strip()}") from exc
 
 
 def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:

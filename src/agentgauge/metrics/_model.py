@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from pydantic import Field
 
 from ..schema import FORMAT_VERSION, Model, RunRecord
+from ..schema._gates import RegressionMetric
 
 #: version of the summary.json shape (bumped on any incompatible change)
 SUMMARY_VERSION = 1
@@ -197,12 +200,5 @@ class Summary(Model):
         }.get(metric)
 
 
-#: headline rates where higher is better (error_rate is the one where lower is better)
-RATE_METRICS = (
-    "pass_rate",
-    "tool_selection_accuracy",
-    "argument_accuracy",
-    "behavior_accuracy",
-    "task_completion",
-    "error_rate",
-)
+#: headline rates compared between runs (error_rate is the one where lower is better)
+RATE_METRICS: tuple[str, ...] = get_args(RegressionMetric)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
 from ._base import Model
 
 Percentile = Literal["p50", "p90", "p95", "max"]
+#: headline rates compared against a baseline (error_rate: a rise is the regression)
+RegressionMetric = Literal[
+    "pass_rate",
+    "tool_selection_accuracy",
+    "argument_accuracy",
+    "behavior_accuracy",
+    "task_completion",
+    "error_rate",
+]
 
 
 class Gates(Model):
@@ -38,15 +47,8 @@ class Gates(Model):
     #: largest allowed drop (in percentage points) of any gated metric against the baseline
     max_regression_points: float | None = Field(default=None, ge=0)
     #: metrics checked for regressions (names as in summary.json's headline rates)
-    regression_metrics: list[str] = Field(
-        default_factory=lambda: [
-            "pass_rate",
-            "tool_selection_accuracy",
-            "argument_accuracy",
-            "behavior_accuracy",
-            "task_completion",
-            "error_rate",
-        ]
+    regression_metrics: list[RegressionMetric] = Field(
+        default_factory=lambda: list(get_args(RegressionMetric))
     )
     #: only fail a regression when it is statistically significant at ``alpha``
     require_significance: bool = False
