@@ -77,3 +77,13 @@ def test_output_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["schema", "--output", str(out)])
     assert result.exit_code == 0
     assert json.loads(out.read_text())["title"] == "agentgauge suite"
+
+
+def test_a_suite_may_name_its_schema(tmp_path: Path) -> None:
+    from agentgauge.io import load_suite
+
+    data = {"$schema": "suite.schema.json", "name": "s", "cases": [{"id": "a", "input": "x"}]}
+    assert list(validator().iter_errors(data)) == []
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_suite(path).name == "s"

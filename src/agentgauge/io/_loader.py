@@ -377,7 +377,8 @@ def read_suite(path: str | Path) -> LoadedSuite:
             f"got {kind_of(data)}"
         )
 
-    head = {k: v for k, v in data.items() if k != "cases"}
+    # "$schema" points editors at the JSON Schema (agentgauge schema); it is not suite data
+    head = {k: v for k, v in data.items() if k not in ("cases", "$schema")}
     _normalise_inline_tools(head, doc, problems)
     suite: Suite | None = None
     try:

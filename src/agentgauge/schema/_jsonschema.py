@@ -45,4 +45,9 @@ def suite_json_schema() -> dict[str, Any]:
     if "ArgMatcher" in defs:
         defs["ArgMatcherObject"] = defs.pop("ArgMatcher")
         defs["ArgMatcher"] = _matcher_union("#/$defs/ArgMatcher")
+    # a suite file may name its schema, as JSON editors expect: {"$schema": "suite.schema.json"}
+    schema.setdefault("properties", {})["$schema"] = {
+        "type": "string",
+        "description": "The JSON Schema of this file (ignored by agentgauge).",
+    }
     return {"$schema": DIALECT, **schema, "title": "agentgauge suite"}
