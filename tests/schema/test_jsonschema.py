@@ -87,3 +87,12 @@ def test_a_suite_may_name_its_schema(tmp_path: Path) -> None:
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert load_suite(path).name == "s"
+
+
+def test_fields_carry_descriptions_for_editors() -> None:
+    schema = printed_schema()
+    matcher = schema["$defs"]["ArgMatcherObject"]["properties"]
+    assert matcher["tolerance"]["description"] == "absolute numeric tolerance"
+    case = schema["$defs"]["Case"]["properties"]
+    assert case["id"]["description"].startswith("Unique id")
+    assert "happy_path" in case["category"]["description"]
