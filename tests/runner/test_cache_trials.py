@@ -207,3 +207,16 @@ def test_provider_max_concurrency_caps_the_workers(tmp_path: Path) -> None:
     out = run_suite(make_suite(CASES), cfg, tmp_path, provider=provider)
     assert peak == 1
     assert out.record.max_concurrency == 1
+
+
+def test_secret_in_the_agent_spec_is_not_recorded(tmp_path: Path) -> None:
+    from agentgauge.runner._suite import public_spec
+
+    spec = f"openai:gpt-4o-mini?api_key={SECRET}&api=responses"
+    assert public_spec(spec) == "openai:gpt-4o-mini?api=responses"
+    assert public_spec(f"openai:m?token={SECRET}") == "openai:m"
+    assert public_spec("mock:") == "mock:"
+    cfg = RunConfig(progress=False, cache=False, agent=spec)
+    p = agent("ok", name="openai:gpt-4o-mini")
+    run_suite(make_suite(CASES[:1]), cfg, tmp_path, provider=p)
+    assert SECRET.encode() not in (tmp_path / "run.json").read_bytes()

@@ -51,6 +51,8 @@ def _now() -> str:
 
 def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
     """The options recorded in run.json (what ``--resume`` needs; never a secret)."""
+    from ..providers._common import redact
+
     base_url = config.agent_options.get("base_url")
     return {
         "trials": trials,
@@ -65,7 +67,7 @@ def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
         "case_filter": list(config.case_filter),
         "limit": config.limit,
         "mode": config.scoring.mode,
-        "base_url": str(base_url) if base_url is not None else None,
+        "base_url": redact(str(base_url)) if base_url is not None else None,
     }
 
 
@@ -88,6 +90,32 @@ def _suite_hash(suite: Suite) -> str:
     for case in suite.cases:
         h.update(case.model_dump_json().encode())
     return h.hexdigest()
+
+
+_SECRET_PARAMS = frozenset(
+    {"api_key", "apikey", "key", "token", "access_token", "secret", "password"}
+)
+
+
+def public_spec(spec: str) -> str:
+    """The agent spec as recorded in run.json: secret query parameters dropped, keys redacted.
+
+    ``openai:gpt-4o?api_key=sk-...&api=responses`` is recorded as ``openai:gpt-4o?api=responses``
+    (a resumed run reads the key from the environment again).
+    """
+    from urllib.parse import parse_qsl, urlencode
+
+    from ..providers._common import redact
+
+    head, sep, query = spec.partition("?")
+    if sep:
+        kept = [
+            (k, v)
+            for k, v in parse_qsl(query, keep_blank_values=True)
+            if k.replace("-", "_").lower() not in _SECRET_PARAMS
+        ]
+        spec = head + ("?" + urlencode(kept) if kept else "")
+    return redact(spec)
 
 
 def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> str:
@@ -167,7 +195,7 @@ async def _run(
         suite=suite.name,
         suite_path=config.suite_path or (previous.suite_path if previous else None),
         suite_hash=_suite_hash(suite) if cases is None else None,
-        agent=agent,
+        agent=public_spec(agent),
         judge=config.judge or (previous.judge if previous else None),
         started_at=previous.started_at if previous else _now(),
         agentgauge_version=__version__,
