@@ -287,3 +287,10 @@ def test_a_newer_format_version_is_refused(tmp_path: Path) -> None:
         f"{path}:2: version: this suite is format version 99; this agentgauge reads up to "
         "version 1 (upgrade agentgauge)"
     ]
+
+
+def test_empty_list_keys_mean_empty_lists(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.yaml", "name: x\ntools:\ncases:\ncase_files:\n")
+    suite = load_suite(path)
+    assert suite.cases == []
+    assert suite.tools == []

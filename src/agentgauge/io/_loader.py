@@ -41,6 +41,8 @@ SUITE_FILE_NAMES: Final = ("suite.yaml", "suite.yml", "suite.json")
 _JSONL_SUFFIXES: Final = (".jsonl", ".ndjson")
 #: stop collecting after this many problems (a wrong file can have one per line)
 _MAX_PROBLEMS: Final = 1000
+#: top-level suite keys holding lists, where an empty value (null) means an empty list
+_LIST_KEYS: Final = frozenset({"cases", "tools", "case_files", "tool_files"})
 _NATIVE_TOOL_KEYS: Final = frozenset({"name", "description", "parameters", "simulation"})
 _VENDOR_TOOL_KEYS: Final = frozenset(
     {
@@ -377,7 +379,9 @@ def read_suite(path: str | Path) -> LoadedSuite:
             f"got {kind_of(data)}"
         )
 
-    # "$schema" points editors at the JSON Schema (agentgauge schema); it is not suite data
+    # "$schema" points editors at the JSON Schema (agentgauge schema); it is not suite data.
+    # An empty list key (`cases:` with nothing under it, while drafting) means an empty list.
+    data = {k: v for k, v in data.items() if not (v is None and k in _LIST_KEYS)}
     head = {k: v for k, v in data.items() if k not in ("cases", "$schema")}
     _normalise_inline_tools(head, doc, problems)
     suite: Suite | None = None
