@@ -215,7 +215,12 @@ def _expect(category: str, truth: Any, where: str, tools: dict[str, ToolSpec]) -
         arguments = {}
         for k, v in args.items():
             prop = props.get(k)
-            stringy = isinstance(prop, dict) and prop.get("type", "string") == "string"
+            stringy = (
+                isinstance(prop, dict)
+                and prop.get("type", "string") == "string"
+                and ""
+                in prop.get("enum", [""])  # "" outside an enum stays out (lint would flag it)
+            )
             arguments[k] = _matcher(
                 v, f"{where}: ground_truth[{i}].{name}.{k}", k in required, stringy
             )
