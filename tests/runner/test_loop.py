@@ -161,3 +161,11 @@ def test_case_tool_subset_is_offered(tmp_path: Path) -> None:
     provider = agent(lambda req: "no tools needed")
     run_suite(suite, CFG, tmp_path, provider=provider)
     assert [t.name for t in provider.requests[0].tools] == ["get_time"]
+
+
+def test_seed_and_stream_reach_the_model(tmp_path: Path) -> None:
+    provider = agent(lambda req: "ok")
+    cfg = RunConfig(cache=False, progress=False, seed=42, stream=True)
+    run_suite(make_suite([{"id": "s", "input": "x"}]), cfg, tmp_path, provider=provider)
+    config = provider.requests[0].config
+    assert (config.seed, config.stream, config.temperature) == (42, True, 0.0)

@@ -75,7 +75,8 @@ class RunConfig:
     #: the response cache (SQLite); ``cache_dir`` None: :func:`default_cache_dir`
     cache: bool = True
     cache_dir: Path | None = None
-    #: seeds fault injection and is passed to the model
+    #: seeds fault injection and is passed to the model (as ``generation.seed``, unless that
+    #: is None)
     seed: int = 0
     #: continue an interrupted run in ``run_dir``: finished (case, trial) pairs are kept
     resume: bool = False

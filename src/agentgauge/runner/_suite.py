@@ -7,6 +7,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -211,11 +212,13 @@ async def _run(
     if config.cache:
         cache = ResponseCache(config.cache_dir or default_cache_dir())
     stats = RunStats()
-    generation = config.generation
-    if config.stream != generation.stream:
-        from dataclasses import replace
-
-        generation = replace(generation, stream=config.stream)
+    # RunConfig.stream and RunConfig.seed win over the same fields of ``generation``
+    # (a generation seed of None stays None: the model is not seeded)
+    generation = replace(
+        config.generation,
+        stream=config.stream,
+        seed=None if config.generation.seed is None else config.seed,
+    )
     ctx = CaseContext(
         suite=suite,
         provider=provider,
