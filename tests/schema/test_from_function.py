@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypedDict
 
+import pytest
 from pydantic import BaseModel, Field
 
 from agentgauge.schema import ToolSpec
@@ -25,6 +27,10 @@ class Address(BaseModel):
 class Window(TypedDict, total=False):
     start: str
     end: str
+
+
+class Opaque:
+    """A plain class: pydantic has no schema for it."""
 
 
 @dataclass
@@ -189,3 +195,27 @@ def test_exported_from_the_packages() -> None:
 
     assert agentgauge.schema.tool is tool
     assert agentgauge.tool_from_function is tool_from_function
+
+
+def test_unsupported_parameter_types_raise_a_clear_type_error() -> None:
+    def takes_callback(callback: Callable[[int], int]) -> None:
+        """Nope."""
+
+    def takes_opaque(thing: Opaque) -> None:
+        """Nope."""
+
+    with pytest.raises(TypeError, match="cannot describe the parameters of takes_callback"):
+        tool_from_function(takes_callback)
+    with pytest.raises(TypeError, match="cannot describe the parameters of takes_opaque"):
+        tool_from_function(takes_opaque)
+
+
+def test_unresolvable_annotations_name_the_function() -> None:
+    class Local:
+        pass
+
+    def uses_local(thing: Local) -> None:
+        """Nope."""
+
+    with pytest.raises(TypeError, match=r"cannot resolve the type hints of .*uses_local"):
+        tool_from_function(uses_local)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar, overload
 
 import typing_extensions as te
-from pydantic import Field, create_model
+from pydantic import Field, PydanticUserError, create_model
 
 from ._tool import ToolSpec
 
@@ -235,7 +235,10 @@ def tool_from_function(
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception as err:  # unresolvable annotations: say which function
-        raise TypeError(f"cannot resolve the type hints of {fn!r}: {err}") from err
+        raise TypeError(
+            f"cannot resolve the type hints of {fn.__qualname__}: {err} (types named in string "
+            "annotations must be importable from the function's module)"
+        ) from err
     fields: dict[str, Any] = {}
     required: list[str] = []
     for param in inspect.signature(fn).parameters.values():
@@ -252,8 +255,12 @@ def tool_from_function(
         fields[param.name] = (annotation, info)
         if not has_default:
             required.append(param.name)
-    model = create_model(f"{fn.__name__}_arguments", **fields)
-    raw = model.model_json_schema()
+    try:
+        model = create_model(f"{fn.__name__}_arguments", **fields)
+        raw = model.model_json_schema()
+    except PydanticUserError as err:  # a parameter type with no JSON Schema (a callable, ...)
+        first = str(err).splitlines()[0]
+        raise TypeError(f"cannot describe the parameters of {fn.__name__}: {first}") from err
     defs = raw.get("$defs", {})
     schema = _strip_titles(_resolve_refs(raw, defs))
     properties = {
