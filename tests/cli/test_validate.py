@@ -82,7 +82,7 @@ def test_unknown_tool_is_a_warning_unless_strict(tmp_path: Path) -> None:
     )
     finding = (
         f"{path}:13: cases[0].expect.tool_calls[0].name: warning: expected call to "
-        "'get_wether', which is not defined [unknown-tool]"
+        "'get_wether', which is not defined (did you mean 'get_weather'?) [unknown-tool]"
     )
     code, out = run(str(path))
     assert code == 0

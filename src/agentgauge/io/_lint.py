@@ -30,7 +30,9 @@ Codes:
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -225,7 +227,8 @@ class _Linter:
                     self.add(
                         "warning",
                         "unknown-tool",
-                        f"case offers tool '{t}', which the suite does not define",
+                        f"case offers tool '{t}', which the suite does not define"
+                        + _did_you_mean(t, self.tools),
                         origin,
                         ("tools", i),
                         case,
@@ -241,7 +244,8 @@ class _Linter:
                 self.add(
                     "warning",
                     "unknown-tool",
-                    f"simulated result for '{name}', which is not defined",
+                    f"simulated result for '{name}', which is not defined"
+                    + _did_you_mean(name, defined),
                     origin,
                     ("tool_results", name),
                     case,
@@ -272,7 +276,8 @@ class _Linter:
                 self.add(
                     "warning",
                     "unknown-tool",
-                    f"forbidden tool '{name}' is not defined (so it can never be called)",
+                    f"forbidden tool '{name}' is not defined (so it can never be called)"
+                    + _did_you_mean(name, defined),
                     origin,
                     (*at, "forbidden_tools", i),
                     case,
@@ -295,7 +300,8 @@ class _Linter:
                 self.add(
                     "warning",
                     "unknown-tool",
-                    f"expected call to '{call.name}', which is not defined",
+                    f"expected call to '{call.name}', which is not defined"
+                    + _did_you_mean(call.name, defined),
                     origin,
                     (*call_at, "name"),
                     case,
@@ -333,7 +339,8 @@ class _Linter:
                     self.add(
                         "warning",
                         "unknown-argument",
-                        f"'{tool.name}' has no argument '{name}' (it has: {known})",
+                        f"'{tool.name}' has no argument '{name}'"
+                        + (_did_you_mean(name, props) or f" (it has: {known})"),
                         origin,
                         (*args_at, name),
                         case,
@@ -469,6 +476,11 @@ class _Linter:
                     f"categories {members})",
                     where,
                 )
+
+
+def _did_you_mean(name: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 #: optional expectation fields that, when set, give a scorer something to fail
