@@ -270,3 +270,11 @@ def test_bad_regex_is_an_error_and_refs_need_defined_tools(tmp_path: Path) -> No
 def test_dates_that_do_not_parse(tmp_path: Path) -> None:
     got = findings(tmp_path, call("            city: {value: next friday, date: true}\n"))
     assert got == [(21, "bad-date", "cases[0].expect.tool_calls[0].arguments.city")]
+
+
+def test_enum_check_respects_ignore_case(tmp_path: Path) -> None:
+    assert findings(
+        tmp_path, call("            city: x\n            unit: {value: Celsius}\n")
+    ) == [(22, "not-in-enum", "cases[0].expect.tool_calls[0].arguments.unit")]
+    loose = call("            city: x\n            unit: {value: Celsius, ignore_case: true}\n")
+    assert findings(tmp_path, loose) == []

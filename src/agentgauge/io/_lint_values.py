@@ -65,8 +65,23 @@ class Issue:
     message: str
 
 
-def value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterator[Issue]:
-    """Where an exact expected value does not fit a JSON Schema (type, enum, nesting)."""
+def _loose(value: Any) -> Any:
+    """A string compared ignoring case and spacing (how ``ignore_case``/``ignore_space`` see it)."""
+    return " ".join(value.split()).casefold() if isinstance(value, str) else value
+
+
+def _in_enum(value: Any, enum: list[Any], loose: bool) -> bool:
+    if value in enum:
+        return True
+    return loose and _loose(value) in {_loose(e) for e in enum}
+
+
+def value_issues(
+    value: Any, schema: Any, path: tuple[PathElem, ...], loose: bool = False
+) -> Iterator[Issue]:
+    """Where an exact expected value does not fit a JSON Schema (type, enum, nesting).
+
+    ``loose``: strings are compared ignoring case and spacing (the matcher says so)."""
     if not isinstance(schema, dict) or value is None:
         return
     types = schema_types(schema)
@@ -88,11 +103,11 @@ def value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterato
         if isinstance(value, list) and scalar_enum:
             # an enum of scalars on an array (BFCL writes them so): it constrains the items
             for i, item in enumerate(value):
-                if item not in enum:
+                if not _in_enum(item, enum, loose):
                     yield Issue(
                         "not-in-enum", (*path, i), f"{item!r} is not one of the enum {enum!r}"
                     )
-        elif value not in enum:
+        elif not _in_enum(value, enum, loose):
             yield Issue("not-in-enum", path, f"{value!r} is not one of the schema's enum {enum!r}")
     if isinstance(value, dict):
         props = schema.get("properties")
@@ -100,12 +115,12 @@ def value_issues(value: Any, schema: Any, path: tuple[PathElem, ...]) -> Iterato
             closed = schema.get("additionalProperties") is False
             for key, sub in value.items():
                 if key in props:
-                    yield from value_issues(sub, props[key], (*path, key))
+                    yield from value_issues(sub, props[key], (*path, key), loose)
                 elif closed:
                     yield Issue("unknown-argument", (*path, key), f"the schema has no '{key}'")
     elif isinstance(value, list) and isinstance(schema.get("items"), dict):
         for i, item in enumerate(value):
-            yield from value_issues(item, schema["items"], (*path, i))
+            yield from value_issues(item, schema["items"], (*path, i), loose)
 
 
 def matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> Iterator[Issue]:
@@ -143,11 +158,12 @@ def matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> It
         return
     if m.regex is not None:
         return
+    loose = m.ignore_case or m.ignore_space
     if m.one_of is not None:
         for i, value in enumerate(m.one_of):
-            yield from value_issues(value, schema, (*path, "one_of", i))
+            yield from value_issues(value, schema, (*path, "one_of", i), loose)
     else:
-        yield from value_issues(m.value, schema, path)
+        yield from value_issues(m.value, schema, path, loose)
 
 
 def structural_issues(
