@@ -343,3 +343,13 @@ def test_summarize_fixture_run_and_write_summary(tmp_path: Path) -> None:
     data = orjson.loads(path.read_bytes())
     assert data["version"] == 1
     assert data["overall"]["pass_rate"]["passed"] == 6
+
+
+def test_confusion_labels_name_each_tool_once() -> None:
+    r = res(
+        "a",
+        "failed",
+        scores=[sc("tool_selection", False, expected="x", actual="y, y, z, y")],
+    )
+    cells = summarize_results([r]).tool_selection.confusion
+    assert [(c.expected, c.actual) for c in cells] == [("x", "y, z")]

@@ -65,6 +65,12 @@ def case_score(scores: Iterable[Score], base: str) -> Verdict | None:
     )
 
 
+def tool_label(label: str) -> str:
+    """A confusion-matrix label: tool names once each, in first-seen order
+    (``"a, a, b"`` -> ``"a, b"``), so repeated calls do not split one cell into many."""
+    return ", ".join(dict.fromkeys(p.strip() for p in label.split(",") if p.strip())) or NO_TOOL
+
+
 def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None:
     """(passed, expected label, called label) of tool selection; None when not applicable.
 
@@ -74,8 +80,10 @@ def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None
     s = case_score(r.scores, "tool_selection")
     called = list(dict.fromkeys(c.name for c in r.calls))
     if s is not None:
-        expected = s.expected or (", ".join(r.expected_tools) or NO_TOOL)
-        actual = s.actual or (", ".join(called) or NO_TOOL)
+        expected = (
+            tool_label(s.expected) if s.expected else (", ".join(r.expected_tools) or NO_TOOL)
+        )
+        actual = tool_label(s.actual) if s.actual else (", ".join(called) or NO_TOOL)
         return s.passed, expected, actual
     if r.expected_tools or r.expected_behavior in NO_CALL_BEHAVIORS:
         expected = ", ".join(r.expected_tools) or NO_TOOL

@@ -99,7 +99,7 @@ def render_console(
         conf.add_column("called")
         conf.add_column("count", justify="right")
         for cell in sorted(wrong, key=lambda c: (-c.count, c.expected, c.actual))[:8]:
-            conf.add_row(cell.expected, cell.actual, str(cell.count))
+            conf.add_row(one_line(cell.expected, 40), one_line(cell.actual, 60), str(cell.count))
         console.print(conf)
 
     perf = summary.performance
@@ -142,7 +142,7 @@ def render_console(
         ft.add_column("why", overflow="fold")
         for f in summary.worst_failures[:failures]:
             name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
-            why = one_line(f.explanation) or f.status
+            why = one_line(f.explanation, 120) or f.status
             ft.add_row(name, f.category, "error" if f.status == "error" else f"{f.score:.2f}", why)
         console.print(ft)
     if comparison is not None:
