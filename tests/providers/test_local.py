@@ -174,3 +174,21 @@ def test_real_model_returns_valid_tool_call_or_text_deterministically() -> None:
     assert [(c.name, c.arguments) for c in first.message.tool_calls] == [
         (c.name, c.arguments) for c in second.message.tool_calls
     ]
+
+
+def test_after_a_tool_result_the_agent_answers_or_chains_to_another_tool() -> None:
+    from agentgauge.providers._local_convert import AFTER_RESULT, allowed_tools
+
+    start = [Message(role="user", content="Weather in Paris?")]
+    after = [
+        *start,
+        Message(role="assistant", tool_calls=[ToolCall(name="get_weather", arguments={})]),
+        Message(role="tool", name="get_weather", content="{}"),
+    ]
+    assert allowed_tools(start, [WEATHER, EMAIL]) == [WEATHER, EMAIL]
+    assert allowed_tools(after, [WEATHER, EMAIL]) == []
+    assert allowed_tools(after, [WEATHER, EMAIL], chain=True) == [EMAIL]
+    rendered = chat_messages(after, [WEATHER, EMAIL])
+    assert rendered[-1]["content"] == f"Result of get_weather: {{}}\n{AFTER_RESULT}"
+    only_reply = tool_schema([])
+    assert [b["properties"]["tool"]["const"] for b in only_reply["anyOf"]] == [NO_TOOL]

@@ -26,7 +26,7 @@ import orjson
 from ..errors import MissingExtraError, ProviderError, UserError
 from ..schema import ToolSpec, Usage
 from ._base import ModelRequest, ModelResponse
-from ._local_convert import chat_messages, parse_reply, tool_schema
+from ._local_convert import allowed_tools, chat_messages, parse_reply, tool_schema
 
 __all__ = ["LocalProvider", "create", "smollm2_path"]
 
@@ -106,6 +106,7 @@ class LocalProvider:
         n_threads: int = 2,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         seed: int = 0,
+        chain: bool = False,
     ) -> None:
         self.path = path
         self.name = name
@@ -114,6 +115,7 @@ class LocalProvider:
         self.n_threads = n_threads
         self.max_tokens = max_tokens
         self.seed = seed
+        self.chain = chain
         self._model: _LoadedModel | None = None
         self._ids = itertools.count(1)
 
@@ -151,7 +153,9 @@ class LocalProvider:
         messages = chat_messages(request.messages, request.tools)
         config = request.config
         with model.lock:
-            grammar = self._grammar(model, request.tools)
+            grammar = self._grammar(
+                model, allowed_tools(request.messages, request.tools, chain=self.chain)
+            )
             try:
                 out = model.llama.create_chat_completion(
                     messages=messages,
@@ -206,7 +210,7 @@ def _int_option(options: dict[str, Any], key: str, default: int) -> int:
 
 def create(rest: str, **options: Any) -> LocalProvider:
     """``local:smollm2`` (the embedded default) or ``local:PATH.gguf``."""
-    from ._common import split_options
+    from ._common import as_bool, split_options
 
     target, opts = split_options(rest or "smollm2", options)
     opts.pop("base_url", None)
@@ -215,6 +219,7 @@ def create(rest: str, **options: Any) -> LocalProvider:
     n_threads = _int_option(opts, "n_threads", threads_default)
     max_tokens = _int_option(opts, "max_tokens", DEFAULT_MAX_TOKENS)
     seed = _int_option(opts, "seed", 0)
+    chain = as_bool(opts.pop("chain", False))
     if opts:
         raise UserError(f"local:{target}: unknown option(s) {sorted(opts)}")
     if target == "smollm2":
@@ -229,5 +234,11 @@ def create(rest: str, **options: Any) -> LocalProvider:
         name = f"local:{path.name}"
     _llama_cpp()  # fail early, with the install command, when the extra is missing
     return LocalProvider(
-        path, name=name, n_ctx=n_ctx, n_threads=n_threads, max_tokens=max_tokens, seed=seed
+        path,
+        name=name,
+        n_ctx=n_ctx,
+        n_threads=n_threads,
+        max_tokens=max_tokens,
+        seed=seed,
+        chain=chain,
     )

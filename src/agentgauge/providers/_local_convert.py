@@ -20,7 +20,14 @@ import orjson
 from ..schema import Message, ToolCall, ToolSpec
 from ._common import RAW_ARGUMENTS_KEY
 
-__all__ = ["NO_TOOL", "chat_messages", "parse_reply", "system_prompt", "tool_schema"]
+__all__ = [
+    "NO_TOOL",
+    "allowed_tools",
+    "chat_messages",
+    "parse_reply",
+    "system_prompt",
+    "tool_schema",
+]
 
 #: the ``tool`` value of the no-tool branch
 NO_TOOL = "none"
@@ -30,6 +37,9 @@ REPLY_MAX_CHARS = 600
 _FORMAT = """To call a function, answer {"tool": "<function name>", "arguments": {<arguments>}}
 To answer in text (a reply, a question for the user, or a refusal), answer \
 {"tool": "none", "reply": "<text>"}"""
+
+#: appended to the latest tool result shown to the model
+AFTER_RESULT = "Now answer the user's request using this result."
 
 _PLACEHOLDERS: dict[str, Any] = {
     "string": "...",
@@ -76,6 +86,28 @@ def tool_schema(tools: list[ToolSpec], *, generic_arguments: bool = False) -> di
         }
     )
     return {"anyOf": branches}
+
+
+def allowed_tools(
+    messages: list[Message], tools: list[ToolSpec], *, chain: bool = False
+) -> list[ToolSpec]:
+    """The tools the next reply may call.
+
+    A 135M model shown a tool result calls a tool again — the same one, or any other — until the
+    step limit. The embedded agent's policy is therefore: after tool results, answer in text
+    (one tool step per user turn). With ``chain`` it may instead go on to a tool it has not
+    just called (for multi-step tasks; rarely useful with a model this small).
+    """
+    if not messages or messages[-1].role != "tool":
+        return tools
+    if not chain:
+        return []
+    just_called: set[str] = set()
+    for m in reversed(messages):
+        if m.role == "assistant":
+            just_called = {c.name for c in m.tool_calls}
+            break
+    return [t for t in tools if t.name not in just_called]
 
 
 def _type_label(schema: Any) -> str:
@@ -177,6 +209,9 @@ def chat_messages(messages: list[Message], tools: list[ToolSpec]) -> list[dict[s
             merged[-1] = {"role": "user", "content": merged[-1]["content"] + "\n" + turn["content"]}
         else:
             merged.append(turn)
+    if messages and messages[-1].role == "tool":
+        # without this nudge a small model calls the same tool again and again
+        merged[-1] = {"role": "user", "content": merged[-1]["content"] + "\n" + AFTER_RESULT}
     return merged
 
 
