@@ -12,7 +12,7 @@ import anyio
 from ..providers._base import GenerateConfig, ModelRequest, ModelResponse, Provider
 from ..schema import Message, ToolCall, ToolSpec, TraceEvent
 from ._cache import RequestKeys, ResponseCache
-from ._prices import cost_usd
+from ._prices import FREE_PREFIXES, cost_usd
 from ._retry import RetryPolicy, with_retries
 from ._tools import ToolSimulator
 
@@ -72,6 +72,8 @@ class ModelCaller:
         self._rng_seed = rng_seed
         self._rng: random.Random | None = None
         self._stats = stats
+        #: a local, mock or Python agent costs nothing, whatever its model is called
+        self._free = provider.name.startswith(FREE_PREFIXES)
 
     def _get_rng(self) -> random.Random:
         """The case's backoff jitter source, made only when a retry needs it."""
@@ -124,7 +126,9 @@ class ModelCaller:
                 self._cache.put(key, resp)
         latency_ms = (time.perf_counter() - t0) * 1000.0
         model = resp.model or self._provider.name
-        cost = cost_usd(model, resp.usage)
+        cost = cost_usd(self._provider.name, resp.usage) if self._free else None
+        if cost is None:
+            cost = cost_usd(model, resp.usage)
         tr.model_calls += 1
         tr.input_tokens += resp.usage.input_tokens
         tr.output_tokens += resp.usage.output_tokens

@@ -31,7 +31,8 @@ PRICES: Final[dict[str, tuple[float, float]]] = {
     "gemini-2.5-pro": (1.25, 10.00),
 }
 
-_FREE_PREFIXES: Final = ("local:", "mock:", "python:")
+#: agents that run on this machine (or are scripted) and cost nothing
+FREE_PREFIXES: Final = ("local:", "mock:", "python:")
 _by_length = sorted(PRICES, key=len, reverse=True)
 _memo: dict[str, tuple[float, float] | None] = {}
 
@@ -40,7 +41,7 @@ def price_for(model: str) -> tuple[float, float] | None:
     """The (input, output) price of ``model``: exact name, else the longest known prefix."""
     if model in _memo:
         return _memo[model]
-    if model.startswith(_FREE_PREFIXES):
+    if model.startswith(FREE_PREFIXES):
         found: tuple[float, float] | None = (0.0, 0.0)
     else:
         name = model.rpartition(":")[2].rpartition("/")[2]
