@@ -33,6 +33,22 @@ def test_list_with_matchers_becomes_items() -> None:
     assert m.items[1].value == "c"
 
 
+def test_list_with_a_matcher_nested_in_an_object_becomes_items() -> None:
+    m = ArgMatcher.model_validate([{"name": "Ann"}, {"name": {"regex": "B.*"}}])
+    assert m.items is not None
+    second = m.items[1].fields
+    assert second is not None
+    assert second["name"].regex == "B.*"
+    first = m.items[0].fields
+    assert first is not None
+    assert first["name"].value == "Ann"
+
+
+def test_inferred_behavior_is_visible_in_dumps() -> None:
+    e = Expectation.model_validate({"tool_calls": [{"name": "f"}]})
+    assert e.model_dump()["behavior"] == "tool_call"
+
+
 def test_plain_list_is_exact_value() -> None:
     m = ArgMatcher.model_validate([1, 2, 3])
     assert m.value == [1, 2, 3]

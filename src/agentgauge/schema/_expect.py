@@ -138,17 +138,28 @@ class ArgMatcher(Model):
         return repr(self.value)
 
 
+def _has_matcher(data: Any) -> bool:
+    """Whether a value holds a matcher mapping anywhere inside it."""
+    if isinstance(data, dict):
+        return any(k in MATCHER_KEYS for k in data) or any(_has_matcher(v) for v in data.values())
+    if isinstance(data, list):
+        return any(_has_matcher(x) for x in data)
+    return False
+
+
 def expand_matcher(data: Any) -> Any:
-    """Turn the short forms of an argument expectation into the full matcher mapping."""
+    """Turn the short forms of an argument expectation into the full matcher mapping.
+
+    A list becomes per-item matchers (``items``) when a matcher appears anywhere inside it, e.g.
+    ``[{name: Ann}, {name: {regex: "B.*"}}]``; otherwise it is one exact value.
+    """
     if isinstance(data, ArgMatcher):
         return data
     if isinstance(data, dict):
         if data and any(k in MATCHER_KEYS for k in data):
             return data
         return {"fields": data}
-    if isinstance(data, list) and any(
-        isinstance(x, dict) and x and any(k in MATCHER_KEYS for k in x) for x in data
-    ):
+    if isinstance(data, list) and _has_matcher(data):
         return {"items": data}
     return {"value": data}
 
@@ -203,7 +214,8 @@ class Expectation(Model):
     @model_validator(mode="after")
     def _infer_behavior(self) -> Expectation:
         if self.behavior is None and self.tool_calls:
-            self.behavior = "tool_call"
+            # plain attribute write: pydantic's __setattr__ is a measurable share of loading time
+            self.__dict__["behavior"] = "tool_call"
         if self.tool_calls and self.behavior not in ("tool_call", "recover"):
             raise ValueError(
                 f"behavior '{self.behavior}' cannot have expected tool_calls "
