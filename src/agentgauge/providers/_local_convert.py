@@ -38,6 +38,10 @@ _FORMAT = """To call a function, answer {"tool": "<function name>", "arguments":
 To answer in text (a reply, a question for the user, or a refusal), answer \
 {"tool": "none", "reply": "<text>"}"""
 
+#: tools shown with an example call (one example for the first tool only biases a small model
+#: towards that tool; one per tool costs ~25 prompt tokens each)
+MAX_EXAMPLES = 12
+
 #: appended to the latest tool result shown to the model
 AFTER_RESULT = "Now answer the user's request using this result."
 
@@ -167,7 +171,7 @@ def system_prompt(tools: list[ToolSpec], original: str | None = None) -> str:
         parts.append(
             _FORMAT
             + "\n"
-            + _example(tools[0])
+            + "\n".join(_example(t) for t in tools[:MAX_EXAMPLES])
             + '\nExample: "Hello!" -> {"tool": "none", "reply": "Hello! How can I help?"}'
             + "\nAnswer with one JSON object."
         )
