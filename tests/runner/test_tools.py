@@ -156,3 +156,15 @@ def test_suite_default_fault_rate_applies(tmp_path: Path) -> None:
     )
     faults = [e.fault for r in iter_results(tmp_path) for e in r.trace if e.kind == "tool"]
     assert faults == ["empty"] * 3
+
+
+def test_bad_function_reference_is_a_user_error_before_the_run(tmp_path: Path) -> None:
+    from agentgauge.errors import UserError
+
+    suite = make_suite(
+        [{"id": "f", "input": "x", "tool_results": {"get_weather": {"function": "fakes:nope"}}}]
+    )
+    provider = agent(weather_agent)
+    with pytest.raises(UserError, match="tool function 'fakes:nope': cannot import it"):
+        run_suite(suite, RunConfig(cache=False, progress=False), tmp_path, provider=provider)
+    assert provider.calls == 0

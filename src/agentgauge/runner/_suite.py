@@ -18,7 +18,7 @@ from ..errors import UserError
 from ..io import ResultsWriter
 from ..providers._base import Provider, close_provider
 from ..providers._registry import resolve_provider
-from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite
+from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim, ToolSpec
 from ._cache import RequestKeys, ResponseCache
 from ._case import CaseContext, run_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, default_cache_dir
@@ -26,6 +26,7 @@ from ._journal import Finished, journal_has_results, read_record, scan_finished,
 from ._loop import RunStats
 from ._progress import ProgressReporter
 from ._retry import RetryPolicy
+from ._tools import load_function
 
 
 def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterator[Case]:
@@ -83,6 +84,23 @@ def effective_concurrency(config: RunConfig, provider: Provider) -> int:
     if isinstance(own, int) and own >= 1:
         return min(config.max_concurrency, own)
     return config.max_concurrency
+
+
+def check_tool_functions(suite: Suite, cases: Iterable[Case]) -> None:
+    """Import every ``function:`` fake up front: a bad reference is a UserError before the run,
+    not the same error on every case."""
+    refs: set[str] = set()
+    sims: list[ToolSim] = [t.simulation for t in suite.tools if t.simulation is not None]
+    for case in cases:
+        for entry in case.tool_results.values():
+            sims.extend(entry if isinstance(entry, list) else [entry])
+        for tool in case.tools or ():
+            if isinstance(tool, ToolSpec) and tool.simulation is not None:
+                sims.append(tool.simulation)
+    for sim in sims:
+        if sim.function is not None and sim.function not in refs:
+            refs.add(sim.function)
+            load_function(sim.function)
 
 
 def _suite_hash(suite: Suite) -> str:
@@ -188,6 +206,7 @@ async def _run(
     if cases is None:
         selected = list(select_cases(suite.cases, config))
         case_count: int | None = len(selected)
+        check_tool_functions(suite, selected)
     else:
         selected = select_cases(cases, config)
         case_count = None
