@@ -43,6 +43,7 @@ def make_run(n: int) -> Path:
             r["case_id"] = f"{r['case_id']}-{i}"
             r["latency_ms"] = 200.0 + (i * 7919) % 5000  # many distinct latencies
             fh.write(orjson.dumps(r) + b"\n")
+    (d / "run.json").write_bytes((FIXTURES / "new" / "run.json").read_bytes())  # one trial
     return d
 
 

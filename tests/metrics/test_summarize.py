@@ -353,3 +353,20 @@ def test_confusion_labels_name_each_tool_once() -> None:
     )
     cells = summarize_results([r]).tool_selection.confusion
     assert [(c.expected, c.actual) for c in cells] == [("x", "y, z")]
+
+
+def test_single_trial_runs_keep_no_per_case_state() -> None:
+    from agentgauge.schema import RunRecord
+
+    run = RunRecord(run_id="r", suite="s", agent="a", started_at="t", agentgauge_version="0")
+    rs = [res("a"), res("b", "failed"), res("c", "error")]
+    s = summarize_results(rs, run=run)
+    assert s.cases == 3
+    assert s.trials.pass_at_k == {"1": pytest.approx(1 / 3)}
+    assert s.warnings == []
+    # a run.json that undercounts trials is reported, not silently trusted
+    s = summarize_results([res("a"), res("a", trial=1)], run=run)
+    assert any("one trial per case" in w for w in s.warnings)
+    # with trials recorded, cases are counted by id
+    s = summarize_results([res("a"), res("a", trial=1)], run=run.model_copy(update={"trials": 2}))
+    assert s.cases == 1

@@ -102,6 +102,11 @@ class _Acc:
     ttft_budget: RateAcc = field(default_factory=RateAcc)
     # trials: case id -> [trials, passes] (two ints per case)
     per_case: dict[str, list[int]] = field(default_factory=dict)
+    #: False when run.json says one trial per case: then no per-case state is kept at all
+    track_cases: bool = True
+    results_seen: int = 0
+    passes_seen: int = 0
+    untracked_trials: bool = False
     forbidden: int = 0
     forbidden_ids: list[str] = field(default_factory=list)
     #: (not error, score, case id, trial, category, status, explanation, expected, actual)
@@ -111,9 +116,14 @@ class _Acc:
         scored = r.status != "error"
         for acc in self._slices(r):
             acc.add(r.status, r.score, r.latency_ms)
-        counts = self.per_case.setdefault(r.case_id, [0, 0])
-        counts[0] += 1
-        counts[1] += r.status == "passed"
+        self.results_seen += 1
+        self.passes_seen += r.status == "passed"
+        if not self.track_cases:
+            self.untracked_trials |= r.trial > 0
+        else:
+            counts = self.per_case.setdefault(r.case_id, [0, 0])
+            counts[0] += 1
+            counts[1] += r.status == "passed"
         self._cost(r)
         if any(
             split_score_name(s.name)[1] == "forbidden_tools" and s.passed is False for s in r.scores
@@ -313,7 +323,7 @@ class _Acc:
         summary = Summary(
             run=run,
             confidence=c,
-            cases=len(self.per_case),
+            cases=len(self.per_case) if self.track_cases else self.results_seen,
             overall=self.overall.build(c),
             by_category={k: v.build(c) for k, v in sorted(self.by_category.items())},
             by_difficulty={k: v.build(c) for k, v in sorted(self.by_difficulty.items())},
@@ -383,9 +393,24 @@ class _Acc:
             ],
         )
         summary.warnings = small_sample_warnings(summary, self.gates)
+        if self.untracked_trials:
+            summary.warnings.append(
+                "run.json records one trial per case but the results hold more; case counts "
+                "and pass@k treat every result as its own case"
+            )
         return summary
 
     def _trials(self) -> Trials:
+        if not self.track_cases and self.results_seen:
+            # one trial per case: pass@1 = pass^1 = passes over all results, nothing is flaky
+            p1 = self.passes_seen / self.results_seen
+            return Trials(
+                trials=1,
+                cases=self.results_seen,
+                pass_at_k={"1": p1},
+                pass_hat_k={"1": p1},
+                flaky=RateAcc(0, self.results_seen).build(self.confidence),
+            )
         if not self.per_case:
             return Trials()
         k_max = min(n for n, _ in self.per_case.values())
@@ -462,6 +487,8 @@ def summarize_results(
 ) -> Summary:
     """Summarize results from any iterable (one pass)."""
     acc = _Acc(gates=gates or Gates(), confidence=confidence)
+    # with one trial per case (as run.json records) pass@k needs no per-case state
+    acc.track_cases = run is None or run.trials != 1
     for r in results:
         acc.add(r)
     return acc.finish(run)
