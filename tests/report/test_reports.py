@@ -55,7 +55,7 @@ def test_markdown_without_gates_or_baseline(snapshot: Callable[[str, str], None]
 
 def _junit(run: str) -> str:
     out = io.StringIO()
-    write_junit(FIXTURES / run, out, suite_name="weather-demo")
+    write_report(FIXTURES / run, "junit", out)
     return out.getvalue()
 
 
@@ -72,6 +72,8 @@ def test_junit_snapshot_and_schema(snapshot: Callable[[str, str], None]) -> None
     error = doc.find(".//error")
     assert error is not None
     assert "HTTP 503" in (error.get("message") or "")
+    props = {p.get("name"): p.get("value") for p in doc.iter("property")}
+    assert props == {"suite": "weather-demo", "agent": "mock:demo", "git_commit": "2" * 40}
     suite = doc.find("testsuite")
     assert suite is not None
     assert (suite.get("failures"), suite.get("errors")) == ("3", "1")

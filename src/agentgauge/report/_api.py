@@ -39,7 +39,14 @@ def write_report(
         from ._files import write_junit
 
         run = load_run(run_dir)
-        write_junit(run_dir, out, suite_name=run.suite if run else None)
+        props: dict[str, str] = {}
+        if run is not None:
+            props = {"suite": run.suite, "agent": run.agent}
+            if run.git_commit:
+                props["git_commit"] = run.git_commit
+            if run.judge:
+                props["judge"] = run.judge
+        write_junit(run_dir, out, suite_name=run.suite if run else None, properties=props)
         return
     if fmt == "csv":
         from ._files import write_csv

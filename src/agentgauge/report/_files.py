@@ -36,11 +36,18 @@ def actual_label(r: CaseResult) -> str:
     return r.behavior if not called else f"{r.behavior}: {called}"
 
 
-def write_junit(run_dir: Path, out: IO[str], *, suite_name: str | None = None) -> None:
+def write_junit(
+    run_dir: Path,
+    out: IO[str],
+    *,
+    suite_name: str | None = None,
+    properties: dict[str, str] | None = None,
+) -> None:
     """JUnit XML: one ``<testcase>`` per case × trial (classname = category).
 
     Failures carry the explanation; results with status ``error`` are ``<error>`` elements.
-    The shape follows the Jenkins / Ant schema most CI systems accept.
+    ``properties`` (e.g. agent, git commit) go into the suite's ``<properties>``. The shape
+    follows the Jenkins / Ant schema most CI systems accept.
     """
     tests = failures = errors = 0
     total_ms = 0.0
@@ -59,6 +66,11 @@ def write_junit(run_dir: Path, out: IO[str], *, suite_name: str | None = None) -
         f'  <testsuite name={_attr(name)} tests="{tests}" failures="{failures}" '
         f'errors="{errors}" skipped="0" time="{total_ms / 1000:.3f}">\n'
     )
+    if properties:
+        out.write("    <properties>\n")
+        for key, value in properties.items():
+            out.write(f"      <property name={_attr(key)} value={_attr(value)}/>\n")
+        out.write("    </properties>\n")
     for r in iter_results(run_dir):
         case_name = f"{r.case_id} [{r.trial}]"
         head = (
