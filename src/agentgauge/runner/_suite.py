@@ -339,14 +339,11 @@ async def _run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
 
 def run_suite(
     suite: Suite,
-    config: RunConfig | None = None,
-    run_dir: Path | str = "runs/run",
+    config: RunConfig,
+    run_dir: Path | str,
     *,
     provider: Provider | None = None,
     cases: Iterable[Case] | None = None,
 ) -> RunOutcome:
-    """Run a suite (blocking). See :func:`arun_suite`."""
-    cfg = config if config is not None else RunConfig()
-    return anyio.run(
-        lambda: arun_suite(suite, cfg, run_dir, provider=provider, cases=cases),
-    )
+    """Run a suite (blocking): ``anyio.run`` of :func:`arun_suite`."""
+    return anyio.run(lambda: arun_suite(suite, config, run_dir, provider=provider, cases=cases))
