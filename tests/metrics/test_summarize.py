@@ -370,3 +370,14 @@ def test_single_trial_runs_keep_no_per_case_state() -> None:
     # with trials recorded, cases are counted by id
     s = summarize_results([res("a"), res("a", trial=1)], run=run.model_copy(update={"trials": 2}))
     assert s.cases == 1
+
+
+def test_truncated_last_line_is_skipped_and_bad_lines_are_user_errors(tmp_path: Path) -> None:
+    from agentgauge.errors import UserError
+
+    good = (FIXTURES / "new" / "results.jsonl").read_bytes()
+    (tmp_path / "results.jsonl").write_bytes(good + b'{"case_id": "cut", "sta')
+    assert summarize(tmp_path).overall.results == 10
+    (tmp_path / "results.jsonl").write_bytes(b'{"case_id": "x"}\n' + good)
+    with pytest.raises(UserError, match=r"results.jsonl:1: not a valid result line"):
+        summarize(tmp_path)

@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..io import iter_results
 from ..schema import CaseResult, Model
 from ._model import RATE_METRICS
+from ._read import iter_light_results
 from ._stats import (
     mcnemar_exact,
     paired_bootstrap,
@@ -133,7 +133,7 @@ def _parts(r: CaseResult) -> tuple[tuple[int, int], ...]:
 def _load(run_dir: Path) -> tuple[dict[str, list[_Trial]], dict[str, tuple[str, str]]]:
     trials: dict[str, list[_Trial]] = {}
     info: dict[str, tuple[str, str]] = {}
-    for r in iter_results(run_dir):
+    for r in iter_light_results(run_dir):
         trials.setdefault(r.case_id, []).append(_Trial(r.status, _parts(r)))
         if r.status != "passed" or r.case_id not in info:
             info[r.case_id] = (r.category, r.explanation.splitlines()[0] if r.explanation else "")

@@ -73,7 +73,7 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     ``gates`` supplies the latency budgets and the sample-size floor; by default they come from
     the suite file named in ``run.json``.
     """
-    from ..io import iter_results
+    from ._read import iter_light_results
 
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
@@ -81,7 +81,9 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     run = load_run(run_dir)
     if gates is None:
         gates = suite_gates(run) or Gates()
-    return summarize_results(iter_results(run_dir), run=run, gates=gates, confidence=confidence)
+    return summarize_results(
+        iter_light_results(run_dir), run=run, gates=gates, confidence=confidence
+    )
 
 
 def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool = True) -> Path:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
-from ..io import iter_results
+from ..metrics._read import iter_light_results
 from ..schema import CaseResult
 
 #: characters XML 1.0 does not allow (control characters other than tab, newline, return)
@@ -51,7 +51,7 @@ def write_junit(
     """
     tests = failures = errors = 0
     total_ms = 0.0
-    for r in iter_results(run_dir):
+    for r in iter_light_results(run_dir):
         tests += 1
         failures += r.status == "failed"
         errors += r.status == "error"
@@ -71,7 +71,7 @@ def write_junit(
         for key, value in properties.items():
             out.write(f"      <property name={_attr(key)} value={_attr(value)}/>\n")
         out.write("    </properties>\n")
-    for r in iter_results(run_dir):
+    for r in iter_light_results(run_dir):
         case_name = f"{r.case_id} [{r.trial}]"
         head = (
             f"    <testcase classname={_attr(r.category)} name={_attr(case_name)} "
@@ -99,7 +99,7 @@ def write_csv(run_dir: Path, out: IO[str]) -> None:
     """One row per case × trial, for spreadsheets."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for r in iter_results(run_dir):
+    for r in iter_light_results(run_dir):
         writer.writerow(
             [
                 r.case_id,
