@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import anyio
 import pytest
@@ -236,3 +237,48 @@ def test_azure_spec_builds_deployment_url(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv("AZURE_OPENAI_ENDPOINT")
     with pytest.raises(UserError, match="AZURE_OPENAI_ENDPOINT"):
         resolve_provider("azure:x")
+
+
+def test_error_inside_a_stream_is_a_provider_error() -> None:
+    provider = OpenAIProvider("m", base_url="http://127.0.0.1:9/v1")
+
+    async def events() -> AsyncIterator[Any]:
+        yield {"choices": [{"delta": {"content": "par"}}]}
+        yield {"error": {"message": "upstream overloaded"}}
+
+    async def go() -> ModelResponse:
+        return await provider._consume(events())
+
+    with pytest.raises(ProviderError, match="upstream overloaded") as info:
+        anyio.run(go)
+    assert info.value.transient
+
+    responses = OpenAIProvider("m", api="responses", base_url="http://127.0.0.1:9/v1")
+
+    async def failed() -> AsyncIterator[Any]:
+        yield {"type": "response.created", "response": {}}
+        yield {"type": "response.failed", "response": {"error": {"message": "server_error"}}}
+
+    async def go2() -> ModelResponse:
+        return await responses._consume(failed())
+
+    with pytest.raises(ProviderError, match="server_error"):
+        anyio.run(go2)
+
+
+def test_large_streamed_event_fits() -> None:
+    big = "x" * 300_000
+    with FakeOpenAIServer([big]) as srv:
+        provider = _provider(srv, "openai:fake-model?api=responses")
+
+        async def go() -> ModelResponse:
+            request = ModelRequest(
+                messages=[Message(role="user", content="hi")], config=GenerateConfig(stream=True)
+            )
+            try:
+                return await provider.generate(request)
+            finally:
+                await provider.aclose()
+
+        r = anyio.run(go)
+    assert r.message.content == big

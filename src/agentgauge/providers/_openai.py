@@ -153,6 +153,10 @@ class OpenAIProvider:
         if self.api == "responses":
             final: dict[str, Any] | None = None
             async for event in events:
+                if event.get("type") in ("error", "response.failed"):
+                    err = event.get("error") or (event.get("response") or {}).get("error") or {}
+                    message = err.get("message", err) if isinstance(err, dict) else err
+                    raise ProviderError(f"{self.name}: stream error: {message}")
                 if ttft is None and event.get("type") in _RESPONSES_TOKEN_EVENTS:
                     ttft = (time.perf_counter() - start) * 1000
                 final = responses_stream_final(event) or final
@@ -168,6 +172,10 @@ class OpenAIProvider:
             )
         acc = ChatStream()
         async for chunk in events:
+            if isinstance(chunk, dict) and chunk.get("error") and not chunk.get("choices"):
+                err = chunk["error"]
+                message = err.get("message", err) if isinstance(err, dict) else err
+                raise ProviderError(f"{self.name}: stream error: {message}")
             if isinstance(chunk, dict) and acc.feed(chunk) and ttft is None:
                 ttft = (time.perf_counter() - start) * 1000
         return acc.result(ttft_ms=ttft)

@@ -59,6 +59,8 @@ class WireClient:
                 ),
                 skip_auto_headers=("User-Agent",),
                 auto_decompress=True,
+                # a streamed `response.completed` event carries the whole response on one line
+                read_bufsize=1 << 20,
             )
             self._loop = loop
         return self._session
@@ -124,3 +126,5 @@ class WireClient:
                             continue
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise self._connection_error(exc) from None
+        except ValueError as exc:  # an event line longer than the read buffer
+            raise ProviderError(f"{self.provider}: bad event stream: {exc}") from None
