@@ -100,3 +100,33 @@ def test_significant_change_is_detected(tmp_path: Path) -> None:
     assert pr is not None
     assert pr.low is not None
     assert pr.low > 0
+
+
+def test_mean_metrics_are_compared_in_their_units(tmp_path: Path) -> None:
+    def write(run_dir: Path, latency: float, cost: float | None) -> Path:
+        run_dir.mkdir()
+        with open(run_dir / "results.jsonl", "wb") as fh:
+            for i in range(30):
+                r = CaseResult(
+                    case_id=f"c{i}",
+                    status="passed",
+                    latency_ms=latency + i,
+                    cost_usd=cost,
+                    usage={"input_tokens": 100, "output_tokens": 10},  # type: ignore[arg-type]
+                )
+                fh.write(orjson.dumps(r.model_dump(mode="json")) + b"\n")
+        return run_dir
+
+    cmp = compare(write(tmp_path / "a", 1000.0, 0.01), write(tmp_path / "b", 1500.0, None))
+    lat = cmp.delta("latency_ms")
+    assert lat is not None
+    assert lat.unit == "ms"
+    assert lat.delta == pytest.approx(500.0)
+    assert (lat.low, lat.high) == (pytest.approx(500.0), pytest.approx(500.0))
+    assert lat.p_value is None
+    tokens = cmp.delta("tokens")
+    assert tokens is not None
+    assert tokens.delta == 0
+    cost = cmp.delta("cost_usd")
+    assert cost is not None
+    assert cost.delta is None  # the new run reported no cost

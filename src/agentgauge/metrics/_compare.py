@@ -44,10 +44,16 @@ class CaseChange(Model):
     explanation: str = ""
 
 
+#: per-result means compared besides the rates: (name, unit)
+MEAN_METRICS = (("latency_ms", "ms"), ("tokens", "tokens"), ("cost_usd", "usd"))
+
+
 class MetricDelta(Model):
     """``new - base`` of one metric over the cases both runs share, with a paired bootstrap CI."""
 
     metric: str
+    #: ``rate`` (a fraction), or the unit of a per-result mean: ``ms``, ``tokens``, ``usd``
+    unit: str = "rate"
     base: float | None
     new: float | None
     delta: float | None
@@ -103,14 +109,14 @@ class _Trial:
     """What comparison keeps per case and trial: a few numbers, nothing else."""
 
     status: str
-    # (numerator, denominator) for each rate metric, in RATE_METRICS order
-    parts: tuple[tuple[int, int], ...]
+    # (numerator, denominator) for each rate metric, in RATE_METRICS order, then MEAN_METRICS
+    parts: tuple[tuple[float, float], ...]
 
 
-def _parts(r: CaseResult) -> tuple[tuple[int, int], ...]:
+def _parts(r: CaseResult) -> tuple[tuple[float, float], ...]:
     scored = r.status != "error"
 
-    def rate(ok: bool | None) -> tuple[int, int]:
+    def rate(ok: bool | None) -> tuple[float, float]:
         return (0, 0) if ok is None or not scored else (int(ok), 1)
 
     verdict = tool_selection_verdict(r) if scored else None
@@ -127,6 +133,9 @@ def _parts(r: CaseResult) -> tuple[tuple[int, int], ...]:
         behaviour,  # behavior_accuracy
         (int(r.status == "passed"), 1) if multi else (0, 0),  # task_completion
         (int(not scored), 1),  # error_rate
+        (r.latency_ms, 1) if r.latency_ms > 0 else (0, 0),  # latency_ms
+        (r.usage.input_tokens + r.usage.output_tokens, 1),  # tokens
+        (r.cost_usd, 1) if r.cost_usd is not None else (0, 0),  # cost_usd
     )
 
 
@@ -194,7 +203,8 @@ def compare(
     p = mcnemar_exact(counts["fixed"], counts["broken"])
 
     deltas: list[MetricDelta] = []
-    for i, metric in enumerate(RATE_METRICS):
+    metrics = [(m, "rate") for m in RATE_METRICS] + list(MEAN_METRICS)
+    for i, (metric, unit) in enumerate(metrics):
         units = []
         for cid in shared:
             bn = sum(t.parts[i][0] for t in base[cid])
@@ -204,7 +214,7 @@ def compare(
             if bd and nd:
                 units.append((float(bn), float(bd), float(nn), float(nd)))
         if not units:
-            deltas.append(MetricDelta(metric=metric, base=None, new=None, delta=None))
+            deltas.append(MetricDelta(metric=metric, unit=unit, base=None, new=None, delta=None))
             continue
         ci = paired_bootstrap(units, confidence=confidence, resamples=resamples, seed=seed + i)
         bsum = sum(u[0] for u in units) / sum(u[1] for u in units)
@@ -212,13 +222,18 @@ def compare(
         deltas.append(
             MetricDelta(
                 metric=metric,
+                unit=unit,
                 base=bsum,
                 new=nsum,
                 delta=ci.value,
                 low=ci.low,
                 high=ci.high,
                 n=len(units),
-                p_value=p if metric == "pass_rate" else _unit_mcnemar(units),
+                p_value=p
+                if metric == "pass_rate"
+                else _unit_mcnemar(units)
+                if unit == "rate"
+                else None,
             )
         )
     return Comparison(

@@ -44,3 +44,39 @@ def latency(lat: Latency) -> tuple[str, str, str, str]:
 def one_line(text: str, width: int = 160) -> str:
     flat = " / ".join(line.strip() for line in text.splitlines() if line.strip())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def unit_value(value: float | None, unit: str) -> str:
+    """A metric's value in its unit (rates as percentages)."""
+    if value is None:
+        return "–"
+    if unit == "rate":
+        return pct(value)
+    if unit == "ms":
+        return ms(value)
+    if unit == "usd":
+        return f"${value:.4f}"
+    return f"{value:.0f}"
+
+
+def unit_delta(value: float | None, unit: str) -> str:
+    """A difference in its unit: ``+2.5 pts``, ``-120 ms``, ``+35 tokens``, ``+$0.0012``."""
+    if value is None:
+        return "–"
+    if unit == "rate":
+        return f"{value * 100:+.1f} pts"
+    if unit == "ms":
+        return f"{value:+.0f} ms"
+    if unit == "usd":
+        return f"{'+' if value >= 0 else '-'}${abs(value):.4f}"
+    return f"{value:+.0f} {unit}"
+
+
+def unit_interval(low: float | None, high: float | None, unit: str) -> str:
+    if low is None or high is None:
+        return ""
+    if unit == "rate":
+        return f"[{low * 100:+.1f}, {high * 100:+.1f}]"
+    if unit == "usd":
+        return f"[{low:+.4f}, {high:+.4f}]"
+    return f"[{low:+.0f}, {high:+.0f}]"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..metrics import Comparison, GateReport, Rate, Summary
-from ._fmt import latency, mean, ms, one_line, pct, rate
+from ._fmt import latency, mean, ms, one_line, pct, rate, unit_delta, unit_interval, unit_value
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
@@ -194,12 +194,15 @@ def _comparison(cmp: Comparison) -> list[str]:
     for d in cmp.deltas:
         if d.delta is None or d.base is None or d.new is None:
             continue
-        ci = (
-            f"[{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
-            if d.low is not None and d.high is not None
-            else ""
+        rows.append(
+            [
+                d.metric,
+                unit_value(d.base, d.unit),
+                unit_value(d.new, d.unit),
+                unit_delta(d.delta, d.unit),
+                unit_interval(d.low, d.high, d.unit),
+            ]
         )
-        rows.append([d.metric, pct(d.base), pct(d.new), f"{d.delta * 100:+.1f} pts", ci])
     if rows:
         lines += _table(
             ["metric", "baseline", "this run", "Δ", f"{cmp.confidence:.0%} CI (paired)"], rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..metrics import Comparison, GateReport
+from ._fmt import unit_delta, unit_interval, unit_value
 
 
 def gate_lines(report: GateReport) -> list[str]:
@@ -29,12 +30,10 @@ def comparison_lines(cmp: Comparison, *, listed: int = 10) -> list[str]:
     for d in cmp.deltas:
         if d.delta is None or d.base is None or d.new is None:
             continue
-        ci = ""
-        if d.low is not None and d.high is not None:
-            ci = f" [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
+        ci = unit_interval(d.low, d.high, d.unit)
         lines.append(
-            f"  {d.metric}: {d.base * 100:.1f}% -> {d.new * 100:.1f}% "
-            f"({d.delta * 100:+.1f} pts{ci}, n={d.n})"
+            f"  {d.metric}: {unit_value(d.base, d.unit)} -> {unit_value(d.new, d.unit)} "
+            f"({unit_delta(d.delta, d.unit)}{' ' + ci if ci else ''}, n={d.n})"
         )
     lines.extend(f"  note: {w}" for w in cmp.warnings)
     for label, items in (("fixed", cmp.fixed), ("broken", cmp.broken)):
