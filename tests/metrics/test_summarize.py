@@ -233,6 +233,16 @@ def test_intents_and_route_from_predicted_labels() -> None:
     assert (d.routing_accuracy.passed, d.routing_accuracy.n) == (1, 2)
 
 
+def test_skill_from_predicted_labels_or_a_skill_score() -> None:
+    rs = [
+        res("a", labels={"skill": "search"}, predicted_labels={"skill": "search"}),  # type: ignore[arg-type]
+        res("b", labels={"skill": "book"}, scores=[sc("skill", False)]),  # type: ignore[arg-type]
+        res("c", labels={"skill": "book"}),  # type: ignore[arg-type]  (nothing to compare)
+    ]
+    d = summarize_results(rs).diagnosis
+    assert (d.skill_accuracy.passed, d.skill_accuracy.n) == (1, 2)
+
+
 def test_cost_latency_and_budgets() -> None:
     rs = [
         res(

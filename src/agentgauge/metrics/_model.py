@@ -103,6 +103,7 @@ class Diagnosis(Model):
     multi_intent: Coverage = Field(default_factory=Coverage)
     clarification_rate: Rate = Field(default_factory=Rate)
     routing_accuracy: Rate = Field(default_factory=Rate)
+    skill_accuracy: Rate = Field(default_factory=Rate)
     call_decision_accuracy: Rate = Field(default_factory=Rate)
     memory_retention: Rate = Field(default_factory=Rate)
     #: retention by turn distance (the turn index of the later turn, as a string key)
@@ -195,6 +196,7 @@ class Summary(Model):
             "task_completion": self.task_completion,
             "intent_accuracy": self.diagnosis.intent_accuracy,
             "routing_accuracy": self.diagnosis.routing_accuracy,
+            "skill_accuracy": self.diagnosis.skill_accuracy,
             "call_decision_accuracy": self.diagnosis.call_decision_accuracy,
             "memory_retention": self.diagnosis.memory_retention,
         }.get(metric)

@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
-from ..schema import CaseResult, Gates, RunRecord
+from ..schema import CaseResult, Gates, Labels, RunRecord
 from ._acc import LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
     ConfusionCell,
@@ -87,6 +87,7 @@ class _Acc:
     multi_complete: RateAcc = field(default_factory=RateAcc)
     clarify: RateAcc = field(default_factory=RateAcc)
     routing: RateAcc = field(default_factory=RateAcc)
+    skill: RateAcc = field(default_factory=RateAcc)
     call_decision: RateAcc = field(default_factory=RateAcc)
     memory: RateAcc = field(default_factory=RateAcc)
     memory_by: defaultdict[int, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
@@ -225,15 +226,27 @@ class _Acc:
         ):
             self.clarify.add(r.behavior == "clarify")
         labels, predicted = r.labels, r.predicted_labels
-        if labels is not None and labels.route is not None:
-            route_score = case_score(r.scores, "route")
-            if predicted is not None and predicted.route is not None:
-                self.routing.add(predicted.route == labels.route)
-            elif route_score is not None:
-                self.routing.add(route_score.passed)
+        if labels is not None:
+            self._label_match(self.routing, "route", labels.route, predicted, r)
+            self._label_match(self.skill, "skill", labels.skill, predicted, r)
         if labels is not None and labels.intents:
             self._intents(r, labels.intents, called, selection)
         self._memory(r)
+
+    @staticmethod
+    def _label_match(
+        acc: RateAcc, field: str, expected: str | None, predicted: Labels | None, r: CaseResult
+    ) -> None:
+        """Route / skill: the agent's reported label, else a scorer's score of that name."""
+        if expected is None:
+            return
+        got = getattr(predicted, field) if predicted is not None else None
+        if got is not None:
+            acc.add(got == expected)
+            return
+        score = case_score(r.scores, field)
+        if score is not None:
+            acc.add(score.passed)
 
     def _intents(
         self, r: CaseResult, intents: list[str], called: list[str], selection: bool | None
@@ -354,6 +367,7 @@ class _Acc:
                 ),
                 clarification_rate=self.clarify.build(c),
                 routing_accuracy=self.routing.build(c),
+                skill_accuracy=self.skill.build(c),
                 call_decision_accuracy=self.call_decision.build(c),
                 memory_retention=self.memory.build(c),
                 retention_by_distance={
