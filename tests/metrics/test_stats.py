@@ -192,3 +192,32 @@ def test_paired_bootstrap_and_delta_method_agree_on_a_large_sample() -> None:
     big = paired_bootstrap(units * 2)
     assert big.value == pytest.approx(25 / 400)
     assert big.high - big.low < boot.high - boot.low
+
+
+def test_properties_hold_for_any_counts() -> None:
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    @hypothesis.given(st.integers(0, 500), st.integers(1, 500))
+    @hypothesis.settings(max_examples=200, deadline=None)
+    def wilson_contains_the_estimate(k: int, n: int) -> None:
+        k = min(k, n)
+        ci = wilson(k, n)
+        assert 0.0 <= ci.low <= ci.value <= ci.high <= 1.0
+        # symmetric: failures mirror successes
+        mirror = wilson(n - k, n)
+        assert ci.low == pytest.approx(1 - mirror.high, abs=1e-12)
+
+    @hypothesis.given(st.integers(1, 30), st.integers(0, 30))
+    @hypothesis.settings(max_examples=200, deadline=None)
+    def pass_at_k_monotone(n: int, c: int) -> None:
+        c = min(c, n)
+        at = [pass_at_k(n, c, k) for k in range(1, n + 1)]
+        hat = [pass_hat_k(n, c, k) for k in range(1, n + 1)]
+        assert at == sorted(at)
+        assert hat == sorted(hat, reverse=True)
+        assert all(h <= a + 1e-12 for h, a in zip(hat, at, strict=True))
+        assert at[0] == pytest.approx(c / n)
+
+    wilson_contains_the_estimate()
+    pass_at_k_monotone()

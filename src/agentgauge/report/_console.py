@@ -75,6 +75,7 @@ def render_console(
         ("intent recognition", summary.diagnosis.intent_accuracy),
         ("clarification rate", summary.diagnosis.clarification_rate),
         ("routing", summary.diagnosis.routing_accuracy),
+        ("skill", summary.diagnosis.skill_accuracy),
         ("memory retention", summary.diagnosis.memory_retention),
     ]
     for name, r in rows:

@@ -62,6 +62,7 @@ def render_markdown(
         ("intent recognition", summary.diagnosis.intent_accuracy),
         ("clarification rate", summary.diagnosis.clarification_rate),
         ("routing", summary.diagnosis.routing_accuracy),
+        ("skill", summary.diagnosis.skill_accuracy),
         ("memory retention", summary.diagnosis.memory_retention),
     ]
     rows += [[name, rate(r)] for name, r in named if r.n]
