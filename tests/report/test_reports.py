@@ -152,3 +152,21 @@ def test_unknown_format_and_missing_run(tmp_path: Path) -> None:
         write_report(FIXTURES / "new", "html", io.StringIO())  # type: ignore[arg-type]
     with pytest.raises(UserError):
         write_report(tmp_path / "nope", "markdown", io.StringIO())
+
+
+def test_trials_rows_in_markdown_and_console() -> None:
+    from agentgauge.metrics import summarize_results
+    from agentgauge.schema import CaseResult
+
+    rs = [
+        CaseResult(case_id=c, trial=t, status="passed" if (c, t) != ("b", 2) else "failed")
+        for c in ("a", "b")
+        for t in range(3)
+    ]
+    s = summarize_results(rs)
+    text = render_markdown(s)
+    assert "| pass@3 / pass^3 | 100.0% / 50.0% |" in text
+    assert "flaky cases | 50.0%" in text
+    buf = io.StringIO()
+    render_console(s, Console(file=buf, width=120, no_color=True))
+    assert "pass@3 / pass^3" in buf.getvalue()
