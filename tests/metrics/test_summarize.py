@@ -279,6 +279,8 @@ def test_cost_latency_and_budgets() -> None:
     assert s.performance.by_category["simple"].p50 == 1000
     bv = s.performance.budget_violations
     assert (bv.passed, bv.n) == (1, 3)  # b over 3 s; c within its own 10 s budget
+    by = s.performance.budget_violations_by_category
+    assert {k: (v.passed, v.n) for k, v in by.items()} == {"complex": (0, 1), "simple": (1, 2)}
     tv = s.performance.ttft_violations
     assert (tv.passed, tv.n) == (1, 2)
 

@@ -126,6 +126,7 @@ class Performance(Model):
     by_category: dict[str, Latency] = Field(default_factory=dict)
     #: results over their latency budget (the case's own, else the gates' per-category budget)
     budget_violations: Rate = Field(default_factory=Rate)
+    budget_violations_by_category: dict[str, Rate] = Field(default_factory=dict)
     #: results whose time to first token exceeded ``gates.max_ttft_s``
     ttft_violations: Rate = Field(default_factory=Rate)
 

@@ -100,6 +100,7 @@ class _Acc:
     latency_mean: MeanAcc = field(default_factory=MeanAcc)
     ttft: LatencyAcc = field(default_factory=LatencyAcc)
     budget: RateAcc = field(default_factory=RateAcc)
+    budget_by: defaultdict[str, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
     ttft_budget: RateAcc = field(default_factory=RateAcc)
     # trials: case id -> [trials, passes] (two ints per case)
     per_case: dict[str, list[int]] = field(default_factory=dict)
@@ -166,7 +167,9 @@ class _Acc:
                 self.ttft_budget.add(r.ttft_ms > self.gates.max_ttft_s * 1000)
         budget = r.latency_budget_s or self.gates.latency_budget_s.get(r.category)
         if budget is not None and r.latency_ms > 0:
-            self.budget.add(r.latency_ms > budget * 1000)
+            over = r.latency_ms > budget * 1000
+            self.budget.add(over)
+            self.budget_by[r.category].add(over)
 
     def _keep_failure(self, r: CaseResult) -> None:
         shown = next((s for s in r.scores if s.passed is False), None)
@@ -387,6 +390,9 @@ class _Acc:
                 latency_mean=self.latency_mean.build(c),
                 by_category={k: v.latency.build() for k, v in sorted(self.by_category.items())},
                 budget_violations=self.budget.build(c),
+                budget_violations_by_category={
+                    k: v.build(c) for k, v in sorted(self.budget_by.items())
+                },
                 ttft_violations=self.ttft_budget.build(c),
             ),
             trials=trials,

@@ -79,14 +79,18 @@ def render_markdown(
     lines.append("")
 
     if len(summary.by_category) > 1:
+        budgets = summary.performance.budget_violations_by_category
         cat_rows = []
         for name, sl in summary.by_category.items():
             p50, _, p95, _ = latency(sl.latency)
-            cat_rows.append(
-                [name, str(sl.results), rate(sl.pass_rate), str(sl.error_rate.passed), p50, p95]
-            )
+            row = [name, str(sl.results), rate(sl.pass_rate), str(sl.error_rate.passed), p50, p95]
+            if budgets:
+                b = budgets.get(name)
+                row.append(f"{b.passed}/{b.n}" if b is not None else "–")
+            cat_rows.append(row)
+        header = ["category", "results", "pass rate", "errors", "p50", "p95"]
         lines += ["**By category**", ""]
-        lines += _table(["category", "results", "pass rate", "errors", "p50", "p95"], cat_rows)
+        lines += _table(header + (["over budget"] if budgets else []), cat_rows)
         lines.append("")
 
     perf, cost = summary.performance, summary.cost
