@@ -220,3 +220,13 @@ def test_secret_in_the_agent_spec_is_not_recorded(tmp_path: Path) -> None:
     p = agent("ok", name="openai:gpt-4o-mini")
     run_suite(make_suite(CASES[:1]), cfg, tmp_path, provider=p)
     assert SECRET.encode() not in (tmp_path / "run.json").read_bytes()
+
+
+@pytest.mark.parametrize("stagger", [0.0, 0.002])
+def test_every_pair_runs_once_whatever_the_stagger(tmp_path: Path, stagger: float) -> None:
+    cases = [{"id": f"c{i}", "input": f"city {i}"} for i in range(25)]
+    cfg = RunConfig(progress=False, cache=False, max_concurrency=7, trials=2, stagger_s=stagger)
+    out = run_suite(make_suite(cases), cfg, tmp_path, provider=agent(weather_agent))
+    pairs = sorted((r.case_id, r.trial) for r in iter_results(tmp_path))
+    assert pairs == sorted((f"c{i}", t) for i in range(25) for t in range(2))
+    assert out.ran == 50

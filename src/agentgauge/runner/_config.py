@@ -59,6 +59,8 @@ class RunConfig:
     trials: int | None = None
     #: cases running at once (global)
     max_concurrency: int = 16
+    #: seconds between the starts of the workers (a short ramp-up; 0 starts them all at once)
+    stagger_s: float = 0.001
     #: model calls in flight at once to the provider (None: same as ``max_concurrency``)
     provider_concurrency: int | None = None
     #: wall-clock limit per case and trial, seconds (None: ``defaults.timeout_s``, 60)

@@ -276,8 +276,10 @@ async def _run(
     # is ever in flight (a 100,000-case run never makes 100,000 tasks).
     pairs = _pairs(selected, trials, finished.pairs)
 
-    async def work() -> None:
+    async def work(delay: float) -> None:
         nonlocal ran
+        if delay > 0:
+            await anyio.sleep(delay)
         for case, trial in pairs:
             result = await _run_guarded(case, trial, ctx)
             writer.write(result)
@@ -287,8 +289,10 @@ async def _run(
 
     try:
         async with anyio.create_task_group() as tg:
-            for _ in range(workers):
-                tg.start_soon(work)
+            # workers start config.stagger_s apart: started together, N requests would go out
+            # and come back together, and every round trip would wait for the whole batch
+            for i in range(workers):
+                tg.start_soon(work, i * config.stagger_s)
     finally:
         writer.close()
         progress.close()
