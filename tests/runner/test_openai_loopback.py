@@ -37,7 +37,7 @@ def test_tool_loop_over_http_with_streaming(tmp_path: Path) -> None:
         [
             {
                 "id": f"w{i}",
-                "input": "weather in Paris?",
+                "input": f"weather in Paris? ({i})",
                 "tool_results": {"get_weather": {"result": {"temp_c": 21}}},
             }
             for i in range(3)
