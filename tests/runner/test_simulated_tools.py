@@ -86,7 +86,7 @@ def test_delay_longer_than_the_tool_limit_is_a_timeout() -> None:
 
 
 def test_stateful_function_keeps_state_across_calls() -> None:
-    sim = simulator(case_results={"add_to_cart": ToolSim(function="fakes:add_to_cart")})
+    sim = simulator(case_results={"add_to_cart": ToolSim(function="runner_fakes:add_to_cart")})
     first = call(sim, ToolCall(name="add_to_cart", arguments={"item": "apple"}))
     second = call(sim, ToolCall(name="add_to_cart", arguments={"item": "pear"}))
     assert first.result == {"cart": ["apple"]}
@@ -95,15 +95,17 @@ def test_stateful_function_keeps_state_across_calls() -> None:
 
 
 def test_async_function_and_failing_function() -> None:
-    ok = call(simulator(case_results={"get_weather": ToolSim(function="fakes:lookup")}))
+    ok = call(simulator(case_results={"get_weather": ToolSim(function="runner_fakes:lookup")}))
     assert ok.result == {"city": "Paris", "temp_c": 20}
-    bad = call(simulator(case_results={"get_weather": ToolSim(function="fakes:broken")}))
+    bad = call(simulator(case_results={"get_weather": ToolSim(function="runner_fakes:broken")}))
     assert bad.fault == "exception"
     assert "RuntimeError: database is locked" in orjson.loads(bad.content)["error"]
 
 
 def test_function_exceeding_the_tool_limit_times_out() -> None:
-    sim = simulator(case_results={"get_weather": ToolSim(function="fakes:hangs")}, timeout_s=0.05)
+    sim = simulator(
+        case_results={"get_weather": ToolSim(function="runner_fakes:hangs")}, timeout_s=0.05
+    )
     assert call(sim).fault == "timeout"
 
 
@@ -162,9 +164,15 @@ def test_bad_function_reference_is_a_user_error_before_the_run(tmp_path: Path) -
     from agentgauge.errors import UserError
 
     suite = make_suite(
-        [{"id": "f", "input": "x", "tool_results": {"get_weather": {"function": "fakes:nope"}}}]
+        [
+            {
+                "id": "f",
+                "input": "x",
+                "tool_results": {"get_weather": {"function": "runner_fakes:nope"}},
+            }
+        ]
     )
     provider = agent(weather_agent)
-    with pytest.raises(UserError, match="tool function 'fakes:nope': cannot import it"):
+    with pytest.raises(UserError, match="tool function 'runner_fakes:nope': cannot import it"):
         run_suite(suite, RunConfig(cache=False, progress=False), tmp_path, provider=provider)
     assert provider.calls == 0

@@ -1,4 +1,4 @@
-"""Stateful tool fakes referenced by tests as ``fakes:NAME`` (this folder is on sys.path)."""
+"""Stateful tool fakes referenced by tests as ``runner_fakes:NAME`` (this folder is on sys.path)."""
 
 from __future__ import annotations
 
