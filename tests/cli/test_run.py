@@ -122,3 +122,21 @@ def test_gate_failure_exits_1(tmp_path: Path) -> None:
     path.write_text(SUITE + "gates: {min_pass_rate: 1.0, min_sample_size: 1}\n")
     code, out = invoke("run", str(path), "--agent", "mock:", "-o", str(tmp_path / "r"), "--gate")
     assert code == 1, out
+
+
+def test_env_vars_mirror_flags(suite_file: Path, tmp_path: Path) -> None:
+    env = {
+        "AGENTGAUGE_AGENT": "mock:",
+        "AGENTGAUGE_MAX_CONCURRENCY": "3",
+        "AGENTGAUGE_TRIALS": "2",
+        "AGENTGAUGE_SEED": "9",
+        "AGENTGAUGE_CACHE": "0",
+        "AGENTGAUGE_MODE": "bfcl",
+        "AGENTGAUGE_MAX_STEPS": "2",
+    }
+    code, out = invoke("run", str(suite_file), "-o", str(tmp_path / "r"), env=env)
+    assert code == 0, out
+    record = read_record(tmp_path / "r")
+    assert (record.agent, record.max_concurrency, record.trials) == ("mock:", 3, 2)
+    opts = record.options
+    assert (opts["seed"], opts["cache"], opts["mode"], opts["max_steps"]) == (9, False, "bfcl", 2)
