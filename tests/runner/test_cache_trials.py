@@ -230,3 +230,14 @@ def test_every_pair_runs_once_whatever_the_stagger(tmp_path: Path, stagger: floa
     pairs = sorted((r.case_id, r.trial) for r in iter_results(tmp_path))
     assert pairs == sorted((f"c{i}", t) for i in range(25) for t in range(2))
     assert out.ran == 50
+
+
+def test_provider_cache_tag_is_part_of_the_key(tmp_path: Path) -> None:
+    cfg = RunConfig(progress=False, cache_dir=tmp_path / "cache")
+    first = agent(weather_agent)
+    first.cache_tag = "prompt-v1"  # type: ignore[attr-defined]
+    run_suite(make_suite(CASES[:1]), cfg, tmp_path / "r1", provider=first)
+    second = agent(weather_agent)
+    second.cache_tag = "prompt-v2"  # type: ignore[attr-defined]
+    run_suite(make_suite(CASES[:1]), cfg, tmp_path / "r2", provider=second)
+    assert second.calls == 2

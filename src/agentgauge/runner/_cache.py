@@ -34,10 +34,11 @@ _LAYOUT = b"agentgauge-cache-2"
 class RequestKeys:
     """Makes a :class:`RequestHasher` per case; the hash of each tool list is computed once."""
 
-    def __init__(self, provider: str, endpoint: str, config: GenerateConfig) -> None:
+    def __init__(self, provider: str, endpoint: str, config: GenerateConfig, tag: str = "") -> None:
         head = {
             "provider": provider,
             "endpoint": endpoint,
+            "tag": tag,
             "temperature": config.temperature,
             "max_tokens": config.max_tokens,
             "seed": config.seed,

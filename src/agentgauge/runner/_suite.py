@@ -244,7 +244,14 @@ async def _run(
         generation=generation,
         cache=cache,
         keys=(
-            RequestKeys(provider.name, str(getattr(provider, "base_url", "") or ""), generation)
+            RequestKeys(
+                provider.name,
+                str(getattr(provider, "base_url", "") or ""),
+                generation,
+                # a provider whose answers depend on more than the request (its own prompt
+                # template, grammar, weights) names that in ``cache_tag``
+                str(getattr(provider, "cache_tag", "") or ""),
+            )
             if cache is not None
             else None
         ),
