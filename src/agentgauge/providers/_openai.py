@@ -13,8 +13,8 @@ Options (spec query or keyword arguments): ``api`` (``chat`` | ``responses``), `
 ``api_version``.
 
 The default ``direct`` transport posts the same JSON bodies the SDK would send over a lean
-aiohttp client (see ``_wire``): the SDK's per-request overhead is 4-10x larger and would cap a
-run at a few hundred requests per second. ``transport=sdk`` uses ``openai.AsyncOpenAI`` /
+keep-alive client (see ``_wire`` and ``_h1``): the SDK's per-request overhead is about ten times
+larger and would cap a run at a few hundred requests per second. ``transport=sdk`` uses ``openai.AsyncOpenAI`` /
 ``AsyncAzureOpenAI`` (SDK retries disabled: the runner retries) when you need an SDK feature
 such as an Azure AD token provider.
 """
