@@ -234,6 +234,7 @@ def score_responses(
     from ..schema import CaseResult
     from ..scoring import score_case
 
+    config = config.for_suite(suite)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     run_dir.mkdir(parents=True, exist_ok=True)
     by_case: dict[str, list[RecordedResponse]] = {}

@@ -268,7 +268,7 @@ async def _run(
         timeout_s=config.timeout_s or suite.defaults.timeout_s,
         tool_timeout_s=config.tool_timeout_s,
         max_steps=config.max_steps,
-        scoring=config.scoring,
+        scoring=config.scoring.for_suite(suite),
         extra_scorers=config.extra_scorers,
         tool_map=suite.tool_map(),
         tool_defaults={t.name: t.simulation for t in suite.tools},

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Final, Literal
 
-from ..schema import Case, Expectation, ExtraArguments, Message, Score, Status, ToolCall, ToolSpec
+from ..schema import (
+    Case,
+    Expectation,
+    ExtraArguments,
+    Message,
+    Score,
+    Status,
+    Suite,
+    ToolCall,
+    ToolSpec,
+)
 from ._args import MatchContext
 from ._behavior import classify_behavior
 from ._calls import NO_TOOL, score_calls
@@ -35,12 +45,19 @@ class ScoringConfig:
     """How to score: ``default`` agentgauge rules or ``bfcl`` (BFCL AST checker verdicts)."""
 
     mode: Literal["default", "bfcl"] = "default"
-    #: default policy for unexpected extra arguments (a call expectation may override it)
-    extra_arguments: ExtraArguments = "fail"
+    #: default policy for unexpected extra arguments (a call expectation may override it);
+    #: ``None``: the suite's ``defaults.extra_arguments`` (see :meth:`for_suite`), else ``fail``
+    extra_arguments: ExtraArguments | None = None
     #: replaces the built-in behaviour heuristic: (final text, calls) -> behaviour label
     behavior_classifier: BehaviorClassifier | None = None
     #: weights of the score kinds in the overall score (missing kinds weigh 1.0)
     weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_WEIGHTS)
+
+    def for_suite(self, suite: Suite) -> ScoringConfig:
+        """This config with the suite's defaults filled in where it leaves them open."""
+        if self.extra_arguments is not None:
+            return self
+        return replace(self, extra_arguments=suite.defaults.extra_arguments)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,7 +141,7 @@ def score_turn(
         if expected_behavior == "recover":
             # the expected calls describe the successful ones; failed attempts are the recovery's
             records = [r for r in records if not r.error]
-        ctx = MatchContext(history, default_extra=config.extra_arguments)
+        ctx = MatchContext(history, default_extra=config.extra_arguments or "fail")
         scores.extend(score_calls(exp, records, tools, ctx, prefix))
     elif expected_behavior in _NO_BEHAVIOR_TOOLS or expected_behavior == "any_tool":
         names = [r.call.name for r in records]
