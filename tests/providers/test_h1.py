@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+import ssl
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +161,43 @@ def test_malformed_reply_is_a_connection_error() -> None:
 
     with pytest.raises(ConnectionError, match="malformed"):
         _run(reply)
+
+
+def test_tls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("needs the openssl command to make a test certificate")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    made = subprocess.run(
+        [
+            openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+            "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1",
+        ],
+        capture_output=True,
+    )  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip("openssl could not make a certificate")
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # trust it for the client's default context
+
+    async def go() -> tuple[int, bytes]:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.readuntil(b"\r\n\r\n")
+            await reader.readexactly(2)
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecure")
+            await writer.drain()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=context)
+        url = f"https://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+        pool = H1Pool(url, {}, timeout_s=5)
+        try:
+            r = await pool.post(pool.request_head(url), b"{}")
+        finally:
+            pool.close()
+            server.close()
+        return r.status, r.body
+
+    assert asyncio.run(go()) == (200, b"secure")
