@@ -13,6 +13,8 @@ import asyncio
 import ssl
 from urllib.parse import urlsplit
 
+from .._version import __version__
+
 __all__ = ["H1Pool", "H1Response"]
 
 _MAX_IDLE = 1024
@@ -169,6 +171,7 @@ class H1Pool:
             f"Host: {host_header}\r\n"
             + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
             + "Accept: application/json\r\nContent-Type: application/json\r\n"
+            + f"User-Agent: agentgauge/{__version__}\r\n"
         ).encode("latin-1")
         self._idle: list[_Connection] = []
         self._loop: asyncio.AbstractEventLoop | None = None

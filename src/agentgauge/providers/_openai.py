@@ -14,9 +14,9 @@ Options (spec query or keyword arguments): ``api`` (``chat`` | ``responses``), `
 
 The default ``direct`` transport posts the same JSON bodies the SDK would send over a lean
 keep-alive client (see ``_wire`` and ``_h1``): the SDK's per-request overhead is about ten times
-larger and would cap a run at a few hundred requests per second. ``transport=sdk`` uses ``openai.AsyncOpenAI`` /
-``AsyncAzureOpenAI`` (SDK retries disabled: the runner retries) when you need an SDK feature
-such as an Azure AD token provider.
+larger and would cap a run at a few hundred requests per second. ``transport=sdk`` uses
+``openai.AsyncOpenAI`` / ``AsyncAzureOpenAI`` (SDK retries disabled: the runner retries) when
+you need an SDK feature such as an Azure AD token provider.
 """
 
 from __future__ import annotations
