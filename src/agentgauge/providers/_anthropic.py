@@ -35,7 +35,8 @@ class AnthropicProvider:
         self.model = model
         self.name = f"anthropic:{model}"
         self._api_key = api_key
-        self._base_url = base_url
+        #: the endpoint when not the vendor's default (part of the runner's cache key)
+        self.base_url = base_url
         self._timeout_s = timeout_s
         self._client: Any = None
         self._sdk = require("anthropic", "anthropic", "anthropic")
@@ -47,7 +48,7 @@ class AnthropicProvider:
         if self._client is None:
             self._client = self._sdk.AsyncAnthropic(
                 api_key=self._api_key,
-                base_url=self._base_url,
+                base_url=self.base_url,
                 max_retries=0,
                 timeout=self._timeout_s,
             )

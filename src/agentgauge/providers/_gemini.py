@@ -40,7 +40,8 @@ class GeminiProvider:
         self.model = model
         self.name = f"gemini:{model}"
         self._api_key = api_key
-        self._base_url = base_url
+        #: the endpoint when not the vendor's default (part of the runner's cache key)
+        self.base_url = base_url
         self._timeout_s = timeout_s
         self._client: Any = None
         self._genai = require("google.genai", "google-genai", "gemini")
@@ -51,8 +52,8 @@ class GeminiProvider:
     def _get_client(self) -> Any:
         if self._client is None:
             http_options: dict[str, Any] = {}
-            if self._base_url:
-                http_options["base_url"] = self._base_url
+            if self.base_url:
+                http_options["base_url"] = self.base_url
             if self._timeout_s is not None:
                 http_options["timeout"] = int(self._timeout_s * 1000)  # milliseconds
             self._client = self._genai.Client(api_key=self._api_key, http_options=http_options)

@@ -83,7 +83,8 @@ class OpenAIProvider:
         self._api_version = api_version
         self._azure_endpoint = azure_endpoint.rstrip("/") if azure_endpoint else None
         self._api_key = api_key
-        self.base_url = (base_url or "").rstrip("/")
+        #: the endpoint (part of the runner's cache key): the server root, or the Azure endpoint
+        self.base_url = (base_url or azure_endpoint or "").rstrip("/")
         headers: dict[str, str] = {}
         if self.azure:
             assert self._azure_endpoint is not None
