@@ -149,7 +149,7 @@ def test_unknown_format_and_missing_run(tmp_path: Path) -> None:
     from agentgauge.errors import UserError
 
     with pytest.raises(UserError):
-        write_report(FIXTURES / "new", "html", io.StringIO())  # type: ignore[arg-type]
+        write_report(FIXTURES / "new", "pdf", io.StringIO())  # type: ignore[arg-type]
     with pytest.raises(UserError):
         write_report(tmp_path / "nope", "markdown", io.StringIO())
 

@@ -1,4 +1,4 @@
-"""``agentgauge report``: render a run as console, Markdown, JUnit, JSON or CSV."""
+"""``agentgauge report``: render a run as console, Markdown, JUnit, JSON, CSV or HTML."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from ..report import REPORT_FORMATS, ReportFormat, write_report
     "--baseline",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="A previous run of the same suite to compare against (console, markdown).",
+    help="A previous run of the same suite to compare against (console, markdown, html).",
 )
 @click.option(
     "--gates",

@@ -1,8 +1,9 @@
-"""Reports of a run: console, Markdown (pull-request comment), JUnit XML, JSON and CSV."""
+"""Reports of a run: console, Markdown (pull-request comment), JUnit XML, JSON, CSV and HTML."""
 
 from ._api import REPORT_FORMATS, ReportFormat, write_report
 from ._console import render_console
 from ._files import CSV_COLUMNS, write_csv, write_junit
+from ._html import render_html
 from ._markdown import MARKER, render_markdown
 from ._text import comparison_lines, gate_lines
 
@@ -14,6 +15,7 @@ __all__ = [
     "comparison_lines",
     "gate_lines",
     "render_console",
+    "render_html",
     "render_markdown",
     "write_csv",
     "write_junit",

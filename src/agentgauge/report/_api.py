@@ -7,8 +7,8 @@ from typing import IO, Literal
 
 from ..errors import UserError
 
-ReportFormat = Literal["console", "markdown", "junit", "json", "csv"]
-REPORT_FORMATS: tuple[ReportFormat, ...] = ("console", "markdown", "junit", "json", "csv")
+ReportFormat = Literal["console", "markdown", "junit", "json", "csv", "html"]
+REPORT_FORMATS: tuple[ReportFormat, ...] = ("console", "markdown", "junit", "json", "csv", "html")
 
 
 def write_report(
@@ -23,8 +23,8 @@ def write_report(
 ) -> None:
     """Render the run in ``run_dir`` as ``fmt`` to ``out``.
 
-    ``console`` and ``markdown`` include gate verdicts (gates from ``gates_file``, else the
-    suite's) and, with ``baseline``, the comparison against that run. ``json`` is the versioned
+    ``console``, ``markdown`` and ``html`` include gate verdicts (gates from ``gates_file``, else
+    the suite's) and, with ``baseline``, the comparison against that run. ``json`` is the versioned
     summary; ``junit`` and ``csv`` have one entry per case × trial.
     """
     from ..metrics import compare, evaluate_gates, resolve_gates, summarize
@@ -65,6 +65,12 @@ def write_report(
         return
     comparison = compare(baseline, run_dir) if baseline is not None else None
     report = evaluate_gates(summary, gates, comparison)
+    if fmt == "html":
+        from ..io import iter_results
+        from ._html import render_html
+
+        out.write(render_html(summary, iter_results(run_dir), gates=report, comparison=comparison))
+        return
     if fmt == "markdown":
         from ._markdown import render_markdown
 

@@ -1,0 +1,524 @@
+"""The HTML report: one self-contained page (inline CSS and script, no network) per run.
+
+Everything rendered on the server side goes through :func:`esc`; the per-result data travels as
+an escaped JSON blob that the page's script turns into DOM nodes with ``textContent`` only.
+The output is deterministic: the only times in it are those of ``run.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from html import escape
+from importlib.resources import files
+
+from ..metrics import Comparison, GateReport, Latency, Rate, Slice, Summary
+from ..schema import CaseResult
+from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval, unit_value
+from ._html_data import Bin, CaseData, collect, histogram, script_json
+
+#: results that carry a transcript, at most (failed and errored ones first on big runs)
+TRANSCRIPT_CAP = 2000
+
+
+def esc(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+@cache
+def _asset(name: str) -> str:
+    return (files("agentgauge.report") / "templates" / name).read_text(encoding="utf-8")
+
+
+def render_html(
+    summary: Summary,
+    results: Iterable[CaseResult],
+    *,
+    gates: GateReport | None = None,
+    comparison: Comparison | None = None,
+    transcripts: int = TRANSCRIPT_CAP,
+) -> str:
+    """The whole page. ``results`` is read once (streamed: pass ``iter_results(run_dir)``)."""
+    data = collect(results, total=summary.overall.results, cap=transcripts)
+    run = summary.run
+    title = f"agentgauge: {run.suite} — {run.run_id}" if run else "agentgauge run"
+    sections = [
+        _header(summary, gates),
+        _headline(summary),
+        _gates(gates, summary),
+        _comparison(comparison) if comparison is not None else "",
+        _slices(summary),
+        _confusion(summary),
+        _behavior(summary),
+        _cost(summary),
+        _latency(summary, histogram(data.latencies)),
+        _cases(data, transcripts),
+    ]
+    blob = script_json({"rows": data.rows, "transcripts": data.transcripts})
+    return "".join(
+        [
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+            '<meta name="generator" content="agentgauge">\n',
+            f"<title>{esc(title)}</title>\n<style>\n{_asset('report.css')}</style>\n",
+            "</head>\n<body>\n",
+            _nav(comparison is not None),
+            '<main id="top">\n',
+            *[s for s in sections if s],
+            "</main>\n",
+            f'<script type="application/json" id="ag-data">{blob}</script>\n',
+            f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n",
+        ]
+    )
+
+
+# --- pieces -----------------------------------------------------------------------------------
+
+
+def _tone(value: float | None, *, lower_is_better: bool = False) -> str:
+    """Colour of a rate: rates to maximise are good from 90 %, rates to minimise (errors, budget
+    violations) up to 1 %."""
+    if value is None:
+        return "na"
+    if lower_is_better:
+        return "good" if value <= 0.01 else "warn" if value <= 0.05 else "bad"
+    return "good" if value >= 0.9 else "warn" if value >= 0.7 else "bad"
+
+
+def rate_bar(r: Rate, *, lower_is_better: bool = False) -> str:
+    """A bar to the value with the confidence interval drawn over it, then the numbers."""
+    if r.value is None or r.low is None or r.high is None:
+        return '<span class="na">–</span>'
+    tone = _tone(r.value, lower_is_better=lower_is_better)
+    lo, hi = r.low * 100, r.high * 100
+    return (
+        f'<span class="rate"><span class="bar" role="img" aria-label="{esc(rate(r))}">'
+        f'<span class="fill {tone}" style="width:{r.value * 100:.1f}%"></span>'
+        f'<span class="ci" style="left:{lo:.1f}%;width:{hi - lo:.1f}%"></span></span>'
+        f'<span class="num">{esc(rate(r))}</span></span>'
+    )
+
+
+def _table(header: list[str], rows: list[list[str]], cls: str = "") -> str:
+    """``rows`` hold already-escaped cell HTML; header cells are escaped here."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>\n" for row in rows)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>\n"
+
+
+def _section(anchor: str, title: str, body: str, note: str = "") -> str:
+    extra = f'<p class="note">{note}</p>' if note else ""
+    return f'<section id="{anchor}">\n<h2>{esc(title)}</h2>\n{extra}{body}</section>\n'
+
+
+def _nav(baseline: bool) -> str:
+    links = [("headline", "Overview"), ("gates", "Gates")]
+    if baseline:
+        links.append(("baseline", "Baseline"))
+    links += [
+        ("slices", "Slices"),
+        ("tools", "Tools"),
+        ("behavior", "Behaviour"),
+        ("cost", "Cost"),
+        ("latency", "Latency"),
+        ("cases", "Cases"),
+    ]
+    items = "".join(f'<a href="#{a}">{esc(t)}</a>' for a, t in links)
+    return f'<nav class="top-nav"><span class="brand">agentgauge</span>{items}</nav>\n'
+
+
+def _header(summary: Summary, gates: GateReport | None) -> str:
+    run = summary.run
+    if gates is None:
+        verdict = ""
+    elif not gates.checks:
+        verdict = '<span class="verdict none">no gates configured</span>'
+    elif gates.passed:
+        verdict = '<span class="verdict pass">✔ gate passed</span>'
+    else:
+        n = len(gates.failed)
+        verdict = f'<span class="verdict fail">✘ gate failed ({n} check{"s" * (n != 1)})</span>'
+    meta: list[tuple[str, str]] = []
+    if run is not None:
+        meta += [("agent", run.agent), ("run", run.run_id), ("started", run.started_at)]
+        if run.finished_at:
+            meta.append(("finished", run.finished_at))
+        if run.git_commit:
+            meta.append(("commit", run.git_commit[:12]))
+        if run.judge:
+            meta.append(("judge", run.judge))
+        if run.trials > 1:
+            meta.append(("trials", str(run.trials)))
+        if run.scoring_mode != "default":
+            meta.append(("scoring", run.scoring_mode))
+        meta.append(("agentgauge", run.agentgauge_version))
+    dl = "".join(f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>" for k, v in meta)
+    suite = run.suite if run else "run"
+    return (
+        '<header class="run-header">\n'
+        f'<div class="title-row"><h1>{esc(suite)}</h1>{verdict}</div>\n'
+        f'<dl class="meta">{dl}</dl>\n</header>\n'
+    )
+
+
+def _card(label: str, value: str, sub: str = "", tone: str = "") -> str:
+    return (
+        f'<div class="card {tone}"><div class="label">{esc(label)}</div>'
+        f'<div class="value">{value}</div><div class="sub">{sub}</div></div>'
+    )
+
+
+def _rate_card(label: str, r: Rate, *, lower_is_better: bool = False) -> str:
+    if r.value is None or r.low is None or r.high is None:
+        return _card(label, "–", "nothing measured", "na")
+    conf_text = f"[{r.low * 100:.1f}–{r.high * 100:.1f}] · {r.passed}/{r.n}"
+    tone = _tone(r.value, lower_is_better=lower_is_better)
+    return _card(label, esc(pct(r.value)), esc(conf_text), tone)
+
+
+def _headline(s: Summary) -> str:
+    ov = s.overall
+    cards = [
+        _rate_card("pass rate", ov.pass_rate),
+        _rate_card("error rate", ov.error_rate, lower_is_better=True),
+        _card("cases", esc(s.cases), esc(f"{ov.results} results")),
+        _card("mean score", esc("–" if ov.mean_score is None else f"{ov.mean_score:.3f}")),
+    ]
+    for label, r in (
+        ("tool selection", s.tool_selection.accuracy),
+        ("arguments (strict)", s.arguments_strict),
+        ("behaviour", s.behavior),
+        ("task completion", s.task_completion),
+    ):
+        if r.n:
+            cards.append(_rate_card(label, r))
+    if s.cost.cost_usd.n:
+        cards.append(_card("cost", esc(f"${s.cost.cost_usd.total:.4f}"), "total"))
+    note = (
+        f"Intervals are {s.confidence:.0%} Wilson intervals. Errors (the case could not be judged)"
+        " are left out of the pass rate and counted in the error rate."
+    )
+    warn = "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in s.warnings)
+    body = f'<div class="cards">{"".join(cards)}</div>\n{warn}'
+    return _section("headline", "Overview", body, esc(note))
+
+
+def _gates(gates: GateReport | None, s: Summary) -> str:
+    if gates is None:
+        return ""
+    if not gates.checks:
+        body = '<p class="muted">No gate thresholds are configured for this suite.</p>'
+    else:
+        rows = [
+            [
+                '<span class="ok">✔</span>' if c.passed else '<span class="ko">✘</span>',
+                esc(c.name),
+                esc(c.threshold),
+                esc(c.actual),
+                esc(c.message),
+            ]
+            for c in gates.checks
+        ]
+        body = _table(["", "check", "required", "actual", "verdict"], rows, "gates")
+    body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in gates.warnings)
+    return _section("gates", "Gates", body)
+
+
+def _comparison(cmp: Comparison) -> str:
+    c = cmp.counts
+    parts = [
+        f"{cmp.paired} paired cases",
+        f"{c.get('fixed', 0)} fixed",
+        f"{c.get('broken', 0)} broken",
+        f"{c.get('unchanged_pass', 0)} still passing",
+        f"{c.get('unchanged_fail', 0)} still failing",
+    ]
+    if c.get("new"):
+        parts.append(f"{c['new']} new")
+    if c.get("removed"):
+        parts.append(f"{c['removed']} removed")
+    significant = cmp.mcnemar_p < 1 - cmp.confidence
+    verdict = "significant" if significant else "not significant"
+    body = (
+        f"<p>Against baseline <code>{esc(cmp.base_run)}</code>: {esc(', '.join(parts))}. "
+        f"Exact McNemar test on per-case verdicts: <strong>p = {cmp.mcnemar_p:.3g}</strong> "
+        f"({verdict} at α = {1 - cmp.confidence:.2g}).</p>\n"
+    )
+    body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in cmp.warnings)
+    rows = []
+    for d in cmp.deltas:
+        if d.delta is None or d.base is None or d.new is None:
+            continue
+        worse = d.delta < 0 if d.unit == "rate" and d.metric != "error_rate" else d.delta > 0
+        tone = "" if d.delta == 0 else ("ko" if worse else "ok")
+        p = "" if d.p_value is None else f"{d.p_value:.3g}"
+        rows.append(
+            [
+                esc(d.metric),
+                esc(unit_value(d.base, d.unit)),
+                esc(unit_value(d.new, d.unit)),
+                f'<span class="{tone}">{esc(unit_delta(d.delta, d.unit))}</span>',
+                esc(unit_interval(d.low, d.high, d.unit)),
+                esc(p),
+            ]
+        )
+    if rows:
+        header = ["metric", "baseline", "this run", "Δ", f"{cmp.confidence:.0%} CI", "McNemar p"]
+        body += _table(header, rows, "num")
+    for label, tone, items in (("Broken", "ko", cmp.broken), ("Fixed", "ok", cmp.fixed)):
+        if not items:
+            continue
+        change_rows = [
+            [
+                f"<code>{esc(i.case_id)}</code>",
+                esc(i.category),
+                esc(i.base or "–"),
+                esc(i.new or "–"),
+                esc(i.explanation),
+            ]
+            for i in items
+        ]
+        body += f'<h3 class="{tone}">{esc(label)} ({len(items)})</h3>\n'
+        body += _table(["case", "category", "baseline", "this run", "why"], change_rows)
+    return _section("baseline", "Against the baseline", body)
+
+
+def _lat_cells(lat: Latency) -> list[str]:
+    approx = "≈" if lat.approximate else ""
+    return [esc(approx + ms(lat.p50)), esc(approx + ms(lat.p95))]
+
+
+def _slice_rows(slices: dict[str, Slice]) -> list[list[str]]:
+    return [
+        [
+            esc(name),
+            esc(sl.results),
+            rate_bar(sl.pass_rate),
+            esc(sl.error_rate.passed) if sl.error_rate.passed else '<span class="muted">0</span>',
+            esc("–" if sl.mean_score is None else f"{sl.mean_score:.2f}"),
+            *_lat_cells(sl.latency),
+        ]
+        for name, sl in slices.items()
+    ]
+
+
+def _slices(s: Summary) -> str:
+    header = ["results", "pass rate [CI] (passed/n)", "errors", "mean score", "p50", "p95"]
+    body = ""
+    for label, slices in (
+        ("category", s.by_category),
+        ("difficulty", s.by_difficulty),
+        ("tag", s.by_tag),
+        ("tool", s.by_tool),
+    ):
+        if slices:
+            body += f"<h3>By {esc(label)}</h3>\n"
+            body += _table([label, *header], _slice_rows(slices), "slices")
+    return _section("slices", "Slices", body or '<p class="muted">No slices.</p>')
+
+
+def _confusion(s: Summary) -> str:
+    sel = s.tool_selection
+    if not sel.confusion:
+        body = '<p class="muted">No result had an expectation about which tool to call.</p>'
+        return _section("tools", "Tool selection", body)
+    expected = sorted({c.expected for c in sel.confusion})
+    actual = sorted({c.actual for c in sel.confusion})
+    counts = {(c.expected, c.actual): c.count for c in sel.confusion}
+    top = max(counts.values())
+    head = "".join(f'<th scope="col" class="rot"><span>{esc(a)}</span></th>' for a in actual)
+    rows = ""
+    for e in expected:
+        cells = ""
+        for a in actual:
+            n = counts.get((e, a), 0)
+            if not n:
+                cells += '<td class="hm empty"></td>'
+                continue
+            kind = "diag" if a == e else "off"
+            alpha = 0.15 + 0.85 * n / top
+            cells += (
+                f'<td class="hm {kind}" style="--a:{alpha:.2f}" '
+                f'title="{esc(f"expected {e}, called {a}: {n}")}">{n}</td>'
+            )
+        rows += f'<tr><th scope="row">{esc(e)}</th>{cells}</tr>\n'
+    matrix = (
+        '<div class="scroll"><table class="heatmap"><thead><tr>'
+        f'<th class="corner">expected ↓ · called →</th>{head}</tr></thead>\n'
+        f"<tbody>\n{rows}</tbody></table></div>\n"
+    )
+    body = f"<p>Tool selection accuracy: {rate_bar(sel.accuracy)}</p>\n{matrix}"
+    if s.forbidden_tool_calls:
+        ids = ", ".join(f"<code>{esc(c)}</code>" for c in s.forbidden_tool_cases)
+        body += (
+            f'<p class="warning">⚠ {s.forbidden_tool_calls} result(s) called a forbidden tool: '
+            f"{ids}</p>\n"
+        )
+    return _section("tools", "Tool selection", body)
+
+
+def _behavior(s: Summary) -> str:
+    d = s.diagnosis
+    named: list[tuple[str, Rate]] = [
+        ("behaviour (no-tool / clarify / refuse)", s.behavior),
+        ("arguments (strict)", s.arguments_strict),
+        ("task completion (multi-step)", s.task_completion),
+        ("tool-call decision", d.call_decision_accuracy),
+        (f"intent recognition (from {d.intent_source})", d.intent_accuracy),
+        ("clarification rate", d.clarification_rate),
+        ("routing", d.routing_accuracy),
+        ("skill", d.skill_accuracy),
+        ("memory retention", d.memory_retention),
+        ("multi-intent coverage (complete)", d.multi_intent.complete),
+        ("flaky cases", s.trials.flaky if s.trials.trials > 1 else Rate()),
+    ]
+    rows = [[esc(name), rate_bar(r)] for name, r in named if r.n]
+    if s.arguments_partial.n:
+        rows.append([esc("arguments (partial credit, mean)"), esc(mean(s.arguments_partial))])
+    body = _table(["metric", "value [CI] (passed/n)"], rows, "metrics") if rows else ""
+    if s.behavior_by_expected:
+        by = [[esc(k), rate_bar(v)] for k, v in s.behavior_by_expected.items()]
+        body += "<h3>By expected behaviour</h3>\n"
+        body += _table(["expected", "matched [CI] (passed/n)"], by, "metrics")
+    if s.trials.trials > 1:
+        k_rows = [
+            [esc(k), esc(pct(v)), esc(pct(s.trials.pass_hat_k.get(k)))]
+            for k, v in s.trials.pass_at_k.items()
+        ]
+        body += "<h3>Repeated trials</h3>\n" + _table(["k", "pass@k", "pass^k"], k_rows, "num")
+    if d.intents:
+        i_rows = [
+            [esc(v) for v in (i.intent, pct(i.precision), pct(i.recall), i.tp, i.fp, i.fn)]
+            for i in d.intents
+        ]
+        body += "<h3>Intents</h3>\n"
+        body += _table(["intent", "precision", "recall", "tp", "fp", "fn"], i_rows, "num")
+    return _section("behavior", "Behaviour and diagnosis", body or "<p>–</p>")
+
+
+def _cost(s: Summary) -> str:
+    c = s.cost
+    rows = [
+        ["model calls", esc(mean(c.model_calls)), esc(f"{c.model_calls.total:.0f}")],
+        ["tool calls", esc(mean(c.tool_calls)), esc(f"{c.tool_calls.total:.0f}")],
+        ["input tokens", esc(mean(c.input_tokens, digits=0)), esc(f"{c.input_tokens.total:.0f}")],
+        [
+            "output tokens",
+            esc(mean(c.output_tokens, digits=0)),
+            esc(f"{c.output_tokens.total:.0f}"),
+        ],
+    ]
+    if c.cost_usd.n:
+        rows.append(
+            [
+                "cost (USD)",
+                esc(mean(c.cost_usd, money=True)),
+                esc(f"${c.cost_usd.total:.4f} over {c.cost_usd.n} results"),
+            ]
+        )
+    body = _table(["", "per result [CI]", "total"], rows, "num")
+    return _section("cost", "Cost and tokens", body)
+
+
+def _svg_histogram(bins: list[Bin], lat: Latency) -> str:
+    width, height, left, bottom, top_pad = 720, 220, 40, 28, 16
+    plot_w, plot_h = width - left - 10, height - bottom - top_pad
+    peak = max(b.total for b in bins)
+    span = bins[-1].high
+    bar_w = plot_w / len(bins)
+    out = [
+        f'<svg class="hist" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="latency histogram" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    base = top_pad + plot_h
+    out.append(f'<line class="axis" x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}"/>')
+    out.append(
+        f'<text class="tick" x="{left - 6}" y="{top_pad + 4}" text-anchor="end">{peak}</text>'
+    )
+    out.append(f'<text class="tick" x="{left - 6}" y="{base}" text-anchor="end">0</text>')
+    for i, b in enumerate(bins):
+        x = left + i * bar_w
+        y = float(base)
+        for cls, n in (("passed", b.passed), ("failed", b.failed), ("error", b.error)):
+            if not n:
+                continue
+            h = plot_h * n / peak
+            y -= h
+            out.append(
+                f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{max(bar_w - 2, 1):.1f}" '
+                f'height="{h:.1f}"><title>{esc(f"{ms(b.low)}–{ms(b.high)}: {n} {cls}")}</title>'
+                "</rect>"
+            )
+    step = max(1, len(bins) // 6)
+    for i in range(0, len(bins) + 1, step):
+        x = left + i * bar_w
+        value = bins[0].low + i * (bins[0].high - bins[0].low)
+        out.append(f'<text class="tick" x="{x:.1f}" y="{base + 16}" text-anchor="middle">')
+        out.append(f"{esc(ms(value))}</text>")
+    for name, mark in (("p50", lat.p50), ("p95", lat.p95)):
+        if mark is None or span <= 0:
+            continue
+        x = left + plot_w * min(mark / span, 1)
+        out.append(f'<line class="marker" x1="{x:.1f}" y1="{top_pad}" x2="{x:.1f}" y2="{base}"/>')
+        out.append(f'<text class="marker-label" x="{x + 3:.1f}" y="{top_pad + 10}">{name}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _latency(s: Summary, bins: list[Bin]) -> str:
+    perf = s.performance
+    lat = perf.latency
+    rows = [
+        ["latency", *[esc(ms(v)) for v in (lat.p50, lat.p90, lat.p95, lat.max, lat.mean)]],
+    ]
+    if perf.ttft.n:
+        t = perf.ttft
+        rows.append(
+            ["time to first token", *[esc(ms(v)) for v in (t.p50, t.p90, t.p95, t.max, t.mean)]]
+        )
+    body = _table(["", "p50", "p90", "p95", "max", "mean"], rows, "num")
+    if perf.budget_violations.n:
+        over = rate_bar(perf.budget_violations, lower_is_better=True)
+        body += f"<p>Over their latency budget: {over}</p>\n"
+    if bins:
+        legend = (
+            '<p class="legend"><span class="sw passed"></span>passed '
+            '<span class="sw failed"></span>failed <span class="sw error"></span>error</p>'
+        )
+        body += f'<figure class="chart">{_svg_histogram(bins, lat)}{legend}</figure>\n'
+    note = "Nearest-rank percentiles over results that recorded a latency."
+    if lat.approximate:
+        note += " This run is large: percentiles come from a 1 % histogram (≈)."
+    return _section("latency", "Latency", body, esc(note))
+
+
+def _cases(data: CaseData, cap: int) -> str:
+    n = len(data.rows)
+    note = f"{n} results. Click a row to see its transcript, scores and trace timing."
+    if data.omitted and n > cap:
+        note += (
+            f" This run has more than {cap} results, so only the first {len(data.transcripts)} "
+            f"failed or errored results carry a transcript; the other {data.omitted} are "
+            "listed without one (read them in results.jsonl)."
+        )
+    controls = (
+        '<div class="controls">'
+        '<input id="q" type="search" placeholder="filter: case id, category, tag, explanation…" '
+        'aria-label="filter">'
+        '<select id="status" aria-label="status"><option value="">all statuses</option>'
+        '<option value="passed">passed</option><option value="failed">failed</option>'
+        '<option value="error">error</option></select>'
+        '<select id="category" aria-label="category"><option value="">all categories</option>'
+        '</select><span id="count" class="muted"></span></div>\n'
+    )
+    table = (
+        '<table id="cases-table" class="cases"><thead><tr>'
+        '<th data-key="id">case</th><th data-key="trial">trial</th>'
+        '<th data-key="status">status</th><th data-key="category">category</th>'
+        '<th data-key="score">score</th><th data-key="latency_ms">latency</th>'
+        '<th data-key="why">explanation</th></tr></thead><tbody></tbody></table>\n'
+        '<button id="more" type="button" hidden>show more</button>\n'
+        "<noscript><p>The case table needs JavaScript.</p></noscript>\n"
+    )
+    return _section("cases", "Cases", controls + table, esc(note))

@@ -1,0 +1,192 @@
+"""What the HTML report embeds about each result: a table row, a transcript, a latency.
+
+The rows and transcripts go into the page as one JSON blob inside
+``<script type="application/json">``. Agent output is untrusted, so :func:`script_json` escapes
+every ``<``, ``>`` and ``&`` (a ``</script>`` in a transcript cannot close the element) and the
+page's script only ever sets ``textContent``, never ``innerHTML``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from ..schema import CaseResult, JsonValue
+
+#: longest string kept in an embedded transcript (message text, tool results, arguments)
+MAX_TEXT = 20_000
+#: longest explanation kept in a table row (the transcript keeps the whole one)
+MAX_ROW_TEXT = 400
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"… [{len(text) - limit} more characters not shown]"
+
+
+def _json_text(value: JsonValue) -> str:
+    if isinstance(value, str):
+        return clip(value)
+    return clip(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+
+
+def script_json(data: Any) -> str:
+    """JSON safe to place inside ``<script type="application/json">`` (no ``</script>``)."""
+    raw = orjson.dumps(data).decode()
+    return (
+        raw.replace("&", "\\u0026")
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def transcript(r: CaseResult) -> dict[str, Any]:
+    """Everything the expanded row shows: messages, calls, scores, and the trace timing."""
+    start = min((e.start for e in r.trace), default=0.0)
+    return {
+        "messages": [
+            {
+                "role": m.role,
+                "content": clip(m.content) if m.content else "",
+                "name": m.name or "",
+                "tool_call_id": m.tool_call_id or "",
+                "tool_calls": [
+                    {"name": c.name, "arguments": _json_text(c.arguments), "id": c.id or ""}
+                    for c in m.tool_calls
+                ],
+            }
+            for m in r.messages
+        ],
+        "calls": [{"name": c.name, "arguments": _json_text(c.arguments)} for c in r.calls],
+        "text": clip(r.text) if r.text else "",
+        "error": clip(r.error) if r.error else "",
+        "explanation": clip(r.explanation),
+        "behavior": r.behavior or "",
+        "expected_behavior": r.expected_behavior or "",
+        "expected_tools": r.expected_tools,
+        "scores": [
+            {
+                "name": s.name,
+                "value": round(s.value, 4),
+                "passed": s.passed,
+                "explanation": clip(s.explanation, 2000),
+                "expected": s.expected or "",
+                "actual": s.actual or "",
+            }
+            for s in r.scores
+        ],
+        "trace": [
+            {
+                "kind": e.kind,
+                "turn": e.turn,
+                "offset_ms": round((e.start - start) * 1000, 1),
+                "latency_ms": round(e.latency_ms, 1),
+                "name": (e.tool or "") if e.kind == "tool" else (e.model or ""),
+                "arguments": _json_text(e.arguments) if e.arguments is not None else "",
+                "result": _json_text(e.result) if e.result is not None else "",
+                "tokens": [e.usage.input_tokens, e.usage.output_tokens] if e.usage else None,
+                "ttft_ms": round(e.ttft_ms, 1) if e.ttft_ms is not None else None,
+                "cached": e.cached,
+                "attempts": e.attempts,
+                "fault": e.fault or "",
+                "error": clip(e.error, 2000) if e.error else "",
+            }
+            for e in r.trace
+        ],
+        "usage": [r.usage.input_tokens, r.usage.output_tokens],
+        "model_calls": r.model_calls,
+        "tool_calls": r.tool_calls,
+        "cost_usd": r.cost_usd,
+        "ttft_ms": r.ttft_ms,
+        "step_limit_hit": r.step_limit_hit,
+    }
+
+
+@dataclass(slots=True)
+class CaseData:
+    """The rows, the embedded transcripts, and the latencies of a run, gathered in one pass."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    transcripts: list[dict[str, Any]] = field(default_factory=list)
+    #: (latency in ms, status) of every result that recorded a latency
+    latencies: list[tuple[float, str]] = field(default_factory=list)
+    #: results whose transcript was left out because of the cap
+    omitted: int = 0
+
+
+def collect(results: Iterable[CaseResult], *, total: int, cap: int) -> CaseData:
+    """Read the results once. When the run has more than ``cap`` results, only the first ``cap``
+    failed or errored results carry a transcript (the others are a table row only)."""
+    data = CaseData()
+    everything = total <= cap
+    for r in results:
+        tr = -1
+        if len(data.transcripts) < cap and (everything or r.status != "passed"):
+            tr = len(data.transcripts)
+            data.transcripts.append(transcript(r))
+        else:
+            data.omitted += 1
+        why = " / ".join(line.strip() for line in r.explanation.splitlines() if line.strip())
+        data.rows.append(
+            {
+                "id": r.case_id,
+                "trial": r.trial,
+                "status": r.status,
+                "category": r.category,
+                "difficulty": r.difficulty or "",
+                "tags": r.tags,
+                "score": round(r.score, 4),
+                "latency_ms": round(r.latency_ms, 1),
+                "why": clip(why, MAX_ROW_TEXT),
+                "t": tr,
+            }
+        )
+        if r.latency_ms > 0:
+            data.latencies.append((r.latency_ms, r.status))
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    low: float
+    high: float
+    passed: int
+    failed: int
+    error: int
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.error
+
+
+def _nice_step(raw: float) -> float:
+    """The smallest of 1, 2, 2.5 or 5 × 10^k that is at least ``raw``."""
+    if raw <= 0:
+        return 1.0
+    exp = 10.0 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * exp >= raw:
+            return m * exp
+    return 10 * exp
+
+
+def histogram(latencies: list[tuple[float, str]], bins: int = 24) -> list[Bin]:
+    """Equal-width bins from 0 to the slowest result, counts split by status."""
+    if not latencies:
+        return []
+    top = max(v for v, _ in latencies)
+    n = max(5, min(bins, math.ceil(math.sqrt(len(latencies))) + 1))
+    step = _nice_step(top / n)
+    count = max(1, math.ceil(top / step) + (1 if top % step == 0 else 0))
+    counts = [[0, 0, 0] for _ in range(count)]
+    slot = {"passed": 0, "failed": 1, "error": 2}
+    for v, status in latencies:
+        counts[min(count - 1, int(v // step))][slot.get(status, 1)] += 1
+    return [Bin(i * step, (i + 1) * step, *c) for i, c in enumerate(counts)]

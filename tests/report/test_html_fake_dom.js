@@ -1,0 +1,69 @@
+// A minimal fake DOM for test_html.py: runs the report's script under Node.js and prints
+// what it rendered as JSON. Usage: node test_html_fake_dom.js report.html
+const fs = require("fs");
+const page = fs.readFileSync(process.argv[2], "utf8");
+const blobText = /<script type="application\/json" id="ag-data">([\s\S]*?)<\/script>/.exec(page)[1];
+const code = /<script>\n([\s\S]*?)<\/script>/.exec(page)[1];
+class ClassList {
+  constructor(el) { this.el = el; }
+  add(...c) { const s = new Set(this.el.className.split(" ").filter(Boolean)); c.forEach(x => s.add(x)); this.el.className = [...s].join(" "); }
+  remove(...c) { this.el.className = this.el.className.split(" ").filter(x => x && !c.includes(x)).join(" "); }
+  contains(c) { return this.el.className.split(" ").includes(c); }
+}
+class El {
+  constructor(tag) {
+    this.tagName = tag; this.children = []; this.parentNode = null; this.className = "";
+    this._text = ""; this.style = {}; this.attrs = {}; this.listeners = {}; this.hidden = false;
+    this.value = ""; this.classList = new ClassList(this);
+  }
+  set innerHTML(v) { throw new Error("innerHTML used"); }
+  get textContent() { return this._text + this.children.map(c => c.textContent).join(""); }
+  set textContent(v) { this.children = []; this._text = String(v); }
+  get firstChild() { return this.children[0] || null; }
+  get nextSibling() { if (!this.parentNode) return null; const s = this.parentNode.children; return s[s.indexOf(this) + 1] || null; }
+  appendChild(c) { c.parentNode = this; this.children.push(c); return c; }
+  removeChild(c) { this.children.splice(this.children.indexOf(c), 1); c.parentNode = null; return c; }
+  insertBefore(c, ref) { if (!ref) return this.appendChild(c); c.parentNode = this; this.children.splice(this.children.indexOf(ref), 0, c); return c; }
+  addEventListener(t, f) { (this.listeners[t] = this.listeners[t] || []).push(f); }
+  fire(t, ev) { (this.listeners[t] || []).forEach(f => f(ev || { key: "", preventDefault() {} })); }
+  getAttribute(n) { return this.attrs[n]; }
+  querySelector(sel) { return this.querySelectorAll(sel)[0] || null; }
+  querySelectorAll(sel) {
+    const out = [];
+    const walk = e => { e.children.forEach(c => { if (match(c, sel)) out.push(c); walk(c); }); };
+    walk(this); return out;
+  }
+}
+function match(e, sel) {
+  if (sel === "th[data-key]") return e.tagName === "th" && "data-key" in e.attrs;
+  return e.tagName === sel;
+}
+const ids = {};
+function mk(tag, id) { const e = new El(tag); ids[id] = e; return e; }
+const blob = mk("script", "ag-data"); blob._text = blobText;
+const table = mk("table", "cases-table");
+const thead = table.appendChild(new El("thead"));
+["id", "trial", "status", "category", "score", "latency_ms", "why"].forEach(k => { const th = thead.appendChild(new El("th")); th.attrs["data-key"] = k; });
+const tbody = table.appendChild(new El("tbody"));
+mk("input", "q"); mk("select", "status"); mk("select", "category"); mk("span", "count"); mk("button", "more");
+global.document = { getElementById: id => ids[id] || null, createElement: tag => new El(tag) };
+eval(code);
+const out = {};
+out.rows = tbody.children.length;
+out.count = ids.count.textContent;
+out.categories = ids.category.children.map(o => o.value);
+tbody.children[1].fire("click");
+out.afterClick = tbody.children.length;
+out.detail = tbody.children[2].textContent;
+tbody.children[0].fire("click");
+tbody.children[0].fire("click");
+out.afterToggle = tbody.children.length;
+ids.status.value = "failed"; ids.status.fire("change");
+out.failed = tbody.children.map(r => r.children[0].textContent);
+ids.status.value = ""; ids.status.fire("change");
+ids.q.value = "oslo"; ids.q.fire("input");
+out.search = tbody.children.map(r => r.children[0].textContent);
+ids.q.value = ""; ids.q.fire("input");
+thead.children[5].fire("click"); thead.children[5].fire("click");
+out.sortedDesc = tbody.children.map(r => r.children[5].textContent);
+console.log(JSON.stringify(out));
