@@ -16,6 +16,11 @@ PUBLIC_PACKAGES = [
     "agentgauge.io",
     "agentgauge.providers",
     "agentgauge.scoring",
+    "agentgauge.runner",
+    "agentgauge.metrics",
+    "agentgauge.report",
+    "agentgauge.judges",
+    "agentgauge.testing",
 ]
 
 

@@ -14,7 +14,8 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .errors import AgentGaugeError, ProviderError, UserError
-    from .io import check_suite, lint_suite, load_suite
+    from .io import check_suite, import_suite, lint_suite, load_suite, read_responses
+    from .metrics import compare, gate_run, summarize, write_summary
     from .runner import RunConfig, RunOutcome, arun_suite, run_suite
     from .schema import (
         ArgMatcher,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
         ToolSpec,
     )
     from .schema._from_function import tool, tool_from_function
+    from .scoring import score_case, score_responses
 
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -54,6 +56,14 @@ _EXPORTS: dict[str, str] = {
     "RunOutcome": "agentgauge.runner",
     "arun_suite": "agentgauge.runner",
     "run_suite": "agentgauge.runner",
+    "import_suite": "agentgauge.io",
+    "read_responses": "agentgauge.io",
+    "score_case": "agentgauge.scoring",
+    "score_responses": "agentgauge.scoring",
+    "summarize": "agentgauge.metrics",
+    "write_summary": "agentgauge.metrics",
+    "compare": "agentgauge.metrics",
+    "gate_run": "agentgauge.metrics",
 }
 
 __all__ = [
@@ -75,11 +85,19 @@ __all__ = [
     "__version__",
     "arun_suite",
     "check_suite",
+    "compare",
+    "gate_run",
+    "import_suite",
     "lint_suite",
     "load_suite",
+    "read_responses",
     "run_suite",
+    "score_case",
+    "score_responses",
+    "summarize",
     "tool",
     "tool_from_function",
+    "write_summary",
 ]
 
 

@@ -20,6 +20,7 @@ from ._lint import (
     lint_suite,
 )
 from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
+from ._responses import RecordedResponse, read_responses
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 from .importers import IMPORTERS, ImportOptions, import_suite
 
@@ -36,6 +37,7 @@ __all__ = [
     "LintFinding",
     "LoadedSuite",
     "Origin",
+    "RecordedResponse",
     "ResultsWriter",
     "SuiteCheck",
     "ToolFormat",
@@ -48,6 +50,7 @@ __all__ = [
     "lint_suite",
     "load_cases",
     "load_suite",
+    "read_responses",
     "read_suite",
     "read_tools_file",
     "tools_from_data",

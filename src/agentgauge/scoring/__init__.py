@@ -9,5 +9,15 @@ case input (``i == 0``) or to ``case.turns[i - 1]``.
 
 from ._api import BehaviorClassifier, CaseScore, ScoringConfig, score_case
 from ._behavior import classify_behavior
+from ._offline import ScoreOutcome, load_suite_any, score_responses
 
-__all__ = ["BehaviorClassifier", "CaseScore", "ScoringConfig", "classify_behavior", "score_case"]
+__all__ = [
+    "BehaviorClassifier",
+    "CaseScore",
+    "ScoreOutcome",
+    "ScoringConfig",
+    "classify_behavior",
+    "load_suite_any",
+    "score_case",
+    "score_responses",
+]
