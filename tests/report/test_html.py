@@ -17,8 +17,9 @@ from lxml import html as lxml_html
 
 from agentgauge.cli._report import command as report_command
 from agentgauge.io import iter_results
-from agentgauge.metrics import compare, evaluate_gates, summarize
+from agentgauge.metrics import ConfusionCell, compare, evaluate_gates, summarize
 from agentgauge.report import render_html, write_report
+from agentgauge.report._html_charts import confusion_matrix
 from agentgauge.report._html_data import histogram, script_json
 from agentgauge.schema import Gates
 
@@ -290,8 +291,58 @@ def test_transcript_cap_keeps_failures_first(run: Path) -> None:
     carried = [r["id"] for r in data["rows"] if r["t"] >= 0]
     assert carried == ["weather-lyon", "refuse-delete"]
     assert len(data["transcripts"]) == 2
-    assert "only the first 2 failed or errored results carry a transcript" in page
-    assert "the other 3 are listed without one" in page
+    assert "so only 2 carry a transcript (2 failed or errored" in page
+    assert "the first 0 passing ones); the other 3 are listed without one" in page
+
+
+def test_transcript_cap_fills_up_with_passing_results(run: Path) -> None:
+    # 3 results failed or errored, so a cap of 4 leaves room for the first passing one
+    data = _blob(_render(run, transcripts=4))
+    carried = [r["id"] for r in data["rows"] if r["t"] >= 0]
+    assert carried == ["weather-paris", "weather-lyon", "refuse-delete", "weather-oslo"]
+    transcript = data["transcripts"][data["rows"][3]["t"]]
+    assert transcript["text"] == PAYLOAD
+
+
+def test_confusion_matrix_keeps_the_most_frequent_tools() -> None:
+    cells = [
+        ConfusionCell(expected=f"t{i:02d}", actual=f"t{i:02d}", count=i + 1) for i in range(30)
+    ]
+    cells += [ConfusionCell(expected="t29", actual=f"x{i:02d}", count=1) for i in range(12)]
+    page = confusion_matrix(cells)
+    assert "Showing the 15 most frequent expected tools of 30" in page
+    assert page.count('<th scope="row">') == 15
+    assert '<th scope="row">t29</th>' in page  # the most frequent comes first
+    assert '<th scope="row">t14</th>' not in page
+    # 15 diagonal columns, 5 more called tools, then the rest summed into "other"
+    assert page.count('class="rot"') == 21
+    assert "other (7 tools)" in page
+    assert 'title="expected t29, called other tools: 7">7</td>' in page
+    assert "<h3>Most frequent confusions</h3>" in page
+
+
+def test_small_confusion_matrix_is_complete_and_aligned() -> None:
+    cells = [
+        ConfusionCell(expected="b", actual="b", count=3),
+        ConfusionCell(expected="a", actual="c", count=1),
+        ConfusionCell(expected="a", actual="a", count=2),
+    ]
+    page = confusion_matrix(cells)
+    heads = re.findall(r'class="rot"><span>(\w+)</span>', page)
+    assert heads == ["a", "b", "c"]  # the rows' order first, so the diagonal is a diagonal
+    assert "Showing" not in page
+
+
+def test_slice_tables_are_capped(tmp_path: Path) -> None:
+    run = tmp_path / "many"
+    run.mkdir()
+    lines = [
+        orjson.dumps(_result(f"c{i}", "passed", tags=[f"tag{i:02d}", "all"])) for i in range(60)
+    ]
+    (run / "results.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    page = _render(run)
+    assert "Showing the 40 largest of 61 tag slices" in page
+    assert "<td>all</td><td>60</td>" in page
 
 
 def test_baseline_section_from_fixture_runs() -> None:

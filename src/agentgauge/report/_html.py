@@ -9,20 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from html import escape
 from importlib.resources import files
 
 from ..metrics import Comparison, GateReport, Latency, Rate, Slice, Summary
 from ..schema import CaseResult
 from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval, unit_value
+from ._html_charts import confusion_matrix, esc, svg_histogram
 from ._html_data import Bin, CaseData, collect, histogram, script_json
 
 #: results that carry a transcript, at most (failed and errored ones first on big runs)
 TRANSCRIPT_CAP = 2000
-
-
-def esc(value: object) -> str:
-    return escape(str(value), quote=True)
+#: rows of one slice table, at most (the largest slices when there are more)
+SLICE_ROWS = 40
 
 
 @cache
@@ -39,7 +37,9 @@ def render_html(
     transcripts: int = TRANSCRIPT_CAP,
 ) -> str:
     """The whole page. ``results`` is read once (streamed: pass ``iter_results(run_dir)``)."""
-    data = collect(results, total=summary.overall.results, cap=transcripts)
+    ov = summary.overall
+    failing = ov.pass_rate.n - ov.pass_rate.passed + ov.error_rate.passed
+    data = collect(results, failing=failing, cap=transcripts)
     run = summary.run
     title = f"agentgauge: {run.suite} — {run.run_id}" if run else "agentgauge run"
     sections = [
@@ -312,9 +312,17 @@ def _slices(s: Summary) -> str:
         ("tag", s.by_tag),
         ("tool", s.by_tool),
     ):
-        if slices:
-            body += f"<h3>By {esc(label)}</h3>\n"
-            body += _table([label, *header], _slice_rows(slices), "slices")
+        if not slices:
+            continue
+        body += f"<h3>By {esc(label)}</h3>\n"
+        if len(slices) > SLICE_ROWS:
+            largest = sorted(slices.items(), key=lambda kv: (-kv[1].results, kv[0]))
+            slices = dict(largest[:SLICE_ROWS])
+            body += (
+                f'<p class="note">Showing the {SLICE_ROWS} largest of {len(largest)} {label} '
+                "slices; all of them are in summary.json.</p>\n"
+            )
+        body += _table([label, *header], _slice_rows(slices), "slices")
     return _section("slices", "Slices", body or '<p class="muted">No slices.</p>')
 
 
@@ -323,31 +331,7 @@ def _confusion(s: Summary) -> str:
     if not sel.confusion:
         body = '<p class="muted">No result had an expectation about which tool to call.</p>'
         return _section("tools", "Tool selection", body)
-    expected = sorted({c.expected for c in sel.confusion})
-    actual = sorted({c.actual for c in sel.confusion})
-    counts = {(c.expected, c.actual): c.count for c in sel.confusion}
-    top = max(counts.values())
-    head = "".join(f'<th scope="col" class="rot"><span>{esc(a)}</span></th>' for a in actual)
-    rows = ""
-    for e in expected:
-        cells = ""
-        for a in actual:
-            n = counts.get((e, a), 0)
-            if not n:
-                cells += '<td class="hm empty"></td>'
-                continue
-            kind = "diag" if a == e else "off"
-            alpha = 0.15 + 0.85 * n / top
-            cells += (
-                f'<td class="hm {kind}" style="--a:{alpha:.2f}" '
-                f'title="{esc(f"expected {e}, called {a}: {n}")}">{n}</td>'
-            )
-        rows += f'<tr><th scope="row">{esc(e)}</th>{cells}</tr>\n'
-    matrix = (
-        '<div class="scroll"><table class="heatmap"><thead><tr>'
-        f'<th class="corner">expected ↓ · called →</th>{head}</tr></thead>\n'
-        f"<tbody>\n{rows}</tbody></table></div>\n"
-    )
+    matrix = confusion_matrix(sel.confusion)
     body = f"<p>Tool selection accuracy: {rate_bar(sel.accuracy)}</p>\n{matrix}"
     if s.forbidden_tool_calls:
         ids = ", ".join(f"<code>{esc(c)}</code>" for c in s.forbidden_tool_cases)
@@ -421,51 +405,6 @@ def _cost(s: Summary) -> str:
     return _section("cost", "Cost and tokens", body)
 
 
-def _svg_histogram(bins: list[Bin], lat: Latency) -> str:
-    width, height, left, bottom, top_pad = 720, 220, 40, 28, 16
-    plot_w, plot_h = width - left - 10, height - bottom - top_pad
-    peak = max(b.total for b in bins)
-    span = bins[-1].high
-    bar_w = plot_w / len(bins)
-    out = [
-        f'<svg class="hist" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="latency histogram" xmlns="http://www.w3.org/2000/svg">'
-    ]
-    base = top_pad + plot_h
-    out.append(f'<line class="axis" x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}"/>')
-    out.append(
-        f'<text class="tick" x="{left - 6}" y="{top_pad + 4}" text-anchor="end">{peak}</text>'
-    )
-    out.append(f'<text class="tick" x="{left - 6}" y="{base}" text-anchor="end">0</text>')
-    for i, b in enumerate(bins):
-        x = left + i * bar_w
-        y = float(base)
-        for cls, n in (("passed", b.passed), ("failed", b.failed), ("error", b.error)):
-            if not n:
-                continue
-            h = plot_h * n / peak
-            y -= h
-            out.append(
-                f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{max(bar_w - 2, 1):.1f}" '
-                f'height="{h:.1f}"><title>{esc(f"{ms(b.low)}–{ms(b.high)}: {n} {cls}")}</title>'
-                "</rect>"
-            )
-    step = max(1, len(bins) // 6)
-    for i in range(0, len(bins) + 1, step):
-        x = left + i * bar_w
-        value = bins[0].low + i * (bins[0].high - bins[0].low)
-        out.append(f'<text class="tick" x="{x:.1f}" y="{base + 16}" text-anchor="middle">')
-        out.append(f"{esc(ms(value))}</text>")
-    for name, mark in (("p50", lat.p50), ("p95", lat.p95)):
-        if mark is None or span <= 0:
-            continue
-        x = left + plot_w * min(mark / span, 1)
-        out.append(f'<line class="marker" x1="{x:.1f}" y1="{top_pad}" x2="{x:.1f}" y2="{base}"/>')
-        out.append(f'<text class="marker-label" x="{x + 3:.1f}" y="{top_pad + 10}">{name}</text>')
-    out.append("</svg>")
-    return "".join(out)
-
-
 def _latency(s: Summary, bins: list[Bin]) -> str:
     perf = s.performance
     lat = perf.latency
@@ -486,7 +425,7 @@ def _latency(s: Summary, bins: list[Bin]) -> str:
             '<p class="legend"><span class="sw passed"></span>passed '
             '<span class="sw failed"></span>failed <span class="sw error"></span>error</p>'
         )
-        body += f'<figure class="chart">{_svg_histogram(bins, lat)}{legend}</figure>\n'
+        body += f'<figure class="chart">{svg_histogram(bins, lat)}{legend}</figure>\n'
     note = "Nearest-rank percentiles over results that recorded a latency."
     if lat.approximate:
         note += " This run is large: percentiles come from a 1 % histogram (≈)."
@@ -496,11 +435,12 @@ def _latency(s: Summary, bins: list[Bin]) -> str:
 def _cases(data: CaseData, cap: int) -> str:
     n = len(data.rows)
     note = f"{n} results. Click a row to see its transcript, scores and trace timing."
-    if data.omitted and n > cap:
+    if data.omitted:
         note += (
-            f" This run has more than {cap} results, so only the first {len(data.transcripts)} "
-            f"failed or errored results carry a transcript; the other {data.omitted} are "
-            "listed without one (read them in results.jsonl)."
+            f" This run has more than {cap} results, so only {len(data.transcripts)} carry a "
+            f"transcript ({data.failing_carried} failed or errored, which come first, and the "
+            f"first {data.passing_carried} passing ones); the other {data.omitted} are listed "
+            "without one (read them in results.jsonl)."
         )
     controls = (
         '<div class="controls">'

@@ -119,18 +119,27 @@ class CaseData:
     latencies: list[tuple[float, str]] = field(default_factory=list)
     #: results whose transcript was left out because of the cap
     omitted: int = 0
+    passing_carried: int = 0
+    failing_carried: int = 0
 
 
-def collect(results: Iterable[CaseResult], *, total: int, cap: int) -> CaseData:
-    """Read the results once. When the run has more than ``cap`` results, only the first ``cap``
-    failed or errored results carry a transcript (the others are a table row only)."""
+def collect(results: Iterable[CaseResult], *, failing: int, cap: int) -> CaseData:
+    """Read the results once. At most ``cap`` results carry a transcript: failed and errored ones
+    first (``failing`` of them are expected, from the summary), then passing ones while the
+    budget lasts; the others are a table row only."""
     data = CaseData()
-    everything = total <= cap
+    passing_budget = max(0, cap - failing)
     for r in results:
         tr = -1
-        if len(data.transcripts) < cap and (everything or r.status != "passed"):
+        if len(data.transcripts) < cap and (
+            r.status != "passed" or data.passing_carried < passing_budget
+        ):
             tr = len(data.transcripts)
             data.transcripts.append(transcript(r))
+            if r.status == "passed":
+                data.passing_carried += 1
+            else:
+                data.failing_carried += 1
         else:
             data.omitted += 1
         why = " / ".join(line.strip() for line in r.explanation.splitlines() if line.strip())
