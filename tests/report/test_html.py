@@ -285,6 +285,18 @@ def test_latency_histogram(run: Path) -> None:
     assert page.count('<rect class="failed"') == 2
 
 
+def test_histogram_keeps_a_long_tail_in_one_overflow_bar() -> None:
+    lat = [(1000.0 + i, "passed") for i in range(200)] + [(60_000.0, "error")]
+    bins = histogram(lat)
+    assert bins[-1].overflow
+    assert (bins[-1].error, bins[-1].high) == (1, 60_000.0)
+    assert bins[-2].high <= 2000  # the regular bins stop near the 99th percentile
+    assert sum(b.total for b in bins) == 201
+    no_tail = histogram([(1000.0, "passed"), (1500.0, "failed")])
+    assert not no_tail[-1].overflow
+    assert no_tail[-1].high >= 1500
+
+
 def test_transcript_cap_keeps_failures_first(run: Path) -> None:
     page = _render(run, transcripts=2)
     data = _blob(page)

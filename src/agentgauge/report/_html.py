@@ -425,6 +425,13 @@ def _latency(s: Summary, bins: list[Bin]) -> str:
             '<p class="legend"><span class="sw passed"></span>passed '
             '<span class="sw failed"></span>failed <span class="sw error"></span>error</p>'
         )
+        if bins[-1].overflow:
+            b = bins[-1]
+            legend += (
+                f'<p class="legend">The last bar holds the {b.total} results slower than '
+                f"{esc(ms(b.low))} (up to {esc(ms(b.high))}), so the tail does not squeeze the "
+                "rest into one bar.</p>"
+            )
         body += f'<figure class="chart">{svg_histogram(bins, lat)}{legend}</figure>\n'
     note = "Nearest-rank percentiles over results that recorded a latency."
     if lat.approximate:

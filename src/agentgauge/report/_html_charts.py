@@ -104,25 +104,38 @@ def _top_confusions(cells: list[ConfusionCell], by_expected: Counter[str]) -> st
     )
 
 
+def _tick(value: float) -> str:
+    return "0" if value == 0 else ms(value)
+
+
 def svg_histogram(bins: list[Bin], lat: Latency) -> str:
+    """Bars stacked by status, the p50 and p95 as dashed lines; hover a bar for its counts."""
     width, height, left, bottom, top_pad = 720, 220, 40, 28, 16
     plot_w, plot_h = width - left - 10, height - bottom - top_pad
     peak = max(b.total for b in bins)
-    span = bins[-1].high
+    step = bins[0].high - bins[0].low
+    last = bins[-1]
+    regular = len(bins) - 1 if last.overflow else len(bins)
     bar_w = plot_w / len(bins)
+
+    def xpos(v: float) -> float:
+        if last.overflow and v >= last.low:
+            into = (v - last.low) / (last.high - last.low) if last.high > last.low else 1.0
+            return left + bar_w * (regular + min(into, 1.0))
+        return left + bar_w * min(v / step, len(bins))
+
+    base = top_pad + plot_h
     out = [
         f'<svg class="hist" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="latency histogram" xmlns="http://www.w3.org/2000/svg">'
+        f'aria-label="latency histogram" xmlns="http://www.w3.org/2000/svg">',
+        f'<line class="axis" x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}"/>',
+        f'<text class="tick" x="{left - 6}" y="{top_pad + 4}" text-anchor="end">{peak}</text>',
+        f'<text class="tick" x="{left - 6}" y="{base}" text-anchor="end">0</text>',
     ]
-    base = top_pad + plot_h
-    out.append(f'<line class="axis" x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}"/>')
-    out.append(
-        f'<text class="tick" x="{left - 6}" y="{top_pad + 4}" text-anchor="end">{peak}</text>'
-    )
-    out.append(f'<text class="tick" x="{left - 6}" y="{base}" text-anchor="end">0</text>')
     for i, b in enumerate(bins):
         x = left + i * bar_w
         y = float(base)
+        span = f"≥ {ms(b.low)}" if b.overflow else f"{_tick(b.low)}–{ms(b.high)}"
         for cls, n in (("passed", b.passed), ("failed", b.failed), ("error", b.error)):
             if not n:
                 continue
@@ -130,19 +143,23 @@ def svg_histogram(bins: list[Bin], lat: Latency) -> str:
             y -= h
             out.append(
                 f'<rect class="{cls}" x="{x + 1:.1f}" y="{y:.1f}" width="{max(bar_w - 2, 1):.1f}" '
-                f'height="{h:.1f}"><title>{esc(f"{ms(b.low)}–{ms(b.high)}: {n} {cls}")}</title>'
-                "</rect>"
+                f'height="{h:.1f}"><title>{esc(f"{span}: {n} {cls}")}</title></rect>'
             )
-    step = max(1, len(bins) // 6)
-    for i in range(0, len(bins) + 1, step):
-        x = left + i * bar_w
-        value = bins[0].low + i * (bins[0].high - bins[0].low)
-        out.append(f'<text class="tick" x="{x:.1f}" y="{base + 16}" text-anchor="middle">')
-        out.append(f"{esc(ms(value))}</text>")
+    every = max(1, regular // 6)
+    for i in range(0, regular + 1, every):
+        out.append(
+            f'<text class="tick" x="{left + i * bar_w:.1f}" y="{base + 16}" '
+            f'text-anchor="middle">{esc(_tick(i * step))}</text>'
+        )
+    if last.overflow:
+        out.append(
+            f'<text class="tick" x="{left + (regular + 0.5) * bar_w:.1f}" y="{base + 16}" '
+            'text-anchor="middle">slower</text>'
+        )
     for name, mark in (("p50", lat.p50), ("p95", lat.p95)):
-        if mark is None or span <= 0:
+        if mark is None:
             continue
-        x = left + plot_w * min(mark / span, 1)
+        x = xpos(mark)
         out.append(f'<line class="marker" x1="{x:.1f}" y1="{top_pad}" x2="{x:.1f}" y2="{base}"/>')
         out.append(f'<text class="marker-label" x="{x + 3:.1f}" y="{top_pad + 10}">{name}</text>')
     out.append("</svg>")

@@ -169,6 +169,8 @@ class Bin:
     passed: int
     failed: int
     error: int
+    #: the last bin of a long-tailed run: everything from ``low`` up to the slowest (``high``)
+    overflow: bool = False
 
     @property
     def total(self) -> int:
@@ -186,16 +188,31 @@ def _nice_step(raw: float) -> float:
     return 10 * exp
 
 
-def histogram(latencies: list[tuple[float, str]], bins: int = 24) -> list[Bin]:
-    """Equal-width bins from 0 to the slowest result, counts split by status."""
+def histogram(latencies: list[tuple[float, str]], bins: int = 30) -> list[Bin]:
+    """Equal-width bins from 0, counts split by status.
+
+    The bins reach the slowest result, unless it is more than twice the 99th percentile (a few
+    timeouts would squeeze everything else into one bar): then they reach the 99th percentile
+    and the last bin, marked ``overflow``, holds everything slower.
+    """
     if not latencies:
         return []
-    top = max(v for v, _ in latencies)
-    n = max(5, min(bins, math.ceil(math.sqrt(len(latencies))) + 1))
-    step = _nice_step(top / n)
-    count = max(1, math.ceil(top / step) + (1 if top % step == 0 else 0))
+    values = sorted(v for v, _ in latencies)
+    top = values[-1]
+    p99 = values[max(0, math.ceil(0.99 * len(values)) - 1)]
+    tail = top > 2 * p99
+    span = p99 if tail else top
+    n = max(10, min(bins, 2 * math.ceil(math.sqrt(len(values)))))
+    step = _nice_step(span / n)
+    count = max(1, math.ceil(span / step) + (1 if span % step == 0 else 0))
+    if tail:
+        count += 1
     counts = [[0, 0, 0] for _ in range(count)]
     slot = {"passed": 0, "failed": 1, "error": 2}
     for v, status in latencies:
         counts[min(count - 1, int(v // step))][slot.get(status, 1)] += 1
-    return [Bin(i * step, (i + 1) * step, *c) for i, c in enumerate(counts)]
+    out = [Bin(i * step, (i + 1) * step, p, f, e) for i, (p, f, e) in enumerate(counts)]
+    if tail:
+        last = out[-1]
+        out[-1] = Bin(last.low, top, last.passed, last.failed, last.error, overflow=True)
+    return out
