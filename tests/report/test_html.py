@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -372,6 +373,18 @@ def test_baseline_section_from_fixture_runs() -> None:
     assert "<code>book-trip</code>" in page
     assert "<code>weather-lyon</code>" in page
     assert "-100.0 pts" in page  # task completion dropped
+
+
+def test_snapshot_of_the_fixture_page(snapshot: Callable[[str, str], None]) -> None:
+    """The page for the shared fixture runs, with the (long, static) CSS and script left out."""
+    gates = Gates(min_pass_rate=0.8, max_latency_s={"p95": 3}, max_regression_points=2)
+    s = summarize(FIXTURES / "new", gates=gates)
+    cmp = compare(FIXTURES / "base", FIXTURES / "new")
+    report = evaluate_gates(s, gates, cmp)
+    page = render_html(s, iter_results(FIXTURES / "new"), gates=report, comparison=cmp)
+    page = re.sub(r"<style>\n.*?</style>", "<style>…</style>", page, flags=re.S)
+    page = re.sub(r"<script>\n.*?</script>", "<script>…</script>", page, flags=re.S)
+    snapshot("new_vs_base.html", page.replace(str(FIXTURES), "FIXTURES"))
 
 
 def test_cli_writes_the_file(tmp_path: Path) -> None:

@@ -221,7 +221,8 @@ def _gates(gates: GateReport | None, s: Summary) -> str:
             for c in gates.checks
         ]
         body = _table(["", "check", "required", "actual", "verdict"], rows, "gates")
-    body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in gates.warnings)
+    shown = set(s.warnings)  # the overview already lists the summary's warnings
+    body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in gates.warnings if w not in shown)
     return _section("gates", "Gates", body)
 
 
