@@ -194,6 +194,7 @@ def test_sections_and_header(run: Path) -> None:
     assert "<title>agentgauge: html-demo — html-run</title>" in page
     for text in ("mock:html", "html-run", "2026-11-20T09:00:00Z", "abcdef012345", "gate failed"):
         assert text in page
+    assert "<dt>took</dt><dd>1 min 00 s</dd>" in page
     assert "pass rate" in page
     assert "error rate" in page
 

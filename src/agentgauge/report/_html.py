@@ -8,6 +8,7 @@ The output is deterministic: the only times in it are those of ``run.json``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from functools import cache
 from importlib.resources import files
 
@@ -144,6 +145,9 @@ def _header(summary: Summary, gates: GateReport | None) -> str:
         meta += [("agent", run.agent), ("run", run.run_id), ("started", run.started_at)]
         if run.finished_at:
             meta.append(("finished", run.finished_at))
+            took = _duration(run.started_at, run.finished_at)
+            if took:
+                meta.append(("took", took))
         if run.git_commit:
             meta.append(("commit", run.git_commit[:12]))
         if run.judge:
@@ -160,6 +164,23 @@ def _header(summary: Summary, gates: GateReport | None) -> str:
         f'<div class="title-row"><h1>{esc(suite)}</h1>{verdict}</div>\n'
         f'<dl class="meta">{dl}</dl>\n</header>\n'
     )
+
+
+def _duration(start: str, end: str) -> str:
+    """``1 h 02 min``, ``3 min 05 s`` or ``42 s`` between two ISO times ('' if unreadable)."""
+    try:
+        seconds = round(
+            (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+        )
+    except (ValueError, TypeError):
+        return ""
+    if seconds < 0:
+        return ""
+    h, rest = divmod(seconds, 3600)
+    m, sec = divmod(rest, 60)
+    if h:
+        return f"{h} h {m:02d} min"
+    return f"{m} min {sec:02d} s" if m else f"{sec} s"
 
 
 def _card(label: str, value: str, sub: str = "", tone: str = "") -> str:
