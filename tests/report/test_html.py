@@ -96,7 +96,13 @@ def _weather(case_id: str, ok: bool, text: str = "It is 18 °C and clear in Pari
                 "expected": "get_weather",
                 "actual": called,
                 "explanation": "" if ok else f"expected get_weather, called {called}",
-            }
+            },
+            {
+                "name": "arguments",
+                "value": 1.0,
+                "passed": True,
+                "parts": [{"name": "arguments.city", "value": 1.0, "passed": True}],
+            },
         ],
         explanation="" if ok else f"tool_selection: expected get_weather, called {called}",
         calls=[{"name": called, "arguments": {"city": "Paris"}}],
@@ -233,6 +239,8 @@ def test_embedded_rows_and_transcripts(run: Path) -> None:
     assert [e["offset_ms"] for e in lyon["trace"]] == [0.0, 400.0, 450.0]
     assert lyon["trace"][1]["result"] == '{\n  "temp_c": 18,\n  "sky": "clear"\n}'
     assert data["transcripts"][rows[4]["t"]]["error"] == "ProviderError: HTTP 503"
+    scores = [(s["name"], s["depth"]) for s in lyon["scores"]]
+    assert scores == [("tool_selection", 0), ("arguments", 0), ("arguments.city", 1)]
 
 
 def test_untrusted_text_cannot_break_out(run: Path) -> None:
@@ -442,3 +450,40 @@ def test_script_runs_against_a_fake_dom(run: Path, tmp_path: Path) -> None:
     assert out["failed"] == ["weather-lyon", "refuse-delete"]
     assert out["search"] == ["weather-oslo"]
     assert out["sortedDesc"] == ["900 ms", "900 ms", "900 ms", "300 ms", "–"]
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no headless Chromium installed")
+def test_renders_in_headless_chromium(run: Path, tmp_path: Path) -> None:
+    page_path = tmp_path / "report.html"
+    page_path.write_text(_render(run), encoding="utf-8")
+    chromium = _chromium()
+    assert chromium is not None
+    proc = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+            page_path.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count('class="row"') == 5  # the script drew every row
+    assert "showing 5 of 5" in proc.stdout
+    assert "Uncaught" not in proc.stderr
+    assert proc.stdout.count("<script") == 2  # agent text drawn as text, not as elements

@@ -9,13 +9,13 @@ page's script only ever sets ``textContent``, never ``innerHTML``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from ..schema import CaseResult, JsonValue
+from ..schema import CaseResult, JsonValue, Score
 
 #: longest string kept in an embedded transcript (message text, tool results, arguments)
 MAX_TEXT = 20_000
@@ -47,6 +47,14 @@ def script_json(data: Any) -> str:
     )
 
 
+def _flat(scores: list[Score], depth: int = 0) -> Iterator[tuple[Score, int]]:
+    """Scores with their parts (e.g. one per argument) right after them, two levels deep."""
+    for s in scores:
+        yield s, depth
+        if depth < 2:
+            yield from _flat(s.parts, depth + 1)
+
+
 def transcript(r: CaseResult) -> dict[str, Any]:
     """Everything the expanded row shows: messages, calls, scores, and the trace timing."""
     start = min((e.start for e in r.trace), default=0.0)
@@ -74,13 +82,14 @@ def transcript(r: CaseResult) -> dict[str, Any]:
         "scores": [
             {
                 "name": s.name,
+                "depth": depth,
                 "value": round(s.value, 4),
                 "passed": s.passed,
                 "explanation": clip(s.explanation, 2000),
                 "expected": s.expected or "",
                 "actual": s.actual or "",
             }
-            for s in r.scores
+            for s, depth in _flat(r.scores)
         ],
         "trace": [
             {

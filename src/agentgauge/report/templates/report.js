@@ -138,7 +138,8 @@
       st.appendChild(head);
       t.scores.forEach(function (s) {
         var tr = el("tr");
-        tr.appendChild(el("td", "kv", s.name));
+        var name = el("td", "kv", (s.depth ? "\u00a0\u00a0".repeat(s.depth) + "↳ " : "") + s.name);
+        tr.appendChild(name);
         tr.appendChild(el("td", null, s.value.toFixed(2)));
         var v = s.passed === null ? "skipped" : s.passed ? "✔" : "✘";
         tr.appendChild(el("td", s.passed === null ? "muted" : s.passed ? "ok" : "ko", v));
@@ -176,11 +177,12 @@
       }
       if (t.text) { box.appendChild(el("h4", null, "Final answer")); box.appendChild(pre(t.text)); }
     }
-    if (t.trace.length) { box.appendChild(traceEl(t.trace)); }
+    if (t.trace.length) { box.appendChild(traceEl(t.trace, !t.messages.length)); }
     return box;
   }
 
-  function traceEl(trace) {
+  // the tool results are listed from the trace only when there are no messages showing them
+  function traceEl(trace, withResults) {
     var wrap = el("div");
     wrap.appendChild(el("h4", null, "Trace timing"));
     var end = 0;
@@ -189,7 +191,8 @@
     trace.forEach(function (e) {
       grid.appendChild(el("span", "muted", "turn " + e.turn + " · " + e.kind));
       var name = e.name + (e.cached ? " (cached)" : "") +
-        (e.attempts > 1 ? " ×" + e.attempts : "") + (e.fault ? " fault: " + e.fault : "");
+        (e.attempts > 1 ? " ×" + e.attempts : "") + (e.fault ? " fault: " + e.fault : "") +
+        (e.error ? " error: " + e.error.slice(0, 120) : "");
       grid.appendChild(el("span", "kv", name));
       var track = el("div", "track");
       var seg = el("span", "seg " + e.kind + (e.error || e.fault ? " bad" : ""));
@@ -207,7 +210,7 @@
     });
     wrap.appendChild(grid);
     var tools = trace.filter(function (e) { return e.kind === "tool"; });
-    if (tools.length) {
+    if (withResults && tools.length) {
       wrap.appendChild(el("h4", null, "Tool results"));
       tools.forEach(function (e) {
         var b = el("div", "call");
