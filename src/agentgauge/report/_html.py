@@ -291,6 +291,7 @@ def _comparison(cmp: Comparison) -> str:
     for label, tone, items in (("Broken", "ko", cmp.broken), ("Fixed", "ok", cmp.fixed)):
         if not items:
             continue
+        total = max(c.get(label.lower(), 0), len(items))
         change_rows = [
             [
                 f"<code>{esc(i.case_id)}</code>",
@@ -301,7 +302,8 @@ def _comparison(cmp: Comparison) -> str:
             ]
             for i in items
         ]
-        body += f'<h3 class="{tone}">{esc(label)} ({len(items)})</h3>\n'
+        listed = f", the first {len(items)} listed" if total > len(items) else ""
+        body += f'<h3 class="{tone}">{esc(label)} ({total}{listed})</h3>\n'
         body += _table(["case", "category", "baseline", "this run", "why"], change_rows)
     return _section("baseline", "Against the baseline", body)
 
