@@ -367,6 +367,33 @@ def test_slice_tables_are_capped(tmp_path: Path) -> None:
     assert "<td>all</td><td>60</td>" in page
 
 
+def test_repeated_trials_and_an_empty_run(tmp_path: Path) -> None:
+    run = tmp_path / "trials"
+    run.mkdir()
+    lines = [
+        orjson.dumps(_result(f"c{i}", "passed" if (i + t) % 4 else "failed", trial=t))
+        for t in range(3)
+        for i in range(6)
+    ]
+    (run / "results.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    (run / "run.json").write_text(
+        '{"run_id": "t", "suite": "s", "agent": "a", "started_at": "2026-01-01T00:00:00Z",'
+        ' "agentgauge_version": "0.1.0", "trials": 3}',
+        encoding="utf-8",
+    )
+    page = _render(run)
+    assert "<h3>Repeated trials</h3>" in page
+    assert "<tr><td>3</td><td>100.0%</td><td>33.3%</td></tr>" in page  # pass@3, pass^3
+    assert "Flaky (trials disagree): <code>c0</code>" in page
+    assert "<dt>trials</dt><dd>3</dd>" in page
+
+    (run / "results.jsonl").write_bytes(b"")
+    empty = _render(run)
+    assert _blob(empty)["rows"] == []
+    assert '<svg class="hist"' not in empty
+    assert "No result had an expectation about which tool to call." in empty
+
+
 def test_baseline_section_from_fixture_runs() -> None:
     out_new, out_base = FIXTURES / "new", FIXTURES / "base"
     gates = Gates(max_regression_points=2)

@@ -379,9 +379,10 @@ def _behavior(s: Summary) -> str:
         ("skill", d.skill_accuracy),
         ("memory retention", d.memory_retention),
         ("multi-intent coverage (complete)", d.multi_intent.complete),
-        ("flaky cases", s.trials.flaky if s.trials.trials > 1 else Rate()),
     ]
     rows = [[esc(name), rate_bar(r)] for name, r in named if r.n]
+    if s.trials.trials > 1 and s.trials.flaky.n:
+        rows.append([esc("flaky cases"), rate_bar(s.trials.flaky, lower_is_better=True)])
     if s.arguments_partial.n:
         rows.append([esc("arguments (partial credit, mean)"), esc(mean(s.arguments_partial))])
     body = _table(["metric", "value [CI] (passed/n)"], rows, "metrics") if rows else ""
@@ -395,6 +396,11 @@ def _behavior(s: Summary) -> str:
             for k, v in s.trials.pass_at_k.items()
         ]
         body += "<h3>Repeated trials</h3>\n" + _table(["k", "pass@k", "pass^k"], k_rows, "num")
+        flaky = s.trials.flaky_cases
+        if flaky:
+            more = f" (+{len(flaky) - 50} more)" if len(flaky) > 50 else ""
+            ids = ", ".join(f"<code>{esc(c)}</code>" for c in flaky[:50])
+            body += f"<p>Flaky (trials disagree): {ids}{esc(more)}</p>\n"
     if d.intents:
         i_rows = [
             [esc(v) for v in (i.intent, pct(i.precision), pct(i.recall), i.tp, i.fp, i.fn)]
