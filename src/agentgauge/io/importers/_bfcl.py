@@ -33,6 +33,7 @@ from typing import Any, Final
 
 from ...errors import UserError
 from ...schema import Case, Suite, ToolSpec
+from ...scoring._bfcl import bfcl_type
 from .._convert import bfcl_schema_to_json_schema
 from ._common import ImportOptions, Record, iter_json_records, pool_tools, source_metadata
 
@@ -62,14 +63,6 @@ _REJECTED: Final = (
     ("javascript", "JavaScript categories use JavaScript type rules"),
     ("java", "Java categories use Java type rules"),
 )
-_JSON_TO_BFCL: Final = {
-    "string": "string",
-    "integer": "integer",
-    "number": "float",
-    "boolean": "boolean",
-    "array": "array",
-    "object": "dict",
-}
 
 
 def _category_of(path: Path) -> str | None:
@@ -115,15 +108,6 @@ def _question_files(sources: list[Path]) -> list[Path]:
     return files
 
 
-def _bfcl_type(schema: Any) -> str | None:
-    if not isinstance(schema, dict):
-        return None
-    t = schema.get("type")
-    if t is None:
-        return "any"
-    return _JSON_TO_BFCL.get(t, t) if isinstance(t, str) else None
-
-
 def _tool(fn: Any, where: str, hints: dict[str, dict[str, str]]) -> ToolSpec:
     if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
         raise UserError(f"{where}: expected a function {{name, description, parameters}}")
@@ -139,12 +123,12 @@ def _tool(fn: Any, where: str, hints: dict[str, dict[str, str]]) -> ToolSpec:
             if not isinstance(prop, dict):
                 continue
             t = prop.get("type")
-            if isinstance(t, str) and t != _bfcl_type(converted.get(name)):
+            if isinstance(t, str) and t != bfcl_type(converted.get(name)):
                 hints.setdefault(fn["name"], {})[name] = t
             items = prop.get("items")
             if isinstance(items, dict) and isinstance(items.get("type"), str):
                 new_items = converted.get(name, {}).get("items")
-                if items["type"] != _bfcl_type(new_items):
+                if items["type"] != bfcl_type(new_items):
                     hints.setdefault(fn["name"], {})[name + "[]"] = items["type"]
     try:
         return ToolSpec(
