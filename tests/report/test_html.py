@@ -477,6 +477,17 @@ def test_script_runs_against_a_fake_dom(run: Path, tmp_path: Path) -> None:
     assert out["failed"] == ["weather-lyon", "refuse-delete"]
     assert out["search"] == ["weather-oslo"]
     assert out["sortedDesc"] == ["900 ms", "900 ms", "900 ms", "300 ms", "–"]
+    assert out["ariaSort"] == "descending"
+    assert out["hashes"] == ["#q=oslo", "#cases"]
+    # opening report.html#q=refuse shows that case only
+    proc = subprocess.run(
+        ["node", str(FAKE_DOM), str(page_path), "#q=refuse"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"rows": ["refuse-delete"], "q": "refuse"}
 
 
 def _chromium() -> str | None:

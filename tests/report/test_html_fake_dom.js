@@ -27,6 +27,8 @@ class El {
   addEventListener(t, f) { (this.listeners[t] = this.listeners[t] || []).push(f); }
   fire(t, ev) { (this.listeners[t] || []).forEach(f => f(ev || { key: "", preventDefault() {} })); }
   getAttribute(n) { return this.attrs[n]; }
+  setAttribute(n, v) { this.attrs[n] = String(v); }
+  removeAttribute(n) { delete this.attrs[n]; }
   querySelector(sel) { return this.querySelectorAll(sel)[0] || null; }
   querySelectorAll(sel) {
     const out = [];
@@ -47,8 +49,15 @@ const thead = table.appendChild(new El("thead"));
 const tbody = table.appendChild(new El("tbody"));
 mk("input", "q"); mk("select", "status"); mk("select", "category"); mk("span", "count"); mk("button", "more");
 global.document = { getElementById: id => ids[id] || null, createElement: tag => new El(tag) };
+const hashes = [];
+global.location = { hash: process.argv[3] || "" };
+global.history = { replaceState(_s, _t, h) { hashes.push(h); } };
 eval(code);
 const out = {};
+if (process.argv[3]) {
+  console.log(JSON.stringify({ rows: tbody.children.map(r => r.children[0].textContent), q: ids.q.value }));
+  process.exit(0);
+}
 out.rows = tbody.children.length;
 out.count = ids.count.textContent;
 out.categories = ids.category.children.map(o => o.value);
@@ -66,4 +75,6 @@ out.search = tbody.children.map(r => r.children[0].textContent);
 ids.q.value = ""; ids.q.fire("input");
 thead.children[5].fire("click"); thead.children[5].fire("click");
 out.sortedDesc = tbody.children.map(r => r.children[5].textContent);
+out.ariaSort = thead.children[5].attrs["aria-sort"];
+out.hashes = hashes;
 console.log(JSON.stringify(out));

@@ -54,6 +54,22 @@
     return 0;
   }
 
+  // the filter text lives in the address (#q=...), so a link can point at a case
+  function saveFilter() {
+    if (typeof history === "undefined" || !history.replaceState) { return; }
+    var hash = q.value ? "#q=" + encodeURIComponent(q.value) : "#cases";
+    try { history.replaceState(null, "", hash); } catch (e) { /* some file:// viewers refuse */ }
+  }
+
+  function loadFilter() {
+    if (typeof location === "undefined") { return; }
+    var m = /^#q=(.*)$/.exec(location.hash || "");
+    if (!m) { return; }
+    try { q.value = decodeURIComponent(m[1]); } catch (e) { return; }
+    var section = document.getElementById("cases");
+    if (section && section.scrollIntoView) { section.scrollIntoView(); }
+  }
+
   function refresh() {
     var needle = q.value.trim().toLowerCase();
     var status = statusSel.value, cat = catSel.value;
@@ -230,14 +246,17 @@
       sortKey = key;
       Array.prototype.forEach.call(table.querySelectorAll("th"), function (h) {
         h.classList.remove("asc", "desc");
+        h.removeAttribute("aria-sort");
       });
       th.classList.add(sortDir > 0 ? "asc" : "desc");
+      th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
       refresh();
     });
   });
-  q.addEventListener("input", refresh);
+  q.addEventListener("input", function () { saveFilter(); refresh(); });
   statusSel.addEventListener("change", refresh);
   catSel.addEventListener("change", refresh);
   more.addEventListener("click", function () { shown += PAGE; render(); });
+  loadFilter();
   refresh();
 })();
