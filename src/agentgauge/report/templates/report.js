@@ -35,9 +35,13 @@
     return v.toFixed(0) + " ms";
   }
 
-  var cats = [];
-  rows.forEach(function (r) { if (cats.indexOf(r.category) < 0) { cats.push(r.category); } });
-  cats.sort().forEach(function (c) { var o = el("option", null, c); o.value = c; catSel.appendChild(o); });
+  var seen = Object.create(null);
+  rows.forEach(function (r) { seen[r.category] = true; });
+  Object.keys(seen).sort().forEach(function (c) {
+    var o = el("option", null, c);
+    o.value = c;
+    catSel.appendChild(o);
+  });
 
   function matches(r, needle, status, cat) {
     if (status && r.status !== status) { return false; }
