@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import orjson
@@ -35,6 +36,27 @@ def load_gates_file(path: Path) -> Gates:
         raise UserError(f"{path}: invalid gates: {detail or lines[0]}") from exc
 
 
+_GATES_KEY = re.compile(r"""^(?:gates|"gates"|'gates')\s*:(?:\s|$)""")
+
+
+def _gates_block(text: str) -> str | None:
+    """The top-level ``gates:`` entry of a YAML document, as YAML text (``None``: no gates).
+
+    Suites can hold thousands of inline cases; parsing the whole document just to read the
+    gates took tens of seconds on an imported BFCL suite, so only this block is parsed.
+    """
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if _GATES_KEY.match(line):
+            block = [line]
+            for following in lines[i + 1 :]:
+                if following and not following[0].isspace() and not following.startswith("#"):
+                    break
+                block.append(following)
+            return "\n".join(block)
+    return None
+
+
 def suite_gates(run: RunRecord | None) -> Gates | None:
     """The ``gates:`` of the suite file a run was made from, when that file is still there.
 
@@ -46,11 +68,17 @@ def suite_gates(run: RunRecord | None) -> Gates | None:
     path = Path(run.suite_path)
     if path.is_dir():
         path = path / "suite.yaml"
-    if not path.is_file() or path.suffix.lower() not in (".yaml", ".yml", ".json"):
+    suffix = path.suffix.lower()
+    if not path.is_file() or suffix not in (".yaml", ".yml", ".json"):
         return None
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
+        text = path.read_text(encoding="utf-8")
+        if suffix == ".json":
+            data = orjson.loads(text)
+        else:
+            block = _gates_block(text)
+            data = yaml.safe_load(block) if block is not None else None
+    except (OSError, ValueError, yaml.YAMLError):
         return None  # the suite loader reports broken suites; metrics just use defaults
     if not isinstance(data, dict) or not isinstance(data.get("gates"), dict):
         return None
