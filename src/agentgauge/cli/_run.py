@@ -10,14 +10,29 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from ..runner import RunConfig, RunOutcome
-    from ..schema import RunRecord, Suite
+    from collections.abc import Callable
+
+    from ..io import StreamedSuite
+    from ..runner import RunConfig, RunOutcome, SuiteSurvey
+    from ..schema import Case, RunRecord, Suite
 
 
-def load_suite_file(path: Path) -> Suite:
-    from ..io import load_suite
+def open_suite_file(path: Path, config: RunConfig) -> tuple[StreamedSuite, SuiteSurvey]:
+    """The suite streamed from disk (all of it checked first, no case kept), and what the run
+    needs to know about all its cases (hash, selected count, ``function:`` fakes)."""
+    from ..io import open_suite
+    from ..runner import SuiteSurvey
 
-    return load_suite(path)
+    surveys: list[SuiteSurvey] = []
+
+    def visit(header: Suite) -> Callable[[Case], None]:
+        surveys.append(SuiteSurvey(header, config))
+        return surveys[0].add
+
+    streamed = open_suite(path, visit=visit)
+    survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
+    survey.check_tool_functions()
+    return streamed, survey
 
 
 def _default_run_dir(suite_name: str) -> Path:
@@ -260,11 +275,20 @@ def command(
             suite_path=str(suite_path.resolve()),
         )
         out_dir = run_dir or Path("")
-    loaded = load_suite_file(suite_path)
+    # the cases are streamed from disk (a 100,000-case suite is never held in memory)
+    streamed, survey = open_suite_file(suite_path, config)
+    loaded = streamed.suite
     config = _with_judges(config, loaded, judge or (record.judge if resume_dir else None))
     if resume_dir is None and run_dir is None:
         out_dir = _default_run_dir(loaded.name)
-    outcome = run_suite(loaded, config, out_dir)
+    outcome = run_suite(
+        loaded,
+        config,
+        out_dir,
+        cases=streamed.iter_cases(),
+        case_count=survey.selected,
+        suite_hash=survey.suite_hash,
+    )
     status = _finish(outcome, gate)
     if status:
         sys.exit(status)

@@ -22,6 +22,7 @@ from ._lint import (
 from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
 from ._responses import RecordedResponse, read_responses
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
+from ._stream import StreamedSuite, open_suite
 from .importers import IMPORTERS, ImportOptions, import_suite
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Origin",
     "RecordedResponse",
     "ResultsWriter",
+    "StreamedSuite",
     "SuiteCheck",
     "ToolFormat",
     "bfcl_schema_to_json_schema",
@@ -50,6 +52,7 @@ __all__ = [
     "lint_suite",
     "load_cases",
     "load_suite",
+    "open_suite",
     "read_responses",
     "read_suite",
     "read_tools_file",

@@ -347,22 +347,38 @@ def _file_list(
     return out
 
 
-def read_suite(path: str | Path) -> LoadedSuite:
-    """Read a suite with the origin of every case and tool (for lint and explanations).
+@dataclass
+class _Head:
+    """Everything of a suite but the cases of its ``case_files`` (not read yet)."""
 
-    Raises :class:`UserError` listing every problem found, one ``file:line: field: message``
-    line each.
-    """
+    display: str
+    root: Origin
+    problems: _Problems
+    #: the suite without its cases; None when it has problems
+    suite: Suite | None
+    tools: list[ToolSpec] = field(default_factory=list)
+    tool_origins: list[Origin] = field(default_factory=list)
+    #: the inline cases
+    cases: list[Case] = field(default_factory=list)
+    case_origins: list[Origin] = field(default_factory=list)
+    #: (path, file name as shown, "suite.yaml:7: case_files[0]") of each case file
+    case_files: list[tuple[Path, str, str | None]] = field(default_factory=list)
+
+
+def _read_head(path: str | Path) -> _Head:
+    """Read a suite but for its case files; problems are collected, not raised (except when
+    the file is not a suite at all)."""
     given = Path(path)
     suite_path = _suite_file(given)
     display = str(given if suite_path == given else given / suite_path.name)
     problems = _Problems()
 
     if suite_path.suffix.lower() in _JSONL_SUFFIXES:
-        cases, origins = _read_case_file(suite_path, display, problems)
-        problems.raise_if_any()
-        only_cases = Suite(name=suite_path.stem, cases=cases)
-        return LoadedSuite(only_cases, display, Origin(display, FixedLocator(1)), origins, [])
+        only_cases = _Head(
+            display, Origin(display, FixedLocator(1)), problems, Suite(name=suite_path.stem)
+        )
+        only_cases.case_files.append((suite_path, display, None))
+        return only_cases
 
     doc = read_document(suite_path, display)
     data = doc.data
@@ -371,8 +387,7 @@ def read_suite(path: str | Path) -> LoadedSuite:
         raise UserError(f"{display}:1: the file is empty (expected a suite: name, tools, cases)")
     if isinstance(data, list):
         cases, origins = _cases_from_document(doc, problems, (), data)
-        problems.raise_if_any()
-        return LoadedSuite(Suite(name=suite_path.stem, cases=cases), display, root, origins, [])
+        return _Head(display, root, problems, Suite(name=suite_path.stem), [], [], cases, origins)
     if not isinstance(data, dict):
         raise UserError(
             f"{display}:1: expected a suite (a mapping with name, tools and cases), "
@@ -409,19 +424,39 @@ def read_suite(path: str | Path) -> LoadedSuite:
         tool_origins.extend(more_origins)
 
     cases, case_origins = _cases_from_document(doc, problems, ("cases",), data.get("cases", []))
-    for name, referenced_at in _file_list(head, "case_files", doc, problems):
-        more_cases, more_origins = _read_case_file(
-            suite_path.parent / name, _display_beside(display, name), problems, referenced_at
-        )
+    case_files: list[tuple[Path, str, str | None]] = [
+        (suite_path.parent / name, _display_beside(display, name), referenced_at)
+        for name, referenced_at in _file_list(head, "case_files", doc, problems)
+    ]
+    return _Head(
+        display, root, problems, suite, tools, tool_origins, cases, case_origins, case_files
+    )
+
+
+def _resolved(head: _Head, cases: list[Case]) -> Suite:
+    """The suite of ``head`` with its tools merged in and ``cases`` as its cases."""
+    assert head.suite is not None  # no problems means the head validated (and its version is known)
+    return head.suite.model_copy(
+        update={"tools": head.tools, "cases": cases, "tool_files": [], "case_files": []}
+    )
+
+
+def read_suite(path: str | Path) -> LoadedSuite:
+    """Read a suite with the origin of every case and tool (for lint and explanations).
+
+    Raises :class:`UserError` listing every problem found, one ``file:line: field: message``
+    line each.
+    """
+    head = _read_head(path)
+    cases, case_origins = head.cases, head.case_origins
+    for file, display, referenced_at in head.case_files:
+        more_cases, more_origins = _read_case_file(file, display, head.problems, referenced_at)
         cases.extend(more_cases)
         case_origins.extend(more_origins)
-
-    problems.raise_if_any()
-    assert suite is not None  # no problems means the head validated (and its version is known)
-    resolved = suite.model_copy(
-        update={"tools": tools, "cases": cases, "tool_files": [], "case_files": []}
+    head.problems.raise_if_any()
+    return LoadedSuite(
+        _resolved(head, cases), head.display, head.root, case_origins, head.tool_origins
     )
-    return LoadedSuite(resolved, display, root, case_origins, tool_origins)
 
 
 def load_suite(path: str | Path) -> Suite:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -288,9 +289,17 @@ def read_text(path: Path, display: str, *, referenced_at: str | None = None) -> 
 
     ``referenced_at`` (``"suite.yaml:7: case_files[0]"``) names where the file was referenced.
     """
+    with reading(display, referenced_at=referenced_at):
+        return path.read_text(encoding="utf-8-sig")
+
+
+@contextmanager
+def reading(display: str, *, referenced_at: str | None = None) -> Iterator[None]:
+    """Turn the errors of reading the file ``display`` into :class:`UserError` (as
+    :func:`read_text` words them), for code that reads a file piece by piece."""
     prefix = f"{referenced_at}: " if referenced_at else f"{display}: "
     try:
-        return path.read_text(encoding="utf-8-sig")
+        yield
     except FileNotFoundError:
         raise UserError(f"{prefix}no such file: {display}") from None
     except IsADirectoryError:

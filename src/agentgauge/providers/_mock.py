@@ -68,6 +68,7 @@ class MockProvider:
     When the script runs out, the provider raises a non-transient ``ProviderError`` — unless
     ``repeat_last=True``, in which case the last item answers every further request.
     Tool calls without an ``id`` get ``call_1``, ``call_2``, ...
+    With ``record=False`` the requests are counted but not kept (for long runs).
     """
 
     def __init__(
@@ -77,6 +78,7 @@ class MockProvider:
         repeat_last: bool = False,
         name: str = "mock",
         model: str = "mock",
+        record: bool = True,
     ) -> None:
         self.name = name
         self.model = model
@@ -85,7 +87,9 @@ class MockProvider:
         self._next = 0
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        #: every request received, in order
+        self._record = record
+        self._calls = 0
+        #: every request received, in order (none when ``record=False``)
         self.requests: list[ModelRequest] = []
 
     def __repr__(self) -> str:
@@ -94,7 +98,7 @@ class MockProvider:
     @property
     def calls(self) -> int:
         """How many requests were answered (or raised)."""
-        return len(self.requests)
+        return self._calls
 
     def add(self, *items: MockReply) -> None:
         """Append replies to the script."""
@@ -114,7 +118,9 @@ class MockProvider:
         )
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
-        self.requests.append(request)
+        self._calls += 1
+        if self._record:
+            self.requests.append(request)
         item: Any = self._take()
         if callable(item) and not isinstance(item, BaseException | type):
             item = item(request)
@@ -240,6 +246,8 @@ def create(rest: str, **options: Any) -> MockProvider:
     """``mock:`` (fixed text; option ``text``), ``mock:echo``, ``mock:PATH.jsonl|.yaml``.
 
     Option ``repeat_last`` (default False for script files) replays the last reply forever.
+    Option ``record`` (default False: a spec-made mock serves whole runs) keeps every request
+    in ``.requests``.
     """
     rest, _, query = rest.partition("?")
     if query:
@@ -247,17 +255,20 @@ def create(rest: str, **options: Any) -> MockProvider:
 
         options = {**dict(parse_qsl(query, keep_blank_values=True)), **options}
     repeat_last = as_bool(options.pop("repeat_last", False))
+    record = as_bool(options.pop("record", False))
     text = options.pop("text", DEFAULT_TEXT)
     options.pop("base_url", None)  # accepted and ignored so a shared --base-url flag is harmless
     if options:
         raise UserError(f"mock:{rest}: unknown option(s) {sorted(options)}")
     if not rest:
-        return MockProvider([str(text)], repeat_last=True, name="mock:")
+        return MockProvider([str(text)], repeat_last=True, name="mock:", record=record)
     if rest == "echo":
-        return MockProvider([_echo], repeat_last=True, name="mock:echo")
+        return MockProvider([_echo], repeat_last=True, name="mock:echo", record=record)
     path = Path(rest)
     if path.suffix not in (".jsonl", ".json", ".yaml", ".yml"):
         raise UserError(
             f"mock:{rest}: expected 'mock:', 'mock:echo' or 'mock:PATH.jsonl' / 'mock:PATH.yaml'"
         )
-    return MockProvider(load_script(path), repeat_last=repeat_last, name=f"mock:{rest}")
+    return MockProvider(
+        load_script(path), repeat_last=repeat_last, name=f"mock:{rest}", record=record
+    )

@@ -9,7 +9,7 @@ from ._cache import ResponseCache
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, default_cache_dir
 from ._journal import RUN_FILE, read_record
 from ._prices import PRICES, cost_usd
-from ._suite import arun_suite, run_suite, select_cases
+from ._suite import SuiteSurvey, arun_suite, run_suite, select_cases
 from ._tools import ToolState
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "ResponseCache",
     "RunConfig",
     "RunOutcome",
+    "SuiteSurvey",
     "ToolState",
     "arun_suite",
     "cost_usd",

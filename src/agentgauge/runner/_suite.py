@@ -36,15 +36,19 @@ def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterator[Case]:
     for case in cases:
         if config.limit is not None and n >= config.limit:
             return
-        if globs and not any(
-            fnmatch.fnmatchcase(case.id, g)
-            or fnmatch.fnmatchcase(case.category, g)
-            or any(fnmatch.fnmatchcase(t, g) for t in case.tags)
-            for g in globs
-        ):
+        if globs and not _matches(case, globs):
             continue
         n += 1
         yield case
+
+
+def _matches(case: Case, globs: Iterable[str]) -> bool:
+    return any(
+        fnmatch.fnmatchcase(case.id, g)
+        or fnmatch.fnmatchcase(case.category, g)
+        or any(fnmatch.fnmatchcase(t, g) for t in case.tags)
+        for g in globs
+    )
 
 
 def _now() -> str:
@@ -92,23 +96,74 @@ def check_tool_functions(suite: Suite, cases: Iterable[Case]) -> None:
     refs: set[str] = set()
     sims: list[ToolSim] = [t.simulation for t in suite.tools if t.simulation is not None]
     for case in cases:
-        for entry in case.tool_results.values():
-            sims.extend(entry if isinstance(entry, list) else [entry])
-        for tool in case.tools or ():
-            if isinstance(tool, ToolSpec) and tool.simulation is not None:
-                sims.append(tool.simulation)
+        sims.extend(_case_sims(case))
     for sim in sims:
         if sim.function is not None and sim.function not in refs:
             refs.add(sim.function)
             load_function(sim.function)
 
 
+def _case_sims(case: Case) -> Iterator[ToolSim]:
+    for entry in case.tool_results.values():
+        yield from entry if isinstance(entry, list) else [entry]
+    for tool in case.tools or ():
+        if isinstance(tool, ToolSpec) and tool.simulation is not None:
+            yield tool.simulation
+
+
+def _header_hash(suite: Suite) -> hashlib.blake2b:
+    return hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
+
+
 def _suite_hash(suite: Suite) -> str:
     """A hash of the suite, case by case (never one string of the whole suite)."""
-    h = hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
+    h = _header_hash(suite)
     for case in suite.cases:
         h.update(case.model_dump_json().encode())
     return h.hexdigest()
+
+
+class SuiteSurvey:
+    """What a run needs to know about all the cases of a suite it streams (``cases=``),
+    gathered one case at a time: the suite hash for ``run.json`` (the same as for the suite held
+    in memory), how many cases the run selects, and the ``function:`` fakes to import.
+
+    Feed it the header (``suite``, its ``cases`` may be empty) and then every case with
+    :meth:`add` — e.g. as the visitor of :func:`agentgauge.io.open_suite`.
+    """
+
+    def __init__(self, suite: Suite, config: RunConfig) -> None:
+        self._hash = _header_hash(suite)
+        self._globs = config.case_filter
+        self._limit = config.limit
+        self._matched = 0
+        self._refs: dict[str, None] = {
+            t.simulation.function: None
+            for t in suite.tools
+            if t.simulation is not None and t.simulation.function is not None
+        }
+
+    def add(self, case: Case) -> None:
+        self._hash.update(case.model_dump_json().encode())
+        if not self._globs or _matches(case, self._globs):
+            self._matched += 1
+        for sim in _case_sims(case):
+            if sim.function is not None:
+                self._refs[sim.function] = None
+
+    @property
+    def suite_hash(self) -> str:
+        return self._hash.hexdigest()
+
+    @property
+    def selected(self) -> int:
+        """How many cases the run takes (``case_filter`` and ``limit`` applied)."""
+        return self._matched if self._limit is None else min(self._matched, self._limit)
+
+    def check_tool_functions(self) -> None:
+        """Import every ``function:`` fake seen (a bad reference is a UserError)."""
+        for ref in self._refs:
+            load_function(ref)
 
 
 _SECRET_PARAMS = frozenset(
@@ -150,11 +205,15 @@ async def arun_suite(
     *,
     provider: Provider | None = None,
     cases: Iterable[Case] | None = None,
+    case_count: int | None = None,
+    suite_hash: str | None = None,
 ) -> RunOutcome:
     """Run every case of ``suite`` (× trials) and append each result to ``run_dir/results.jsonl``.
 
     ``provider`` overrides ``config.agent``. ``cases`` (an iterable, consumed lazily) replaces
-    ``suite.cases`` for very large runs that should not hold every case in memory.
+    ``suite.cases`` for very large runs that should not hold every case in memory; with it,
+    ``case_count`` (how many cases the run selects from it, for the progress bar and
+    ``run.json``) and ``suite_hash`` may be given (see :class:`SuiteSurvey`).
     A failing case is recorded with status ``error``; it never stops the run.
     """
     run_dir = Path(run_dir)
@@ -164,7 +223,9 @@ async def arun_suite(
     if provider is None:
         provider = resolve_provider(agent, **dict(config.agent_options))
     try:
-        return await _run(suite, config, run_dir, provider, agent, cases, t0)
+        return await _run(
+            suite, config, run_dir, provider, agent, cases, t0, case_count, suite_hash
+        )
     finally:
         if owns_provider:
             await close_provider(provider)
@@ -182,6 +243,8 @@ async def _run(
     agent: str,
     cases: Iterable[Case] | None,
     t0: float,
+    streamed_count: int | None = None,
+    streamed_hash: str | None = None,
 ) -> RunOutcome:
     trials = config.trials or suite.defaults.trials
     if trials < 1:
@@ -209,12 +272,12 @@ async def _run(
         check_tool_functions(suite, selected)
     else:
         selected = select_cases(cases, config)
-        case_count = None
+        case_count = streamed_count
     record = RunRecord(
         run_id=previous.run_id if previous else uuid.uuid4().hex[:12],
         suite=suite.name,
         suite_path=config.suite_path or (previous.suite_path if previous else None),
-        suite_hash=_suite_hash(suite) if cases is None else None,
+        suite_hash=_suite_hash(suite) if cases is None else streamed_hash,
         agent=public_spec(agent),
         judge=config.judge or (previous.judge if previous else None),
         started_at=previous.started_at if previous else _now(),
@@ -355,6 +418,18 @@ def run_suite(
     *,
     provider: Provider | None = None,
     cases: Iterable[Case] | None = None,
+    case_count: int | None = None,
+    suite_hash: str | None = None,
 ) -> RunOutcome:
     """Run a suite (blocking): ``anyio.run`` of :func:`arun_suite`."""
-    return anyio.run(lambda: arun_suite(suite, config, run_dir, provider=provider, cases=cases))
+    return anyio.run(
+        lambda: arun_suite(
+            suite,
+            config,
+            run_dir,
+            provider=provider,
+            cases=cases,
+            case_count=case_count,
+            suite_hash=suite_hash,
+        )
+    )
