@@ -78,17 +78,15 @@ def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None
     set of expected tools with the set of called tools (``<no tool>`` when empty).
     """
     s = case_score(r.scores, "tool_selection")
-    called = list(dict.fromkeys(c.name for c in r.calls))
+    # labels name each tool once, on both sides, so a right choice lands on the diagonal
+    called = ", ".join(dict.fromkeys(c.name for c in r.calls)) or NO_TOOL
+    wanted = ", ".join(dict.fromkeys(r.expected_tools)) or NO_TOOL
     if s is not None:
-        expected = (
-            tool_label(s.expected) if s.expected else (", ".join(r.expected_tools) or NO_TOOL)
-        )
-        actual = tool_label(s.actual) if s.actual else (", ".join(called) or NO_TOOL)
+        expected = tool_label(s.expected) if s.expected else wanted
+        actual = tool_label(s.actual) if s.actual else called
         return s.passed, expected, actual
     if r.expected_tools or r.expected_behavior in NO_CALL_BEHAVIORS:
-        expected = ", ".join(r.expected_tools) or NO_TOOL
-        actual = ", ".join(called) or NO_TOOL
-        return set(r.expected_tools) == set(called), expected, actual
+        return set(r.expected_tools) == {c.name for c in r.calls}, wanted, called
     return None
 
 
