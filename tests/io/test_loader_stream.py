@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -163,7 +164,7 @@ def test_visit_sees_the_header_then_every_case_in_order(mixed: Path) -> None:
     seen: list[str] = []
     headers: list[Suite] = []
 
-    def visit(header: Suite) -> object:
+    def visit(header: Suite) -> Callable[[Case], object]:
         headers.append(header)
 
         def on_case(c: Case) -> None:
@@ -171,7 +172,7 @@ def test_visit_sees_the_header_then_every_case_in_order(mixed: Path) -> None:
 
         return on_case
 
-    streamed = open_suite(mixed, visit=visit)  # type: ignore[arg-type]
+    streamed = open_suite(mixed, visit=visit)
     assert headers == [streamed.suite]
     assert seen == [c.id for c in streamed.iter_cases()]
 
@@ -179,8 +180,13 @@ def test_visit_sees_the_header_then_every_case_in_order(mixed: Path) -> None:
 def test_no_visit_when_the_header_is_bad(mixed: Path) -> None:
     mixed.write_text(SUITE.replace("name: mixed", "name: ''"))
     calls: list[Suite] = []
+
+    def visit(header: Suite) -> Callable[[Case], object]:
+        calls.append(header)
+        return lambda c: None
+
     with pytest.raises(UserError):
-        open_suite(mixed, visit=lambda s: calls.append(s) or (lambda c: None))
+        open_suite(mixed, visit=visit)
     assert calls == []
 
 
