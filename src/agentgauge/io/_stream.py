@@ -32,6 +32,7 @@ from ..errors import UserError
 from ..schema import Case, Suite
 from ._loader import (
     _JSONL_SUFFIXES,
+    _MAX_PROBLEMS,
     Origin,
     _Head,
     _Problems,
@@ -111,7 +112,7 @@ def open_suite(
     count = 0
     for case, origin in _all_cases(head, problems):
         seen = first.setdefault(case.id, count)
-        if seen != count:
+        if seen != count and len(twice) < _MAX_PROBLEMS:
             twice.append((origin.where("id"), case.id, seen))
         if on_case is not None:
             on_case(case)
