@@ -29,7 +29,10 @@ class ResultsWriter:
         self._fh: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 - closed in close()
 
     def write(self, result: CaseResult) -> None:
-        line = orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
+        try:
+            line = orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
+        except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
+            line = result.model_dump_json().encode() + b"\n"
         self._fh.write(line)
         self._fh.flush()
         if self._fsync:
