@@ -53,6 +53,10 @@ class LazyGroup(click.Group):
             for line in err.problems:
                 click.echo(line, err=True)
             ctx.exit(2)
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, which reads as a failed gate
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
