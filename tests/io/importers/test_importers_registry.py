@@ -12,12 +12,12 @@ from agentgauge.io.importers import IMPORTERS, get_importer, import_suite
 
 def test_known_formats_are_registered() -> None:
     assert {"bfcl", "when2call", "tool-selection", "golden", "suite"} <= set(IMPORTERS)
-    for name in ("when2call", "tool-selection", "golden", "suite"):
+    for name in ("when2call", "tool-selection", "golden", "suite", "acebench", "tooltalk"):
         assert callable(get_importer(name))
 
 
 def test_unknown_format() -> None:
-    with pytest.raises(UserError, match="unknown import format 'csv' \\(known: bfcl, "):
+    with pytest.raises(UserError, match="unknown import format 'csv' \\(known: acebench, bfcl, "):
         get_importer("csv")
 
 

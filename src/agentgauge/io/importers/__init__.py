@@ -27,6 +27,8 @@ IMPORTERS: Final[dict[str, str]] = {
     "when2call": "agentgauge.io.importers._when2call:import_when2call",
     "tool-selection": "agentgauge.io.importers._tool_selection:import_tool_selection",
     "golden": "agentgauge.io.importers._golden:import_golden",
+    "acebench": "agentgauge.io.importers._acebench:import_acebench",
+    "tooltalk": "agentgauge.io.importers._tooltalk:import_tooltalk",
     "suite": "agentgauge.io.importers._native:import_native",
 }
 
