@@ -165,6 +165,40 @@ def test_behaviour_accuracy_and_call_decision() -> None:
     assert (clar.passed, clar.n) == (0, 1)
 
 
+def test_multi_turn_call_decision_and_clarification_judge_turn_0() -> None:
+    # turn 0 asks which Portland (expected: clarify), turn 1 searches flights (expected)
+    right = res(
+        "portland",
+        category="ambiguous",
+        expected_behavior="clarify",
+        behavior="tool_call",
+        calls=[{"name": "search_flights"}],  # type: ignore[list-item]
+        scores=[
+            sc("turn[0].tool_selection", True, expected="<no tool>", actual="<no tool>"),
+            sc("turn[0].behavior", True, expected="clarify", actual="clarify"),
+            sc("turn[1].tool_selection", True, expected="search_flights", actual="search_flights"),
+        ],
+    )
+    wrong = res(
+        "portland-guess",
+        "failed",
+        category="ambiguous",
+        expected_behavior="clarify",
+        behavior="answer",
+        calls=[{"name": "search_flights"}],  # type: ignore[list-item]
+        scores=[
+            sc("turn[0].tool_selection", False, expected="<no tool>", actual="search_flights"),
+            sc("turn[0].behavior", False, expected="clarify", actual="tool_call"),
+            sc("turn[1].tool_selection", False, expected="search_flights", actual="<no tool>"),
+        ],
+    )
+    s = summarize_results([right, wrong])
+    dec = s.diagnosis.call_decision_accuracy
+    assert (dec.passed, dec.n) == (1, 2)
+    clar = s.diagnosis.clarification_rate
+    assert (clar.passed, clar.n) == (1, 2)
+
+
 def test_task_completion_counts_multi_step_only() -> None:
     rs = [
         res("one", expected_tools=["a"]),

@@ -31,6 +31,7 @@ from ._verdicts import (
     behavior_ok,
     behavior_verdict,
     case_score,
+    first_turn_observation,
     is_multi_step,
     split_score_name,
     tool_selection_verdict,
@@ -221,13 +222,18 @@ class _Acc:
 
     def _diagnose(self, r: CaseResult, selection: bool | None) -> None:
         called = list(dict.fromkeys(c.name for c in r.calls))
+        # the expectation describes turn 0; judge a multi-turn result by what it did there
+        called_any, behavior = bool(called), r.behavior
+        first = first_turn_observation(r)
+        if first is not None:
+            called_any, behavior = first[0], first[1] or r.behavior
         expect_call = bool(r.expected_tools) or r.expected_behavior in ("tool_call", "any_tool")
         if expect_call or r.expected_behavior in NO_CALL_BEHAVIORS:
-            self.call_decision.add(expect_call == bool(called))
+            self.call_decision.add(expect_call == called_any)
         if r.expected_behavior == "clarify" or (
             r.expected_behavior is None and r.category in CLARIFY_CATEGORIES
         ):
-            self.clarify.add(r.behavior == "clarify")
+            self.clarify.add(behavior == "clarify")
         labels, predicted = r.labels, r.predicted_labels
         if labels is not None:
             self._label_match(self.routing, "route", labels.route, predicted, r)

@@ -90,6 +90,25 @@ def tool_selection_verdict(r: CaseResult) -> tuple[bool | None, str, str] | None
     return None
 
 
+def first_turn_observation(r: CaseResult) -> tuple[bool, str | None] | None:
+    """(called a tool, behaviour) in turn 0 of a multi-turn result, from its turn-0 scores.
+
+    ``expected_behavior`` and ``expected_tools`` describe turn 0, while ``calls`` and
+    ``behavior`` cover the whole conversation and its last turn; None for a single-turn result.
+    """
+    selection: Score | None = None
+    behavior: Score | None = None
+    for s in r.scores:
+        turn, name = split_score_name(s.name)
+        if turn == 0 and name == "tool_selection":
+            selection = s
+        elif turn == 0 and name == "behavior":
+            behavior = s
+    if selection is None or not selection.actual:
+        return None
+    return selection.actual != NO_TOOL, behavior.actual if behavior is not None else None
+
+
 def is_multi_step(r: CaseResult) -> bool:
     """A multi-step task: more than one expected call, or scored turns after the first."""
     return len(r.expected_tools) > 1 or any(
