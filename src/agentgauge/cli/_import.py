@@ -89,7 +89,8 @@ def command(
     strict_args: bool,
     to_fmt: str,
 ) -> None:
-    """Import SOURCES of FORMAT (bfcl, when2call, tool-selection, golden) as a suite.
+    """Import SOURCES of FORMAT (bfcl, when2call, tool-selection, golden, acebench,
+    tooltalk) as a suite.
 
     Prints the number of cases per source file, category and expected behaviour. FORMAT
     'suite' reads an agentgauge suite, to re-export it with --to. See docs/importers.md.

@@ -70,7 +70,7 @@ _FILES: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {
                 "id": "normal_multi_turn_user_adjust_4_1",
                 "question": (
                     "user: What is the weather in Bergen?\n"
-                    "system: For how many days?\n"
+                    "system: \n<assistant>For how many days?\n"
                     "user: Two days.\n"
                     'system: [get_forecast(city="Bergen", days=2, hourly=false, ratio=-0.5)]\n'
                     "system: Rain both days,\n"
@@ -190,6 +190,7 @@ def test_conversation_becomes_history_with_calls_and_results(tmp_path: Path) -> 
     assert isinstance(case.input, list)
     roles = [m.role for m in case.input]
     assert roles == ["user", "assistant", "user", "assistant", "tool", "user"]
+    assert case.input[1].content == "For how many days?"  # the generator's stray tag is dropped
     call_turn = case.input[3]
     (made,) = call_turn.tool_calls
     assert made.name == "get_forecast"

@@ -60,6 +60,7 @@ __all__ = ["import_acebench"]
 
 _FILE_RE: Final = re.compile(r"^data_(?P<category>[a-z0-9_]+)\.json$")
 _TURN_RE: Final = re.compile(r"^(user|system):[ \t]?")
+_STRAY_TAG: Final = "<assistant>"
 #: special category -> (category, behavior)
 _SPECIAL: Final[dict[str, tuple[str, Behavior]]] = {
     "special_incomplete": ("clarify", "clarify"),
@@ -220,7 +221,9 @@ def _input(question: Any, where: str) -> str | list[Message]:
             )
             pending = []
         else:
-            messages.append(Message(role="assistant", content=text))
+            # 7 similar-API rows open a reply with a stray "<assistant>" tag of the generator
+            content = text.removeprefix(_STRAY_TAG).lstrip()
+            messages.append(Message(role="assistant", content=content))
     if pending:
         raise UserError(f"{where}: the last call ({pending[0].name}) has no result")
     return messages
