@@ -12,8 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 import orjson
+import pytest
 from runner_helpers import agent, make_suite, weather_agent
 
+from agentgauge.errors import UserError
 from agentgauge.io import iter_results
 from agentgauge.runner import RunConfig, read_record, run_suite
 
@@ -112,3 +114,23 @@ def test_resume_in_process_skips_finished_pairs(tmp_path: Path) -> None:
     assert (out.resumed, out.ran) == (3, 2)
     assert p.calls == 4
     assert sorted(r.case_id for r in iter_results(tmp_path)) == [f"c{i}" for i in range(5)]
+
+
+def test_resume_with_a_changed_suite_is_refused(tmp_path: Path) -> None:
+    suite = make_suite([{"id": f"c{i}", "input": f"city {i}"} for i in range(3)])
+    run_suite(
+        suite,
+        RunConfig(progress=False, cache=False, limit=2),
+        tmp_path,
+        provider=agent(weather_agent),
+    )
+    other = make_suite([{"id": "x", "input": "city x"}])
+    with pytest.raises(UserError, match="suite has changed"):
+        run_suite(
+            other,
+            RunConfig(progress=False, cache=False, resume=True),
+            tmp_path,
+            provider=agent(weather_agent),
+        )
+    assert [r.case_id for r in iter_results(tmp_path)] == ["c0", "c1"]
+    assert read_record(tmp_path).suite_hash is not None

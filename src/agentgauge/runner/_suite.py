@@ -273,11 +273,24 @@ async def _run(
     else:
         selected = select_cases(cases, config)
         case_count = streamed_count
+    suite_hash = _suite_hash(suite) if cases is None else streamed_hash
+    if (
+        previous is not None
+        and finished.pairs
+        and previous.suite_hash
+        and suite_hash
+        and suite_hash != previous.suite_hash
+    ):
+        raise UserError(
+            f"{run_dir}: the suite has changed since this run started (suite "
+            f"'{previous.suite}', hash {previous.suite_hash}; now '{suite.name}', {suite_hash}); "
+            "resuming would mix results of two suites: start a new run"
+        )
     record = RunRecord(
         run_id=previous.run_id if previous else uuid.uuid4().hex[:12],
         suite=suite.name,
         suite_path=config.suite_path or (previous.suite_path if previous else None),
-        suite_hash=_suite_hash(suite) if cases is None else streamed_hash,
+        suite_hash=suite_hash,
         agent=public_spec(agent),
         judge=config.judge or (previous.judge if previous else None),
         started_at=previous.started_at if previous else _now(),
