@@ -105,6 +105,22 @@ def test_existing_results_need_resume(suite_file: Path, tmp_path: Path) -> None:
     assert len(list(iter_results(run_dir))) == 3  # nothing re-run
 
 
+def test_resume_refuses_flags_it_would_ignore(suite_file: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    args = ("run", str(suite_file), "--agent", "mock:", "-o", str(run_dir), "--limit", "1")
+    assert invoke(*args)[0] == 0
+    code, out = invoke("run", "--resume", str(run_dir), "--agent", "mock:echo", "--trials", "3")
+    assert code == 2
+    assert "--agent, --trials cannot be changed on resume" in out
+    assert len(list(iter_results(run_dir))) == 1  # nothing ran with the other agent
+    # the concurrency may change; options from the environment are not flags the user typed
+    code, out = invoke(
+        "run", "--resume", str(run_dir), "--max-concurrency", "2", env={"AGENTGAUGE_AGENT": "x:"}
+    )
+    assert code == 0, out
+    assert read_record(run_dir).agent == "mock:"
+
+
 def test_user_errors_exit_2(tmp_path: Path, suite_file: Path) -> None:
     code, out = invoke("run")
     assert code == 2

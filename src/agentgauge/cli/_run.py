@@ -112,6 +112,45 @@ def _with_judges(config: RunConfig, suite: Suite, judge: str | None) -> RunConfi
     return replace(config, extra_scorers=(*config.extra_scorers, *extra), judge=spec)
 
 
+#: options that --resume takes from run.json, not from the command line (parameter -> flag)
+_RECORDED_OPTIONS = {
+    "agent": "--agent",
+    "trials": "--trials",
+    "timeout_s": "--timeout",
+    "retries": "--retries",
+    "cache": "--cache/--no-cache",
+    "base_url": "--base-url",
+    "mode": "--mode",
+    "filters": "--filter",
+    "limit": "--limit",
+    "seed": "--seed",
+    "max_steps": "--max-steps",
+    "stream": "--stream",
+}
+
+
+def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None) -> None:
+    """A flag given with --resume that run.json overrides would be silently ignored: refuse it."""
+    from click.core import ParameterSource
+
+    from ..errors import UserError
+
+    ctx = click.get_current_context()
+    given = [
+        flag
+        for name, flag in _RECORDED_OPTIONS.items()
+        if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
+    ]
+    from_command_line = ctx.get_parameter_source("run_dir") == ParameterSource.COMMANDLINE
+    if from_command_line and run_dir is not None and run_dir != resume_dir:
+        given.insert(0, "--output")
+    if given:
+        raise UserError(
+            f"--resume {resume_dir}: {', '.join(given)} cannot be changed on resume (the run "
+            "keeps the options in its run.json; start a new run to change them)"
+        )
+
+
 @click.command("run")
 @click.argument("suite", required=False, type=click.Path(path_type=Path))
 @click.option(
@@ -246,6 +285,7 @@ def command(
 
     config: RunConfig
     if resume_dir is not None:
+        _refuse_ignored_flags(resume_dir, run_dir)
         record = read_record(resume_dir)
         if not record.suite_path:
             raise UserError(f"{resume_dir}/run.json does not name its suite file")
