@@ -54,3 +54,25 @@ def test_gate_usage_errors_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["gate", str(FIXTURES / "new"), "--baseline", str(tmp_path)])
     assert result.exit_code == 2
     assert runner.invoke(cli, ["gate"]).exit_code == 2
+
+
+def test_gate_refuses_when_the_suite_with_its_gates_is_gone(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "name: demo\ngates: {min_pass_rate: 0.9}\ncases:\n"
+        "  - {id: a, input: hi, expect: {behavior: refuse}}\n"
+    )
+    run_dir = tmp_path / "run"
+    runner = CliRunner()
+    ran = runner.invoke(cli, ["run", str(suite), "--agent", "mock:", "-o", str(run_dir)])
+    assert ran.exit_code == 0, ran.output
+    assert runner.invoke(cli, ["gate", str(run_dir)]).exit_code == 1  # 0% < 90%
+    suite.unlink()
+    # the defaults alone (only the forbidden-tool check) would pass this run
+    result = runner.invoke(cli, ["gate", str(run_dir)])
+    assert result.exit_code == 2
+    assert "is gone" in result.output
+    assert "--gates" in result.output
+    gates = tmp_path / "gates.yaml"
+    gates.write_text("min_pass_rate: 0.9\n")
+    assert runner.invoke(cli, ["gate", str(run_dir), "--gates", str(gates)]).exit_code == 1

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from pydantic import Field
 
+from ..errors import UserError
 from ..schema import Gates, Model, Percentile
 from ._compare import Comparison, compare
 from ._model import Latency, Rate, Summary
-from ._summarize import small_sample_warnings
+from ._summarize import load_run, small_sample_warnings
 
 
 class GateCheck(Model):
@@ -225,7 +226,26 @@ def gate_run(
     from ._files import resolve_gates, summarize
 
     if gates is None:
+        if gates_file is None:
+            _require_suite_file(Path(run_dir))
         gates = resolve_gates(Path(run_dir), gates_file)
     summary = summarize(Path(run_dir), gates=gates)
     comparison = compare(baseline, Path(run_dir)) if baseline is not None else None
     return summary, evaluate_gates(summary, gates, comparison), comparison
+
+
+def _require_suite_file(run_dir: Path) -> None:
+    """Refuse to gate on the default thresholds because the suite file has moved away.
+
+    ``agentgauge run`` records the suite's absolute path; when that file is gone its gates cannot
+    be read, and gating on the defaults alone would pass a run that its own gates fail.
+    """
+    run = load_run(run_dir) if run_dir.is_dir() else None
+    if run is None or not run.suite_path:
+        return
+    path = Path(run.suite_path)
+    if path.is_absolute() and not path.exists():
+        raise UserError(
+            f"{run_dir}: the suite {path} named in run.json is gone, so its gates cannot be "
+            "read; pass --gates FILE (or set AGENTGAUGE_GATES)"
+        )
