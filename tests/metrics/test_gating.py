@@ -114,9 +114,12 @@ def test_gates_come_from_the_suite_recorded_in_run_json(tmp_path: Path) -> None:
     assert not report.passed
     # the suite's per-category latency budget was applied while summarizing
     assert summary.performance.budget_violations.n == 5
-    # a suite file that has gone away falls back to the default gates
+    # a suite file that has gone away is an error (the defaults alone would pass this run) ...
     suite.unlink()
-    _, report, _ = gate_run(run)
+    with pytest.raises(UserError, match="is gone"):
+        gate_run(run)
+    # ... unless the gates are given
+    _, report, _ = gate_run(run, gates=Gates())
     assert [c.name for c in report.checks] == ["forbidden tool calls"]
 
 
