@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import anyio
@@ -176,3 +177,17 @@ def test_bad_function_reference_is_a_user_error_before_the_run(tmp_path: Path) -
     with pytest.raises(UserError, match="tool function 'runner_fakes:nope': cannot import it"):
         run_suite(suite, RunConfig(cache=False, progress=False), tmp_path, provider=provider)
     assert provider.calls == 0
+
+
+def test_function_module_in_the_current_folder_imports_without_python_m(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the agentgauge console script does not put the current folder on sys.path (python -m does)
+    from agentgauge.runner._tools import load_function
+
+    (tmp_path / "cwd_shop_fakes_l.py").write_text("def checkout(state=None):\n    return 'ok'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    fn, takes_state = load_function("cwd_shop_fakes_l:checkout")
+    assert fn() == "ok"
+    assert takes_state

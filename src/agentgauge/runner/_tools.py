@@ -24,7 +24,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import os
 import random
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +61,22 @@ class ToolOutcome:
 _fn_cache: dict[str, tuple[Callable[..., Any], bool]] = {}
 
 
+def _import_module(name: str) -> Any:
+    """Import ``name``; a module in the current folder is found too, as the docs promise.
+
+    ``python -m`` puts the current folder on ``sys.path`` but the ``agentgauge`` console script
+    does not, so on a miss it is added at the end (after installed packages: nothing is shadowed).
+    """
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        cwd = os.getcwd()
+        if cwd in sys.path or "" in sys.path:
+            raise
+        sys.path.append(cwd)
+        return importlib.import_module(name)
+
+
 def load_function(ref: str) -> tuple[Callable[..., Any], bool]:
     """Import ``package.module:callable``; returns it and whether it takes ``state``."""
     hit = _fn_cache.get(ref)
@@ -68,7 +86,7 @@ def load_function(ref: str) -> tuple[Callable[..., Any], bool]:
     if not sep or not module_name or not attr:
         raise UserError(f"tool function '{ref}': expected 'package.module:callable'")
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = _import_module(module_name)
         for part in attr.split("."):
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as exc:
