@@ -134,3 +134,27 @@ def test_resume_with_a_changed_suite_is_refused(tmp_path: Path) -> None:
         )
     assert [r.case_id for r in iter_results(tmp_path)] == ["c0", "c1"]
     assert read_record(tmp_path).suite_hash is not None
+
+
+def test_workers_beyond_the_cases_neither_start_nor_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import anyio
+
+    naps: list[float] = []
+    real_sleep = anyio.sleep
+
+    async def sleep(delay: float) -> None:
+        if delay >= 1000:  # a worker's start stagger (stagger_s below); others really sleep
+            naps.append(delay)
+            return
+        await real_sleep(delay)
+
+    monkeypatch.setattr(anyio, "sleep", sleep)
+    suite = make_suite([{"id": f"c{i}", "input": f"city {i}"} for i in range(2)])
+    cfg = RunConfig(progress=False, cache=False, max_concurrency=50, stagger_s=1000.0)
+    out = run_suite(suite, cfg, tmp_path, provider=agent(weather_agent))
+    assert out.ran == 2
+    # two pairs: at most two workers, and only one with a case waits its stagger (the 48 idle
+    # workers used to sleep too, up to 49 * stagger_s, holding up the end of the run)
+    assert naps in ([], [1000.0])

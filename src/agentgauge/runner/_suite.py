@@ -361,9 +361,10 @@ async def _run(
 
     async def work(delay: float) -> None:
         nonlocal ran
-        if delay > 0:
-            await anyio.sleep(delay)
         for case, trial in pairs:
+            if delay > 0:  # stagger only a worker that has a case: idle ones end at once
+                await anyio.sleep(delay)
+                delay = 0.0
             result = await _run_guarded(case, trial, ctx)
             writer.write(result)
             ran += 1
@@ -374,7 +375,10 @@ async def _run(
         async with anyio.create_task_group() as tg:
             # workers start config.stagger_s apart: started together, N requests would go out
             # and come back together, and every round trip would wait for the whole batch
-            for i in range(workers):
+            # no more workers than (case, trial) pairs to run: --max-concurrency 10**9 on a
+            # small suite must not start 10**9 tasks
+            todo = None if case_count is None else case_count * trials - len(finished.pairs)
+            for i in range(workers if todo is None else max(1, min(workers, todo))):
                 tg.start_soon(work, i * config.stagger_s)
     finally:
         writer.close()
