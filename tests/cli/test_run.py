@@ -133,6 +133,17 @@ def test_user_errors_exit_2(tmp_path: Path, suite_file: Path) -> None:
     assert "unknown agent spec" in out
 
 
+def test_nan_timeout_is_a_usage_error(tmp_path: Path, suite_file: Path) -> None:
+    # click's FloatRange lets NaN through; every case then errored with "deadline must not be NaN"
+    run_dir = tmp_path / "x"
+    code, out = invoke(
+        "run", str(suite_file), "--agent", "mock:", "-o", str(run_dir), "--timeout", "nan"
+    )
+    assert code == 2
+    assert "--timeout must be a positive number" in out
+    assert not (run_dir / "results.jsonl").exists()
+
+
 def test_gate_failure_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "gated.yaml"
     path.write_text(SUITE + "gates: {min_pass_rate: 1.0, min_sample_size: 1}\n")

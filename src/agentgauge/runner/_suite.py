@@ -251,6 +251,8 @@ async def _run(
         raise UserError(f"--trials must be at least 1, got {trials}")
     if config.max_concurrency < 1:
         raise UserError(f"--max-concurrency must be at least 1, got {config.max_concurrency}")
+    if config.timeout_s is not None and not config.timeout_s > 0:  # also NaN
+        raise UserError(f"--timeout must be a positive number of seconds, got {config.timeout_s}")
 
     finished = Finished()
     previous: RunRecord | None = None
