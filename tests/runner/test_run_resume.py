@@ -158,3 +158,13 @@ def test_workers_beyond_the_cases_neither_start_nor_wait(
     # two pairs: at most two workers, and only one with a case waits its stagger (the 48 idle
     # workers used to sleep too, up to 49 * stagger_s, holding up the end of the run)
     assert naps in ([], [1000.0])
+
+
+def test_run_record_with_a_seed_beyond_64_bits_is_written(tmp_path: Path) -> None:
+    suite = make_suite([{"id": "c0", "input": "city 0"}])
+    cfg = RunConfig(progress=False, cache=False, seed=10**30, limit=10**20)
+    out = run_suite(suite, cfg, tmp_path, provider=agent(weather_agent))
+    assert out.ran == 1
+    record = read_record(tmp_path)
+    assert record.options["limit"] == 10**20
+    assert (out.resumed, out.ran) == (0, 1)

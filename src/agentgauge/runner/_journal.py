@@ -83,7 +83,9 @@ def write_record(run_dir: Path, record: RunRecord) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / RUN_FILE
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_bytes(
-        orjson.dumps(record.model_dump(mode="json"), option=orjson.OPT_INDENT_2) + b"\n"
-    )
+    try:
+        data = orjson.dumps(record.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. --seed 10**30
+        data = record.model_dump_json(indent=2).encode()
+    tmp.write_bytes(data + b"\n")
     os.replace(tmp, path)
