@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -24,3 +25,7 @@ async def hangs(**_: Any) -> Any:
 
     await anyio.sleep(30)
     return "never"
+
+
+def leaks_key(**_: Any) -> Any:
+    raise RuntimeError(f"401 for key {os.environ['OPENAI_API_KEY']}")

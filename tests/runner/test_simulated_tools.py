@@ -103,6 +103,15 @@ def test_async_function_and_failing_function() -> None:
     assert "RuntimeError: database is locked" in orjson.loads(bad.content)["error"]
 
 
+def test_failing_function_error_hides_api_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SECRET123")
+    bad = call(simulator(case_results={"get_weather": ToolSim(function="runner_fakes:leaks_key")}))
+    assert bad.fault == "exception"
+    assert "SECRET123" not in bad.content
+    assert "SECRET123" not in (bad.error or "")
+    assert "RuntimeError: 401 for key" in bad.content
+
+
 def test_function_exceeding_the_tool_limit_times_out() -> None:
     sim = simulator(
         case_results={"get_weather": ToolSim(function="runner_fakes:hangs")}, timeout_s=0.05

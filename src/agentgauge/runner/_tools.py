@@ -225,7 +225,9 @@ class ToolSimulator:
         except TimeoutError:
             return self._fault(call.name, "timeout", None, start)
         except Exception as exc:
-            msg = f"tool '{call.name}' raised {type(exc).__name__}: {exc}"
+            from ..providers._common import redact  # a fake wrapping a real client may show a key
+
+            msg = redact(f"tool '{call.name}' raised {type(exc).__name__}: {exc}")
             return self._outcome({"error": msg}, "exception", msg, start)
         return self._outcome(value, None, None, start)
 
