@@ -72,6 +72,12 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point. User errors print one line each on stderr and exit with status 2."""
+    for stream in (sys.stdout, sys.stderr):
+        # a console that cannot show "≥", "–" or a non-ASCII case id (cp1252, ascii) gets "?"
+        # in their place instead of a UnicodeEncodeError traceback
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     try:
         cli.main(args=argv, prog_name="agentgauge")
     except KeyboardInterrupt:
