@@ -87,8 +87,9 @@ def test_reexport_a_suite_as_tool_selection(tmp_path: Path) -> None:
         str(suite_dir),
     )
     out = tmp_path / "again.json"
-    code, _, stderr = _run("suite", str(suite_dir), "-o", str(out), "--to", "tool-selection")
+    code, stdout, stderr = _run("suite", str(suite_dir), "-o", str(out), "--to", "tool-selection")
     assert code == 0, stderr
+    assert "wrote 6 to" in stdout  # the tools-file note is not a case left out
     assert [r["id"] for r in json.loads(out.read_text())] == [
         "A001",
         "A002",

@@ -108,7 +108,8 @@ def command(
     for note in notes:
         click.echo(note, err=True)
     total = len(suite.cases)
-    written = total - len(notes)
+    # notes are cases left out ("<id>: not exported: why") and where side files went
+    written = total - sum(1 for note in notes if ": not exported: " in note)
     click.echo(f"imported {total} case(s) from {len(sources)} file(s); wrote {written} to {output}")
     files = Counter(str(c.metadata.get("source_file", "?")) for c in suite.cases)
     if fmt != "suite":
