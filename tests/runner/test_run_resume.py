@@ -168,3 +168,16 @@ def test_run_record_with_a_seed_beyond_64_bits_is_written(tmp_path: Path) -> Non
     record = read_record(tmp_path)
     assert record.options["limit"] == 10**20
     assert (out.resumed, out.ran) == (0, 1)
+
+
+def test_a_run_directory_in_use_is_refused(tmp_path: Path) -> None:
+    # a --resume started while the first run still writes would journal every case twice
+    from agentgauge.runner._journal import run_dir_lock
+
+    suite = make_suite([{"id": "c0", "input": "city 0"}])
+    cfg = RunConfig(progress=False, cache=False, resume=True)
+    with run_dir_lock(tmp_path), pytest.raises(UserError, match="another agentgauge run"):
+        run_suite(suite, cfg, tmp_path, provider=agent(weather_agent))
+    assert not (tmp_path / "results.jsonl").exists()
+    out = run_suite(suite, cfg, tmp_path, provider=agent(weather_agent))  # free again
+    assert out.ran == 1

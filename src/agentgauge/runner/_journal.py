@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +15,32 @@ from ..io import RESULTS_FILE
 from ..schema import RunRecord
 
 RUN_FILE = "run.json"
+#: held (flock) while a run writes to its directory
+LOCK_FILE = ".agentgauge.lock"
+
+
+@contextmanager
+def run_dir_lock(run_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``run_dir`` while a run writes to it.
+
+    A second run or ``--resume`` of a run that is still going (a Ctrl-C that did not stop it, a
+    CI retry) would append the same cases to one journal and count them twice; it is refused.
+    """
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this platform: the directory is not guarded
+        yield
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with open(run_dir / LOCK_FILE, "ab") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            raise UserError(
+                f"{run_dir}: another agentgauge run is writing to this directory; "
+                "let it finish (or stop it) first"
+            ) from exc
+        yield
 
 
 @dataclass(kw_only=True)

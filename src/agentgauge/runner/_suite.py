@@ -22,7 +22,14 @@ from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim, Too
 from ._cache import RequestKeys, ResponseCache
 from ._case import CaseContext, run_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, default_cache_dir
-from ._journal import Finished, journal_has_results, read_record, scan_finished, write_record
+from ._journal import (
+    Finished,
+    journal_has_results,
+    read_record,
+    run_dir_lock,
+    scan_finished,
+    write_record,
+)
 from ._loop import RunStats
 from ._progress import ProgressReporter
 from ._retry import RetryPolicy
@@ -223,9 +230,10 @@ async def arun_suite(
     if provider is None:
         provider = resolve_provider(agent, **dict(config.agent_options))
     try:
-        return await _run(
-            suite, config, run_dir, provider, agent, cases, t0, case_count, suite_hash
-        )
+        with run_dir_lock(run_dir):
+            return await _run(
+                suite, config, run_dir, provider, agent, cases, t0, case_count, suite_hash
+            )
     finally:
         if owns_provider:
             await close_provider(provider)
