@@ -144,6 +144,26 @@ def test_nan_timeout_is_a_usage_error(tmp_path: Path, suite_file: Path) -> None:
     assert not (run_dir / "results.jsonl").exists()
 
 
+def test_filter_matching_no_case_warns(suite_file: Path, tmp_path: Path) -> None:
+    run_dir = tmp_path / "x"
+    code, out = invoke(
+        "run", str(suite_file), "--agent", "mock:", "-o", str(run_dir), "--filter", "wether*"
+    )
+    assert code == 0
+    assert "warning: no case matches --filter wether*" in out
+    code, out = invoke(
+        "run",
+        str(suite_file),
+        "--agent",
+        "mock:",
+        "-o",
+        str(tmp_path / "y"),
+        "--filter",
+        "weather*",
+    )
+    assert "no case matches" not in out
+
+
 def test_gate_failure_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "gated.yaml"
     path.write_text(SUITE + "gates: {min_pass_rate: 1.0, min_sample_size: 1}\n")

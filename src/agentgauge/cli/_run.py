@@ -317,6 +317,8 @@ def command(
         out_dir = run_dir or Path("")
     # the cases are streamed from disk (a 100,000-case suite is never held in memory)
     streamed, survey = open_suite_file(suite_path, config)
+    if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
+        click.echo(f"warning: no case matches --filter {' '.join(config.case_filter)}", err=True)
     loaded = streamed.suite
     config = _with_judges(config, loaded, judge or (record.judge if resume_dir else None))
     if resume_dir is None and run_dir is None:
