@@ -173,3 +173,14 @@ def test_skip_missing_leaves_out_cases_without_response(suite_file: Path, tmp_pa
     assert "2 case(s) without a response left out" in out.output
     assert [r.case_id for r in iter_results(run_dir)] == ["hello"]
     assert read_record(run_dir).options["skipped_without_response"] == 2
+
+
+def test_printed_pass_rate_leaves_errors_out_like_the_report(
+    suite_file: Path, tmp_path: Path
+) -> None:
+    resp = responses(tmp_path, [{"case_id": "hello", "text": "Hi!"}])
+    run_dir = tmp_path / "run"
+    out = CliRunner().invoke(cli, ["score", str(suite_file), "-r", str(resp), "-o", str(run_dir)])
+    assert out.exit_code == 0, out.output
+    # one scored case (passed) and two without a response (errors)
+    assert "pass rate 100.0% of 1 scored; 33.3% of all 3" in out.output

@@ -23,10 +23,15 @@ __all__ = ["command"]
 def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     s = outcome.statuses
     passed, failed, errors = s.get("passed", 0), s.get("failed", 0), s.get("error", 0)
-    rate = passed / outcome.total if outcome.total else 0.0
+    scored = passed + failed
+    # the same definition as `agentgauge report` (errors are left out of the pass rate), plus
+    # BFCL's accuracy, where a case without a usable response counts as not passed
+    rate = f"{passed / scored:.1%} of {scored} scored" if scored else "–"
+    overall = passed / outcome.total if outcome.total else 0.0
     click.echo(
         f"scored {outcome.total} result(s) in {mode} mode: {passed} passed, {failed} failed, "
-        f"{errors} error(s) — pass rate {rate:.1%} ({elapsed:.2f}s)"
+        f"{errors} error(s) — pass rate {rate}; {overall:.1%} of all {outcome.total} "
+        f"({elapsed:.2f}s)"
     )
     width = max((len(c) for c in outcome.categories), default=8)
     for category, (ok, n) in sorted(outcome.categories.items()):
