@@ -103,3 +103,8 @@ def test_suite_tools_for_case() -> None:
     )
     assert [t.name for t in suite.tools_for(suite.cases[0])] == ["a", "b"]
     assert [t.name for t in suite.tools_for(suite.cases[1])] == ["b", "inline"]
+
+
+def test_case_with_an_empty_conversation_is_rejected() -> None:
+    with pytest.raises(ValidationError, match="at least one message"):
+        Case.model_validate({"id": "a", "input": []})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
 from ._expect import Expectation, ExtraArguments
@@ -84,6 +84,13 @@ class Case(Model):
     max_steps: int | None = Field(default=None, ge=1)
     #: free-form data kept with the case (importers record the source here)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+
+    @field_validator("input")
+    @classmethod
+    def _input_not_empty(cls, value: str | list[Message]) -> str | list[Message]:
+        if isinstance(value, list) and not value:
+            raise ValueError("a conversation needs at least one message")
+        return value
 
 
 class ScorerRef(Model):
