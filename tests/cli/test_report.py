@@ -51,3 +51,11 @@ def test_report_usage_errors(tmp_path: Path) -> None:
     assert runner.invoke(cli, ["report", str(tmp_path / "x")]).exit_code == 2
     args = ["report", str(FIXTURES / "new"), "--format", "pdf"]
     assert runner.invoke(cli, args).exit_code == 2
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "junit"])
+def test_baseline_with_a_format_that_cannot_show_it_is_a_usage_error(fmt: str) -> None:
+    args = ["report", str(FIXTURES / "new"), "--format", fmt, "--baseline", str(FIXTURES / "base")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert "--baseline" in result.output

@@ -30,8 +30,8 @@ def _fmt(x: float | None) -> str:
     "--samples",
     default=1,
     show_default=True,
-    type=click.IntRange(1),
-    help="Majority vote over N judge samples.",
+    type=click.IntRange(1, 25),
+    help="Majority vote over N judge samples (1-25).",
 )
 @click.option(
     "--templates",

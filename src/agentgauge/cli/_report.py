@@ -8,7 +8,11 @@ from typing import cast
 
 import click
 
+from ..errors import UserError
 from ..report import REPORT_FORMATS, ReportFormat, write_report
+
+#: formats that show a comparison against ``--baseline``
+_WITH_BASELINE = frozenset({"console", "markdown", "html"})
 
 
 @click.command("report")
@@ -46,6 +50,11 @@ def command(
     run_dir: Path, fmt: str, output: Path | None, baseline: Path | None, gates_file: Path | None
 ) -> None:
     """Render the run in RUN_DIR (a directory with results.jsonl and run.json)."""
+    if baseline is not None and fmt not in _WITH_BASELINE:
+        raise UserError(
+            f"--baseline: the {fmt} report has no comparison "
+            f"(use --format {', '.join(sorted(_WITH_BASELINE))}, or agentgauge compare)"
+        )
     if output is None:
         write_report(
             run_dir, cast(ReportFormat, fmt), sys.stdout, baseline=baseline, gates_file=gates_file

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from ..metrics import Comparison, GateReport, Rate, Summary
 from ._fmt import latency, mean, ms, one_line, pct, rate, unit_delta, unit_interval, unit_value
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _cell(text: str) -> str:
@@ -41,9 +51,9 @@ def render_markdown(
     lines.append(title)
     lines.append("")
     if run is not None:
-        bits = [f"agent `{run.agent}`"]
+        bits = [f"agent {_code(run.agent)}"]
         if run.git_commit:
-            bits.append(f"commit `{run.git_commit[:12]}`")
+            bits.append(f"commit {_code(run.git_commit[:12])}")
         if run.trials > 1:
             bits.append(f"{run.trials} trials")
         lines.append(" · ".join(bits) + f" · {summary.cases} cases, {ov.results} results")
@@ -140,7 +150,7 @@ def render_markdown(
         for f in summary.worst_failures[:failures]:
             name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
             score = "error" if f.status == "error" else f"{f.score:.2f}"
-            f_rows.append([f"`{name}`", f.category, score, one_line(f.explanation) or f.status])
+            f_rows.append([_code(name), f.category, score, one_line(f.explanation) or f.status])
         lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
         lines += ["", "</details>", ""]
     return "\n".join(lines).rstrip() + "\n"
@@ -217,7 +227,7 @@ def _comparison(cmp: Comparison) -> list[str]:
         if items:
             lines.append(
                 f"{label}: "
-                + ", ".join(f"`{i.case_id}`" for i in items[:20])
+                + ", ".join(_code(i.case_id) for i in items[:20])
                 + (f" (+{len(items) - 20} more)" if len(items) > 20 else "")
             )
             lines.append("")
