@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..metrics import Rate, Slice, Summary
-from ._fmt import latency, mean, one_line, pct, rate
+from ._fmt import latency, mean, one_line, pct, quality_rates, rate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -66,18 +66,7 @@ def render_console(
     quality.add_column("metric")
     quality.add_column("value [95% CI] (n)", justify="right")
     quality.add_column("skipped", justify="right")
-    rows: list[tuple[str, Rate]] = [
-        ("tool selection", summary.tool_selection.accuracy),
-        ("arguments (strict)", summary.arguments_strict),
-        ("behaviour (no-tool/clarify/refuse)", summary.behavior),
-        ("task completion (multi-step)", summary.task_completion),
-        ("tool-call decision", summary.diagnosis.call_decision_accuracy),
-        ("intent recognition", summary.diagnosis.intent_accuracy),
-        ("clarification rate", summary.diagnosis.clarification_rate),
-        ("routing", summary.diagnosis.routing_accuracy),
-        ("skill", summary.diagnosis.skill_accuracy),
-        ("memory retention", summary.diagnosis.memory_retention),
-    ]
+    rows = quality_rates(summary)
     for name, r in rows:
         if r.n or r.skipped:
             quality.add_row(name, Text(rate(r), style=_style(r)), str(r.skipped or ""))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..metrics import Latency, Mean, Rate
+from ..metrics import Latency, Mean, Rate, Summary
 
 
 def pct(value: float | None) -> str:
@@ -80,3 +80,20 @@ def unit_interval(low: float | None, high: float | None, unit: str) -> str:
     if unit == "usd":
         return f"[{low:+.4f}, {high:+.4f}]"
     return f"[{low:+.0f}, {high:+.0f}]"
+
+
+def quality_rates(summary: Summary) -> list[tuple[str, Rate]]:
+    """The headline quality rates every text report shows, in order, with their labels."""
+    d = summary.diagnosis
+    return [
+        ("tool selection", summary.tool_selection.accuracy),
+        ("arguments (strict)", summary.arguments_strict),
+        ("behaviour (no-tool / clarify / refuse)", summary.behavior),
+        ("task completion (multi-step)", summary.task_completion),
+        ("tool-call decision", d.call_decision_accuracy),
+        ("intent recognition", d.intent_accuracy),
+        ("clarification rate", d.clarification_rate),
+        ("routing", d.routing_accuracy),
+        ("skill", d.skill_accuracy),
+        ("memory retention", d.memory_retention),
+    ]

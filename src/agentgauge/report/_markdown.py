@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import re
 
-from ..metrics import Comparison, GateReport, Rate, Summary
-from ._fmt import latency, mean, ms, one_line, pct, rate, unit_delta, unit_interval, unit_value
+from ..metrics import Comparison, GateReport, Summary
+from ._fmt import (
+    latency,
+    mean,
+    ms,
+    one_line,
+    pct,
+    quality_rates,
+    rate,
+    unit_delta,
+    unit_interval,
+    unit_value,
+)
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
@@ -63,18 +74,7 @@ def render_markdown(
         ["pass rate", rate(ov.pass_rate)],
         ["error rate", rate(ov.error_rate)],
     ]
-    named: list[tuple[str, Rate]] = [
-        ("tool selection", summary.tool_selection.accuracy),
-        ("arguments (strict)", summary.arguments_strict),
-        ("behaviour (no-tool / clarify / refuse)", summary.behavior),
-        ("task completion (multi-step)", summary.task_completion),
-        ("tool-call decision", summary.diagnosis.call_decision_accuracy),
-        ("intent recognition", summary.diagnosis.intent_accuracy),
-        ("clarification rate", summary.diagnosis.clarification_rate),
-        ("routing", summary.diagnosis.routing_accuracy),
-        ("skill", summary.diagnosis.skill_accuracy),
-        ("memory retention", summary.diagnosis.memory_retention),
-    ]
+    named = quality_rates(summary)
     rows += [[name, rate(r)] for name, r in named if r.n]
     if summary.trials.trials > 1:
         k = str(summary.trials.trials)
