@@ -53,6 +53,7 @@ from ._common import (
     exact_arguments,
     iter_json_records,
     pool_tools,
+    read_answers,
     source_metadata,
 )
 
@@ -284,17 +285,7 @@ def _answers(path: Path) -> dict[str, tuple[Record, Any]]:
         raise UserError(
             f"no answer file {path} (ACEBench keeps the ground truth in possible_answer/)"
         )
-    out: dict[str, tuple[Record, Any]] = {}
-    for rec in iter_json_records(path):
-        if not isinstance(rec.data, dict) or not isinstance(rec.data.get("id"), str):
-            raise UserError(f"{rec.where}: expected an answer {{id, ground_truth}}")
-        aid = rec.data["id"]
-        if aid in out:
-            raise UserError(
-                f"{rec.where}: duplicate answer id '{aid}' (first at line {out[aid][0].line})"
-            )
-        out[aid] = (rec, rec.data.get("ground_truth"))
-    return out
+    return read_answers(path)
 
 
 def _case(rec: Record, category: str, truth: Any, options: ImportOptions) -> Case:

@@ -35,7 +35,14 @@ from ...errors import UserError
 from ...schema import Case, Suite, ToolSpec
 from ...scoring._bfcl import bfcl_type
 from .._convert import bfcl_schema_to_json_schema
-from ._common import ImportOptions, Record, iter_json_records, pool_tools, source_metadata
+from ._common import (
+    ImportOptions,
+    Record,
+    iter_json_records,
+    pool_tools,
+    read_answers,
+    source_metadata,
+)
 
 __all__ = ["BFCL_CATEGORIES", "import_bfcl"]
 
@@ -243,20 +250,6 @@ def _input(question: Any, where: str) -> str | list[dict[str, Any]]:
     return messages
 
 
-def _answers(path: Path, category: str) -> dict[str, tuple[Record, Any]]:
-    out: dict[str, tuple[Record, Any]] = {}
-    for rec in iter_json_records(path):
-        if not isinstance(rec.data, dict) or not isinstance(rec.data.get("id"), str):
-            raise UserError(f"{rec.where}: expected an answer {{id, ground_truth}}")
-        bid = rec.data["id"]
-        if bid in out:
-            raise UserError(
-                f"{rec.where}: duplicate answer id '{bid}' (first at line {out[bid][0].line})"
-            )
-        out[bid] = (rec, rec.data.get("ground_truth"))
-    return out
-
-
 def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> list[Case]:
     category = _category_of(path)
     records = list(iter_json_records(path))
@@ -277,7 +270,7 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
                 f"{path}: no answer file {answer_path} "
                 "(BFCL keeps the ground truth in possible_answer/)"
             )
-        answers = _answers(answer_path, category)
+        answers = read_answers(answer_path)
     cases: list[Case] = []
     seen: dict[str, int] = {}
     for rec in records:

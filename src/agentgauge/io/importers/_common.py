@@ -134,6 +134,22 @@ def iter_json_records(path: Path) -> Iterator[Record]:
     yield from _json_lines(path, text)
 
 
+def read_answers(path: Path) -> dict[str, tuple[Record, Any]]:
+    """A ``possible_answer`` file (BFCL, ACEBench): id -> (its record, its ``ground_truth``)."""
+    out: dict[str, tuple[Record, Any]] = {}
+    for rec in iter_json_records(path):
+        if not isinstance(rec.data, dict) or not isinstance(rec.data.get("id"), str):
+            raise UserError(f"{rec.where}: expected an answer {{id, ground_truth}}")
+        answer_id = rec.data["id"]
+        if answer_id in out:
+            raise UserError(
+                f"{rec.where}: duplicate answer id '{answer_id}' "
+                f"(first at line {out[answer_id][0].line})"
+            )
+        out[answer_id] = (rec, rec.data.get("ground_truth"))
+    return out
+
+
 def limited(records: Iterable[Record], limit: int | None) -> Iterator[Record]:
     """The first ``limit`` records (all of them when ``limit`` is ``None``)."""
     return islice(records, limit)
