@@ -16,33 +16,16 @@ import orjson
 from ..errors import ProviderError, UserError
 from ._anthropic_convert import AnthropicStream, anthropic_payload, anthropic_response
 from ._base import ModelRequest, ModelResponse
-from ._common import require, sdk_error, split_options
+from ._common import SdkProvider, sdk_error, split_options
 
 __all__ = ["AnthropicProvider", "create"]
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkProvider):
     """Claude models via ``anthropic.AsyncAnthropic``."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str,
-        base_url: str | None = None,
-        timeout_s: float | None = 600.0,
-    ) -> None:
-        self.model = model
-        self.name = f"anthropic:{model}"
-        self._api_key = api_key
-        #: the endpoint when not the vendor's default (part of the runner's cache key)
-        self.base_url = base_url
-        self._timeout_s = timeout_s
-        self._client: Any = None
-        self._sdk = require("anthropic", "anthropic", "anthropic")
-
-    def __repr__(self) -> str:
-        return f"AnthropicProvider(name={self.name!r})"
+    prefix = "anthropic"
+    sdk = ("anthropic", "anthropic", "anthropic")
 
     def _get_client(self) -> Any:
         if self._client is None:

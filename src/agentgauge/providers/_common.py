@@ -7,7 +7,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import parse_qsl
 
 import orjson
@@ -17,6 +17,7 @@ from ..errors import MissingExtraError, ProviderError, UserError
 __all__ = [
     "RAW_ARGUMENTS_KEY",
     "SECRET_ENV_VARS",
+    "SdkProvider",
     "error_from_status",
     "parse_arguments",
     "parse_retry_after",
@@ -164,6 +165,38 @@ def require(module: str, package: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         raise MissingExtraError(package, extra) from None
+
+
+class SdkProvider:
+    """State shared by the adapters built on a vendor SDK: model, name, key, endpoint, client.
+
+    Subclasses set ``prefix`` (the spec prefix) and ``sdk`` (module, pip package, extra: imported
+    at construction, so a missing extra fails early with the pip command) and create their SDK
+    client lazily in ``_client``; the key stays private and never appears in ``name`` or ``repr``.
+    """
+
+    prefix: ClassVar[str]
+    sdk: ClassVar[tuple[str, str, str]]
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str,
+        base_url: str | None = None,
+        timeout_s: float | None = 600.0,
+    ) -> None:
+        self.model = model
+        self.name = f"{self.prefix}:{model}"
+        self._api_key = api_key
+        #: the endpoint when not the vendor's default (part of the runner's cache key)
+        self.base_url = base_url
+        self._timeout_s = timeout_s
+        self._client: Any = None
+        self._sdk = require(*self.sdk)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
 
 
 def split_options(rest: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:

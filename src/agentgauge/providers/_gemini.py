@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ProviderError, UserError
 from ._base import ModelRequest, ModelResponse
-from ._common import require, sdk_error, split_options
+from ._common import SdkProvider, sdk_error, split_options
 from ._gemini_convert import GeminiStream, gemini_request, gemini_response
 
 __all__ = ["GeminiProvider", "create"]
@@ -26,28 +26,11 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     return dumped
 
 
-class GeminiProvider:
+class GeminiProvider(SdkProvider):
     """Gemini models via ``google.genai.Client(...).aio``."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str,
-        base_url: str | None = None,
-        timeout_s: float | None = 600.0,
-    ) -> None:
-        self.model = model
-        self.name = f"gemini:{model}"
-        self._api_key = api_key
-        #: the endpoint when not the vendor's default (part of the runner's cache key)
-        self.base_url = base_url
-        self._timeout_s = timeout_s
-        self._client: Any = None
-        self._genai = require("google.genai", "google-genai", "gemini")
-
-    def __repr__(self) -> str:
-        return f"GeminiProvider(name={self.name!r})"
+    prefix = "gemini"
+    sdk = ("google.genai", "google-genai", "gemini")
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -56,7 +39,7 @@ class GeminiProvider:
                 http_options["base_url"] = self.base_url
             if self._timeout_s is not None:
                 http_options["timeout"] = int(self._timeout_s * 1000)  # milliseconds
-            self._client = self._genai.Client(api_key=self._api_key, http_options=http_options)
+            self._client = self._sdk.Client(api_key=self._api_key, http_options=http_options)
         return self._client
 
     async def aclose(self) -> None:
