@@ -8,6 +8,7 @@ import click
 
 from ..metrics import gate_run
 from ..report import gate_lines
+from ._options import gates_option
 
 
 @click.command("gate")
@@ -18,14 +19,7 @@ from ..report import gate_lines
     default=None,
     help="A previous run of the same suite: regressions against it are gated too.",
 )
-@click.option(
-    "--gates",
-    "gates_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    envvar="AGENTGAUGE_GATES",
-    help="YAML file of gate thresholds (default: the suite's gates).",
-)
+@gates_option
 @click.option("--json", "as_json", is_flag=True, help="Print the gate report as JSON.")
 @click.pass_context
 def command(

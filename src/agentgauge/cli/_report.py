@@ -10,6 +10,7 @@ import click
 
 from ..errors import UserError
 from ..report import REPORT_FORMATS, ReportFormat, write_report
+from ._options import gates_option
 
 #: formats that show a comparison against ``--baseline``
 _WITH_BASELINE = frozenset({"console", "markdown", "html"})
@@ -38,14 +39,7 @@ _WITH_BASELINE = frozenset({"console", "markdown", "html"})
     default=None,
     help="A previous run of the same suite to compare against (console, markdown, html).",
 )
-@click.option(
-    "--gates",
-    "gates_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    envvar="AGENTGAUGE_GATES",
-    help="YAML file of gate thresholds (default: the suite's gates).",
-)
+@gates_option
 def command(
     run_dir: Path, fmt: str, output: Path | None, baseline: Path | None, gates_file: Path | None
 ) -> None:
