@@ -9,6 +9,8 @@ import orjson
 import yaml
 
 from ..errors import UserError
+from ..io._loader import SUITE_FILE_NAMES
+from ..io._yaml import read_yaml_text
 from ..schema import Gates, RunRecord
 from ._model import Summary
 from ._summarize import SUMMARY_FILE, load_run, summarize_results
@@ -37,55 +39,135 @@ def load_gates_file(path: Path) -> Gates:
 
 
 _GATES_KEY = re.compile(r"""^(?:gates|"gates"|'gates')\s*:(?:\s|$)""")
+#: how the first line of a block-style suite begins: a top-level key, or ``-`` of a case list
+_BLOCK_DOCUMENT = re.compile(r"""^(?:-(?:\s|$)|[A-Za-z_$"'])""")
+_CASE_FILE_SUFFIXES = (".jsonl", ".ndjson")
+#: a loader problem about the gates: ``suite.yaml:3: gates.min_pass_rate: ...``
+_GATES_PROBLEM = re.compile(r":\d+: gates\b")
+
+
+class _Unsure(Exception):
+    """The quick read of a suite cannot tell its gates; the suite loader has to decide."""
 
 
 def _gates_block(text: str) -> str | None:
     """The top-level ``gates:`` entry of a YAML document, as YAML text (``None``: no gates).
 
     Suites can hold thousands of inline cases; parsing the whole document just to read the
-    gates took tens of seconds on an imported BFCL suite, so only this block is parsed.
+    gates took tens of seconds on an imported BFCL suite, so only this block is parsed. Raises
+    :class:`_Unsure` when the document is not one this line-based cut can be sure about: not
+    block style at the top (a flow mapping, JSON in a ``.yaml`` file), or two ``gates`` keys.
     """
     lines = text.splitlines()
+    block: list[str] | None = None
+    first_content = True
     for i, line in enumerate(lines):
-        if _GATES_KEY.match(line):
-            block = [line]
-            for following in lines[i + 1 :]:
-                if following and not following[0].isspace() and not following.startswith("#"):
-                    break
-                block.append(following)
-            return "\n".join(block)
-    return None
+        if first_content:
+            if not line.strip() or line.startswith(("#", "%")) or line.rstrip() == "---":
+                continue
+            first_content = False
+            if not _BLOCK_DOCUMENT.match(line):
+                raise _Unsure
+        if not _GATES_KEY.match(line):
+            continue
+        if block is not None:
+            raise _Unsure  # a duplicate key: the loader reports it
+        block = [line]
+        for following in lines[i + 1 :]:
+            if following and not following[0].isspace() and not following.startswith("#"):
+                break
+            block.append(following)
+    return "\n".join(block) if block is not None else None
 
 
-def suite_gates(run: RunRecord | None) -> Gates | None:
-    """The ``gates:`` of the suite file a run was made from, when that file is still there.
+def _quick_gates(path: Path) -> Gates | None:
+    """The gates of the suite document ``path`` read without its cases (``None``: no gates).
 
-    Only the top-level ``gates`` mapping is read (the cases are not loaded or validated).
-    A folder means its ``suite.yaml``; JSONL case files have no gates.
+    Raises :class:`_Unsure` whenever the quick read fails, so that nothing is guessed.
     """
-    if run is None or not run.suite_path:
-        return None
-    path = Path(run.suite_path)
-    if path.is_dir():
-        path = path / "suite.yaml"
-    suffix = path.suffix.lower()
-    if not path.is_file() or suffix not in (".yaml", ".yml", ".json"):
-        return None
     try:
         text = path.read_text(encoding="utf-8")
-        if suffix == ".json":
+        if path.suffix.lower() == ".json":
             data = orjson.loads(text)
         else:
             block = _gates_block(text)
-            data = yaml.safe_load(block) if block is not None else None
-    except (OSError, ValueError, yaml.YAMLError):
-        return None  # the suite loader reports broken suites; metrics just use defaults
-    if not isinstance(data, dict) or not isinstance(data.get("gates"), dict):
-        return None
+            if block is None:
+                return None
+            # the suite loader's YAML rules (1.2 core schema, no merge keys), not yaml.safe_load
+            data = read_yaml_text(block, str(path)).data
+    except (OSError, ValueError, UserError) as exc:  # ValueError: bad JSON or UTF-8
+        raise _Unsure from exc
+    if not isinstance(data, dict) or data.get("gates") is None:
+        return None  # a list of cases (which has no gates), or no gates
     try:
         return Gates.model_validate(data["gates"])
     except ValueError as exc:
-        raise UserError(f"{path}: invalid gates: {str(exc).splitlines()[-1].strip()}") from exc
+        raise _Unsure from exc
+
+
+def _loaded_gates(path: Path) -> Gates | None:
+    """The gates of the suite at ``path`` as the suite loader (``agentgauge run``) reads them.
+
+    A suite that does not load is a :class:`UserError` naming its first problem (one about the
+    gates if there is one): gating on the defaults instead would pass runs the suite's own
+    gates fail.
+    """
+    from ..io import open_suite
+    from ..scoring._offline import _looks_like_bfcl
+
+    if _looks_like_bfcl(path):
+        return None  # BFCL data scored with `agentgauge score`: no agentgauge gates in it
+    try:
+        return open_suite(path).suite.gates
+    except UserError as err:
+        problems = err.problems or [str(err)]
+        about_gates = [p for p in problems if _GATES_PROBLEM.search(p)]
+        first = (about_gates or problems)[0]
+        more = len(problems) - 1
+        others = f"; {more} more problem(s): agentgauge validate {path}" if more else ""
+        raise UserError(
+            f"{first} (the suite's gates cannot be read{others}; fix the suite or pass "
+            "--gates FILE)"
+        ) from err
+
+
+def _suite_document(path: Path) -> Path | None:
+    """The suite file: ``path`` itself, or the suite file of the folder ``path`` (or None)."""
+    if path.is_dir():
+        return next((path / n for n in SUITE_FILE_NAMES if (path / n).is_file()), None)
+    return path if path.is_file() else None
+
+
+def suite_exists(path: Path) -> bool:
+    """Whether the suite a run recorded is still there: a file, or a folder holding a suite
+    file (or BFCL data, which ``agentgauge score`` reads as a suite)."""
+    if path.is_dir():
+        from ..scoring._offline import _looks_like_bfcl
+
+        return _suite_document(path) is not None or _looks_like_bfcl(path)
+    return path.is_file()
+
+
+def suite_gates(run: RunRecord | None) -> Gates | None:
+    """The ``gates:`` of the suite a run was made from, when that suite is still there.
+
+    Only the top-level ``gates`` mapping is read (the cases are not loaded or validated). When
+    that quick read fails, the suite is loaded as ``agentgauge run`` loads it: its gates if it
+    loads, else a :class:`UserError` naming the problem (``file:line: field: message``) — never
+    the defaults in silence. A folder means its ``suite.yaml`` (``.yml``, ``.json``); JSONL case
+    files and BFCL data have no gates. A suite that is gone gives ``None`` (``gate_run`` refuses
+    to gate such a run on the defaults).
+    """
+    if run is None or not run.suite_path:
+        return None
+    given = Path(run.suite_path)
+    path = _suite_document(given)
+    if path is None or path.suffix.lower() in _CASE_FILE_SUFFIXES:
+        return None
+    try:
+        return _quick_gates(path)
+    except _Unsure:
+        return _loaded_gates(given)
 
 
 def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:

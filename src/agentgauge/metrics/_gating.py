@@ -225,27 +225,43 @@ def gate_run(
     """
     from ._files import resolve_gates, summarize
 
+    missing = None
     if gates is None:
         if gates_file is None:
-            _require_suite_file(Path(run_dir))
+            missing = _missing_suite(Path(run_dir))
         gates = resolve_gates(Path(run_dir), gates_file)
     summary = summarize(Path(run_dir), gates=gates)
     comparison = compare(baseline, Path(run_dir)) if baseline is not None else None
-    return summary, evaluate_gates(summary, gates, comparison), comparison
+    report = evaluate_gates(summary, gates, comparison)
+    if missing is not None:
+        report.warnings.append(missing)
+    return summary, report, comparison
 
 
-def _require_suite_file(run_dir: Path) -> None:
+def _missing_suite(run_dir: Path) -> str | None:
     """Refuse to gate on the default thresholds because the suite file has moved away.
 
-    ``agentgauge run`` records the suite's absolute path; when that file is gone its gates cannot
-    be read, and gating on the defaults alone would pass a run that its own gates fail.
+    ``agentgauge run`` records the suite's absolute path; when that file (or the suite file of
+    that folder) is gone its gates cannot be read, and gating on the defaults alone would pass
+    a run that its own gates fail. A relative path (``agentgauge score suite.yaml ...``) is
+    looked up from the current folder; when it is not found there the run is gated on the
+    defaults with the warning returned here.
     """
+    from ._files import suite_exists
+
     run = load_run(run_dir) if run_dir.is_dir() else None
     if run is None or not run.suite_path:
-        return
+        return None
     path = Path(run.suite_path)
-    if path.is_absolute() and not path.exists():
+    if suite_exists(path):
+        return None
+    if path.is_absolute():
+        gone = "holds no suite file any more" if path.is_dir() else "is gone"
         raise UserError(
-            f"{run_dir}: the suite {path} named in run.json is gone, so its gates cannot be "
+            f"{run_dir}: the suite {path} named in run.json {gone}, so its gates cannot be "
             "read; pass --gates FILE (or set AGENTGAUGE_GATES)"
         )
+    return (
+        f"the suite {path} named in run.json is not in the current folder, so only the default "
+        "gates were checked; pass --gates FILE (or gate from the folder the run was made in)"
+    )
