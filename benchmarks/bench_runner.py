@@ -113,6 +113,7 @@ def worker_throughput(args: argparse.Namespace) -> dict[str, Any]:
             "errors": outcome.errors,
             "provider_calls": outcome.provider_calls,
             "cache_hits": outcome.cache_hits,
+            "replayed": outcome.replayed,
         }
         if not args.cache:
             break
@@ -285,6 +286,7 @@ def bench_cache(args: argparse.Namespace) -> None:
                 "ratio": res["second"]["wall_s"] / res["first"]["wall_s"],
                 "calls": res["second"]["provider_calls"],
                 "hits": res["second"]["cache_hits"],
+                "replayed": res["second"]["replayed"],
             }
         )
     print(f"cached re-run: N={args.cases} C={args.concurrency} L={args.latency_ms:g} ms")
@@ -296,6 +298,7 @@ def bench_cache(args: argparse.Namespace) -> None:
             ("ratio", "re-run / first", "{:.3f}"),
             ("calls", "provider calls in re-run", "{:.0f}"),
             ("hits", "cache hits in re-run", "{:.0f}"),
+            ("replayed", "results replayed", "{:.0f}"),
         ],
     )
 

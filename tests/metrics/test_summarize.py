@@ -53,6 +53,18 @@ def test_slices_by_category_difficulty_tag_and_tool() -> None:
     assert s.by_tool["t2"].pass_rate.value == 0.0
 
 
+def test_by_tool_counts_tools_expected_in_later_turns_once() -> None:
+    rs = [
+        # clarify first, then book in turn 1: the case belongs to book_flight's slice
+        res("a", "failed", expected_behavior="clarify", later_expected_tools=["book_flight"]),
+        res("b", expected_tools=["search"], later_expected_tools=["book_flight", "search"]),
+    ]
+    s = summarize_results(rs)
+    assert sorted(s.by_tool) == ["book_flight", "search"]
+    assert (s.by_tool["book_flight"].pass_rate.passed, s.by_tool["book_flight"].results) == (1, 2)
+    assert s.by_tool["search"].results == 1  # in a slice once, however often it is expected
+
+
 def test_tool_selection_confusion_from_scores_and_fallback() -> None:
     rs = [
         res("a", scores=[sc("tool_selection", True, expected="get_weather", actual="get_weather")]),

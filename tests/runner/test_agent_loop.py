@@ -101,7 +101,10 @@ def test_multi_turn_conversation_carries_state(tmp_path: Path) -> None:
             {
                 "id": "mt",
                 "input": "Paris",
-                "turns": [{"user": "Lyon"}, {"user": "thanks"}],
+                "turns": [
+                    {"user": "Lyon", "expect": {"tool_calls": [{"name": "get_weather"}]}},
+                    {"user": "thanks"},
+                ],
                 "tool_results": {
                     "get_weather": [{"result": "sunny"}, {"result": "rainy"}],
                 },
@@ -121,6 +124,7 @@ def test_multi_turn_conversation_carries_state(tmp_path: Path) -> None:
     run_suite(suite, CFG, tmp_path, provider=provider)
     r = only_result(tmp_path)
     assert [m.content for m in r.messages if m.role == "user"] == ["Paris", "Lyon", "thanks"]
+    assert (r.expected_tools, r.later_expected_tools) == ([], ["get_weather"])
     assert [e.turn for e in r.trace] == [0, 0, 0, 1, 1, 1, 2]
     # successive calls get successive results, across turns
     assert [e.result for e in r.trace if e.kind == "tool"] == ["sunny", "rainy"]

@@ -31,7 +31,8 @@ def test_default_cache_dir_follows_env(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 def test_second_run_is_served_from_the_cache(tmp_path: Path) -> None:
     suite = make_suite(CASES)
-    cfg = RunConfig(progress=False, cache_dir=tmp_path / "cache")
+    # replay off: every case is driven again, each model call answered by the response cache
+    cfg = RunConfig(progress=False, cache_dir=tmp_path / "cache", replay=False)
     first = agent(weather_agent)
     out1 = run_suite(suite, cfg, tmp_path / "r1", provider=first)
     assert (out1.provider_calls, out1.cache_hits) == (8, 0)

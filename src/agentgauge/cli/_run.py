@@ -92,6 +92,7 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
     click.echo(
         f"run: {run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
         f"{outcome.provider_calls} model calls, {outcome.cache_hits} cached, "
+        f"{outcome.replayed} results replayed, "
         f"{outcome.wall_s:.1f}s)",
         err=True,
     )

@@ -28,12 +28,26 @@ class ResultsWriter:
         self._fsync = fsync
         self._fh: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 - closed in close()
 
-    def write(self, result: CaseResult) -> None:
+    def write(self, result: CaseResult) -> bytes:
+        """Append ``result``; returns the line written."""
         try:
             line = orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
         except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
             line = result.model_dump_json().encode() + b"\n"
+        self.write_line(line)
+        return line
+
+    def write_line(self, line: bytes, *, flush: bool = True) -> None:
+        """Append one already-serialised result line (it must end with ``\n``).
+
+        ``flush=False`` leaves it buffered until the next flushed line or :meth:`flush` (for
+        lines that are cheap to write again, e.g. replayed from a cache).
+        """
         self._fh.write(line)
+        if flush:
+            self.flush()
+
+    def flush(self) -> None:
         self._fh.flush()
         if self._fsync:
             import os

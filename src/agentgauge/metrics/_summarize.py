@@ -150,7 +150,9 @@ class _Acc:
         if r.difficulty:
             out.append(self.by_difficulty[r.difficulty])
         out.extend(self.by_tag[t] for t in dict.fromkeys(r.tags))
-        out.extend(self.by_tool[t] for t in dict.fromkeys(r.expected_tools))
+        # a tool expected in any turn: a later turn's tool is as much this case's as turn 0's
+        tools = dict.fromkeys([*r.expected_tools, *r.later_expected_tools])
+        out.extend(self.by_tool[t] for t in tools)
         return out
 
     def _cost(self, r: CaseResult) -> None:

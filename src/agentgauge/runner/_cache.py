@@ -4,7 +4,8 @@ One SQLite file, ``CACHE_DIR/responses.sqlite3``. The key is a BLAKE2b hash of t
 (which includes the model) and its endpoint (``base_url``, when it has one), every message, every
 offered tool, the generation parameters and the trial index. Requests carry no API keys
 (providers read keys from their own settings, and only a hash of the endpoint is kept), so
-neither keys nor values hold secrets.
+neither keys nor values hold secrets. The same file keeps whole case results for replay (their
+journal lines, which hold no secrets either; see ``_replay``).
 
 Writes are committed in small batches (and on close): a run killed at the wrong moment may lose
 the last few entries, which only means those calls are made again next time.
@@ -45,6 +46,11 @@ class RequestKeys:
         }
         self._head = _LAYOUT + orjson.dumps(head, option=orjson.OPT_SORT_KEYS)
         self._suite_tools: bytes | None = None
+
+    @property
+    def head(self) -> bytes:
+        """The part of every key that names the agent and the generation parameters."""
+        return self._head
 
     @staticmethod
     def _tools_digest(tools: list[ToolSpec]) -> bytes:
@@ -106,7 +112,10 @@ def decode_response(raw: bytes) -> ModelResponse:
 
 
 class ResponseCache:
-    """A SQLite-backed map from request hash to model response."""
+    """A SQLite-backed map from request hash to model response.
+
+    The same file holds a second table, of whole case results for replay (see ``_replay``).
+    """
 
     def __init__(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -118,8 +127,13 @@ class ResponseCache:
             "CREATE TABLE IF NOT EXISTS responses ("
             "key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)"
         )
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, status TEXT NOT NULL, "
+            "model_calls INTEGER NOT NULL, line BLOB NOT NULL, created REAL NOT NULL)"
+        )
         #: written but not yet committed (also answers lookups)
         self._pending: dict[str, tuple[bytes, float]] = {}
+        self._pending_results: dict[str, tuple[str, int, bytes, float]] = {}
         self._last_commit = time.monotonic()
 
     def get(self, key: str) -> ModelResponse | None:
@@ -138,17 +152,37 @@ class ResponseCache:
 
     def put(self, key: str, response: ModelResponse) -> None:
         self._pending[key] = (encode_response(response), time.time())
-        now = time.monotonic()
-        if len(self._pending) >= _COMMIT_EVERY or now - self._last_commit >= _COMMIT_AFTER_S:
+        self._maybe_flush()
+
+    def get_result(self, key: str) -> tuple[str, int, bytes] | None:
+        """A stored case result: (status, model calls, journal line)."""
+        pending = self._pending_results.get(key)
+        if pending is not None:
+            return pending[:3]
+        row = self._db.execute(
+            "SELECT status, model_calls, line FROM results WHERE key = ?", (key,)
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def put_result(self, key: str, status: str, model_calls: int, line: bytes) -> None:
+        self._pending_results[key] = (status, model_calls, line, time.time())
+        self._maybe_flush()
+
+    def _maybe_flush(self) -> None:
+        pending = len(self._pending) + len(self._pending_results)
+        if pending >= _COMMIT_EVERY or time.monotonic() - self._last_commit >= _COMMIT_AFTER_S:
             self.flush()
 
     def flush(self) -> None:
-        if not self._pending:
+        if not self._pending and not self._pending_results:
             return
         rows = [(k, v, t) for k, (v, t) in self._pending.items()]
+        results = [(k, *r) for k, r in self._pending_results.items()]
         self._pending = {}
+        self._pending_results = {}
         self._db.execute("BEGIN")
         self._db.executemany("INSERT OR REPLACE INTO responses VALUES (?, ?, ?)", rows)
+        self._db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)", results)
         self._db.execute("COMMIT")
         self._last_commit = time.monotonic()
 

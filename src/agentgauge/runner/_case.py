@@ -164,6 +164,7 @@ def _build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> 
         latency_budget_s=case.latency_budget_s,
         expected_behavior=expect.behavior,
         expected_tools=[c.name for c in expect.tool_calls],
+        later_expected_tools=case.later_expected_tools(),
         calls=calls,
         text=text,
         messages=tr.messages,

@@ -77,6 +77,10 @@ class RunConfig:
     #: the response cache (SQLite); ``cache_dir`` None: :func:`default_cache_dir`
     cache: bool = True
     cache_dir: Path | None = None
+    #: with the cache on, copy the whole result of a case nothing has changed for (suite, case,
+    #: agent, options, agentgauge code) from the cache; False re-drives such a case from its
+    #: cached responses (tools simulated and the transcript scored again)
+    replay: bool = True
     #: seeds fault injection and is passed to the model (as ``generation.seed``, unless that
     #: is None)
     seed: int = 0
@@ -120,6 +124,8 @@ class RunOutcome:
     provider_calls: int
     cache_hits: int
     wall_s: float
+    #: results copied whole from the cache (their model calls count as cache hits)
+    replayed: int = 0
 
     @property
     def total(self) -> int:

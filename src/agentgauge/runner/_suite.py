@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 
 from .._version import __version__
 from ..errors import UserError
@@ -32,6 +33,7 @@ from ._journal import (
 )
 from ._loop import RunStats
 from ._progress import ProgressReporter
+from ._replay import ResultReplay
 from ._retry import RetryPolicy
 from ._tools import load_function
 
@@ -122,11 +124,17 @@ def _header_hash(suite: Suite) -> hashlib.blake2b:
     return hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
 
 
-def _suite_hash(suite: Suite) -> str:
-    """A hash of the suite, case by case (never one string of the whole suite)."""
+def _suite_hash(suite: Suite, case_json: dict[int, bytes] | None = None) -> str:
+    """A hash of the suite, case by case (never one string of the whole suite).
+
+    ``case_json``, when given, keeps each case's JSON by ``id(case)`` for the replay keys.
+    """
     h = _header_hash(suite)
     for case in suite.cases:
-        h.update(case.model_dump_json().encode())
+        data = case.model_dump_json().encode()
+        h.update(data)
+        if case_json is not None:
+            case_json[id(case)] = data
     return h.hexdigest()
 
 
@@ -283,7 +291,11 @@ async def _run(
     else:
         selected = select_cases(cases, config)
         case_count = streamed_count
-    suite_hash = _suite_hash(suite) if cases is None else streamed_hash
+    # the JSON of every case, kept while the suite hash makes it, is what replay keys hash
+    case_json: dict[int, bytes] | None = (
+        {} if config.cache and config.replay and cases is None else None
+    )
+    suite_hash = _suite_hash(suite, case_json) if cases is None else streamed_hash
     if (
         previous is not None
         and finished.pairs
@@ -359,10 +371,29 @@ async def _run(
         tool_map=suite.tool_map(),
         tool_defaults={t.name: t.simulation for t in suite.tools},
     )
+    replay: ResultReplay | None = None
+    if (
+        cache is not None
+        and config.replay
+        and ctx.keys is not None
+        and ResultReplay.applies(ctx.scoring, config.extra_scorers)
+    ):
+        replay = ResultReplay(
+            cache,
+            suite=suite,
+            keys=ctx.keys,
+            generation=generation,
+            scoring=ctx.scoring,
+            seed=config.seed,
+            max_steps=config.max_steps,
+            timeout_s=ctx.timeout_s,
+            tool_timeout_s=config.tool_timeout_s,
+        )
     total = case_count * trials - len(finished.pairs) if case_count is not None else None
     progress = ProgressReporter(total, enabled=config.progress)
     counts = {"passed": 0, "failed": 0, "error": 0}
     ran = 0
+    replayed = 0
     writer = ResultsWriter(run_dir, fsync=config.fsync)
     # The workers share one lazy iterator of (case, trial) pairs: taking the next pair never
     # awaits, so in a single event loop this needs no lock, and at most one pair per worker
@@ -370,13 +401,32 @@ async def _run(
     pairs = _pairs(selected, trials, finished.pairs)
 
     async def work(delay: float) -> None:
-        nonlocal ran
+        nonlocal ran, replayed
         for case, trial in pairs:
-            if delay > 0:  # stagger only a worker that has a case: idle ones end at once
+            key = None
+            if replay is not None:
+                key = replay.key(case, trial, case_json.get(id(case)) if case_json else None)
+            if key is not None and replay is not None:
+                hit = replay.get(key)
+                if hit is not None:  # no await: a worker replays until it meets a case to run
+                    # buffered: a kill may lose replayed lines, which a resume replays again
+                    writer.write_line(hit.line, flush=False)
+                    ran += 1
+                    replayed += 1
+                    stats.cache_hits += hit.model_calls
+                    counts[hit.status] = counts.get(hit.status, 0) + 1
+                    progress.advance(hit.status)
+                    if replayed % 256 == 0:  # let Ctrl-C and the progress bar in
+                        writer.flush()
+                        await anyio.lowlevel.checkpoint()
+                    continue
+            if delay > 0:  # stagger only a worker that has a case to run: others end at once
                 await anyio.sleep(delay)
                 delay = 0.0
             result = await _run_guarded(case, trial, ctx)
-            writer.write(result)
+            line = writer.write(result)
+            if key is not None and replay is not None and result.status != "error":
+                replay.put(key, result.status, result.model_calls, line)
             ran += 1
             counts[result.status] = counts.get(result.status, 0) + 1
             progress.advance(result.status)
@@ -410,6 +460,7 @@ async def _run(
         provider_calls=stats.provider_calls,
         cache_hits=stats.cache_hits,
         wall_s=time.perf_counter() - t0,
+        replayed=replayed,
     )
 
 

@@ -85,6 +85,10 @@ class Case(Model):
     #: free-form data kept with the case (importers record the source here)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
 
+    def later_expected_tools(self) -> list[str]:
+        """Tools expected in the scripted turns after the first (``expect`` is turn 0's)."""
+        return [c.name for t in self.turns if t.expect is not None for c in t.expect.tool_calls]
+
     @field_validator("input")
     @classmethod
     def _input_not_empty(cls, value: str | list[Message]) -> str | list[Message]:

@@ -77,6 +77,9 @@ class CaseResult(Model):
     latency_budget_s: float | None = None
     expected_behavior: str | None = None
     expected_tools: list[str] = Field(default_factory=list)
+    #: tools expected in the scripted turns after the first (``expected_tools`` and
+    #: ``expected_behavior`` describe turn 0)
+    later_expected_tools: list[str] = Field(default_factory=list)
     # --- what the agent did
     calls: list[ToolCall] = Field(default_factory=list)
     text: str | None = None
@@ -99,6 +102,9 @@ class CaseResult(Model):
     error: str | None = None
     #: the agent used up its step limit (model calls per user turn) in some turn
     step_limit_hit: bool = False
+    #: copied whole from the cache: an earlier run of the same case, agent, options and
+    #: agentgauge code produced it (its trace and latencies are that run's)
+    replayed: bool = False
 
 
 class RunRecord(Model):

@@ -118,6 +118,7 @@ def _result_line(
     line["latency_budget_s"] = case.latency_budget_s
     line["expected_behavior"] = case.expect.behavior
     line["expected_tools"] = [c.name for c in case.expect.tool_calls]
+    line["later_expected_tools"] = case.later_expected_tools()
     if response is not None:
         line["calls"] = [{"name": c.name, "arguments": c.arguments, "id": c.id} for c in calls]
         line["text"] = response.text
