@@ -121,3 +121,31 @@ def test_example_python_agent() -> None:
         Message(role="tool", name="get_weather", content='{"temperature": 18}'),
     ]
     assert "18" in (anyio.run(go, follow).message.content or "")
+
+
+def test_cache_tag_changes_when_the_agent_or_a_sibling_module_changes(tmp_path: Path) -> None:
+    import os
+
+    agent_file = tmp_path / "my_agent.py"
+    agent_file.write_text("def agent(messages, tools):\n    return 'v1'\n")
+    helper = tmp_path / "helpers.py"
+    helper.write_text("X = 1\n")
+    (tmp_path / "notes.txt").write_text("not code")
+    tag = resolve_provider(f"python:{agent_file}:agent").cache_tag  # type: ignore[attr-defined]
+    assert tag.startswith("src:")
+    (tmp_path / "notes.txt").write_text("still not code")
+    assert resolve_provider(f"python:{agent_file}:agent").cache_tag == tag  # type: ignore[attr-defined]
+    # the module is imported once per process; the tag reads the files again
+    os.utime(helper, ns=(10**18, 10**18))
+    edited = resolve_provider(f"python:{agent_file}:agent").cache_tag  # type: ignore[attr-defined]
+    assert edited != tag
+    os.utime(agent_file, ns=(2 * 10**18, 2 * 10**18))
+    assert resolve_provider(f"python:{agent_file}:agent").cache_tag != edited  # type: ignore[attr-defined]
+
+
+def test_cache_tag_of_builtins_and_provider_objects() -> None:
+    from agentgauge.providers._python import PythonProvider, source_tag
+
+    assert source_tag(len) == ""
+    assert PythonProvider(len, name="python:len").cache_tag == ""  # type: ignore[arg-type]
+    assert source_tag(PythonProvider).startswith("src:")  # a class: its module's folder

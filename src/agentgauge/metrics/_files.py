@@ -113,9 +113,9 @@ def _loaded_gates(path: Path) -> Gates | None:
     gates fail.
     """
     from ..io import open_suite
-    from ..scoring._offline import _looks_like_bfcl
+    from ..scoring._offline import looks_like_bfcl
 
-    if _looks_like_bfcl(path):
+    if looks_like_bfcl(path):
         return None  # BFCL data scored with `agentgauge score`: no agentgauge gates in it
     try:
         return open_suite(path).suite.gates
@@ -142,9 +142,9 @@ def suite_exists(path: Path) -> bool:
     """Whether the suite a run recorded is still there: a file, or a folder holding a suite
     file (or BFCL data, which ``agentgauge score`` reads as a suite)."""
     if path.is_dir():
-        from ..scoring._offline import _looks_like_bfcl
+        from ..scoring._offline import looks_like_bfcl
 
-        return _suite_document(path) is not None or _looks_like_bfcl(path)
+        return _suite_document(path) is not None or looks_like_bfcl(path)
     return path.is_file()
 
 

@@ -138,12 +138,36 @@ def to_response(value: Any, where: str = "python agent") -> ModelResponse:
     )
 
 
+def source_tag(obj: Any) -> str:
+    """A fingerprint of the Python files in the folder of the module that defines ``obj``.
+
+    It is the provider's ``cache_tag``: edit the agent (or a module beside it) and its cached
+    responses and replayed results no longer apply. ``""`` when the source is unknown.
+    """
+    target = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
+    try:
+        source = inspect.getsourcefile(target)
+    except TypeError:  # a builtin
+        return ""
+    if source is None:
+        return ""
+    h = hashlib.blake2b(digest_size=8)
+    for path in sorted(Path(source).resolve().parent.glob("*.py")):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return "src:" + h.hexdigest()
+
+
 class PythonProvider:
     """Calls a user function for each model turn."""
 
     def __init__(self, func: Callable[..., Any], *, name: str, thread: bool = True) -> None:
         self.func = func
         self.name = name
+        self.cache_tag = source_tag(func)
         self._one_arg = _takes_one_argument(func)
         self._is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
             getattr(func, "__call__", None)  # noqa: B004 - an object with an async __call__
@@ -205,6 +229,9 @@ def create(rest: str, **options: Any) -> Provider:
         if not isinstance(getattr(obj, "name", None), str):
             with contextlib.suppress(AttributeError):
                 obj.name = name
+        if not getattr(obj, "cache_tag", None):
+            with contextlib.suppress(AttributeError):
+                obj.cache_tag = source_tag(obj)
         assert isinstance(obj, Provider)
         return obj
     if not callable(obj):

@@ -50,7 +50,7 @@ class ScoreOutcome:
     skipped: int = 0
 
 
-def _looks_like_bfcl(path: Path) -> bool:
+def looks_like_bfcl(path: Path) -> bool:
     if path.is_dir():
         has_suite = any((path / n).exists() for n in ("suite.yaml", "suite.yml", "suite.json"))
         return not has_suite and any(path.glob("BFCL_v*_*.json"))
@@ -59,7 +59,7 @@ def _looks_like_bfcl(path: Path) -> bool:
 
 def load_suite_any(path: Path) -> Suite:
     """A suite file / folder (``agentgauge.io.load_suite``), or BFCL data imported on the fly."""
-    if _looks_like_bfcl(path):
+    if looks_like_bfcl(path):
         from ..io.importers import import_suite
 
         return import_suite("bfcl", [path])
