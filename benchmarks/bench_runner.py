@@ -9,7 +9,9 @@ Measured (each in a fresh process, medians over ``--runs``):
   process's CPU time per 1,000 cases (loop, adapter, scoring, results journal) and the server's,
   and the runner's peak RSS. The response cache is off, so every case makes a model call.
 - **cached re-run**: the same suite twice with the cache on (a fresh cache directory): the
-  second run's wall time as a fraction of the first, and its provider calls (must be 0).
+  second run's wall time as a fraction of the first, and its provider calls (must be 0);
+  ``cli-cache`` does the same with two whole ``agentgauge run`` processes (start-up, loading,
+  summary and report included).
 - **memory**: a 100,000-case run with an in-process provider that answers at once and keeps
   nothing, cases fed lazily (``cases=``): peak RSS of the runner process; and the same with the
   100,000 cases held in memory in the ``Suite`` (as ``agentgauge run suite.yaml`` does).
@@ -303,6 +305,50 @@ def bench_cache(args: argparse.Namespace) -> None:
     )
 
 
+def bench_cli_cache(args: argparse.Namespace) -> None:
+    """The cached re-run as a user sees it: two ``agentgauge run`` processes, wall time each
+    (Python start-up, imports, loading the suite, the run, the summary and the console report)."""
+    agentgauge = Path(sys.executable).with_name("agentgauge")
+    rows = []
+    for _ in range(args.runs):
+        server = FakeServer(args.latency_ms)
+        tmp = Path(tempfile.mkdtemp(prefix="bench-runner-cli-"))
+        try:
+            data = _suite_data(args.cases)
+            cases = data.pop("cases")
+            data["case_files"] = ["cases.jsonl"]
+            (tmp / "suite.json").write_text(json.dumps(data))
+            (tmp / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+            env = {**os.environ, "AGENTGAUGE_CACHE_DIR": str(tmp / "cache")}
+            env["OPENAI_API_KEY"] = "bench-not-a-key"
+            walls = []
+            for label in ("first", "second"):
+                cmd = [str(agentgauge), "run", str(tmp / "suite.json"), "--agent"]
+                cmd += ["openai:fake-model", "--base-url", server.url, "-o", str(tmp / label)]
+                cmd += ["--max-concurrency", str(args.concurrency), "--no-progress"]
+                t0 = time.perf_counter()
+                done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+                walls.append(time.perf_counter() - t0)
+                if done.returncode != 0:
+                    raise SystemExit(f"agentgauge run failed:\n{done.stderr}")
+        finally:
+            server.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+        rows.append({"first": walls[0], "second": walls[1], "ratio": walls[1] / walls[0]})
+    print(
+        f"cached re-run, whole command: N={args.cases} C={args.concurrency} "
+        f"L={args.latency_ms:g} ms"
+    )
+    _print_rows(
+        rows,
+        [
+            ("first", "agentgauge run, first s", "{:.2f}"),
+            ("second", "agentgauge run, re-run s", "{:.2f}"),
+            ("ratio", "re-run / first", "{:.3f}"),
+        ],
+    )
+
+
 def bench_memory(args: argparse.Namespace) -> None:
     for in_memory in (False, True):
         rows = []
@@ -370,7 +416,7 @@ def main() -> None:
     parser.add_argument("--memory-cases", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
-        "--only", choices=["throughput", "cache", "memory", "help"], action="append"
+        "--only", choices=["throughput", "cache", "cli-cache", "memory", "help"], action="append"
     )
     args = parser.parse_args()
     if args.worker == "throughput":
@@ -379,11 +425,12 @@ def main() -> None:
     if args.worker == "memory":
         print(json.dumps(worker_memory(args)))
         return
-    parts = args.only or ["throughput", "cache", "memory", "help"]
+    parts = args.only or ["throughput", "cache", "cli-cache", "memory", "help"]
     for part in parts:
         {
             "throughput": bench_throughput,
             "cache": bench_cache,
+            "cli-cache": bench_cli_cache,
             "memory": bench_memory,
             "help": bench_help,
         }[part](args)
