@@ -88,6 +88,23 @@ def test_spec_fixed_text_and_echo() -> None:
     assert _run(resolve_provider("mock:?text=yo"), "a")[0].message.content == "yo"  # type: ignore[arg-type]
 
 
+def test_spec_cache_tags_follow_the_replies(tmp_path: Path) -> None:
+    # the name does not say what a spec-made mock answers; the cache key must
+    def tag(spec: str, **options: object) -> str:
+        provider = resolve_provider(spec, **options)
+        assert isinstance(provider, MockProvider)
+        return provider.cache_tag
+
+    assert tag("mock:") == tag("mock:") != tag("mock:?text=yo") == tag("mock:", text="yo")
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"text": "one"}\n')
+    first = tag(f"mock:{script}")
+    assert first != tag(f"mock:{script}?repeat_last=1")
+    script.write_text('{"text": "two"}\n')
+    assert tag(f"mock:{script}") != first
+    assert MockProvider(["x"]).cache_tag == ""
+
+
 def test_spec_jsonl_script(tmp_path: Path) -> None:
     path = tmp_path / "script.jsonl"
     path.write_text(

@@ -83,6 +83,9 @@ class MockProvider:
         self.name = name
         self.model = model
         self.repeat_last = repeat_last
+        #: part of the response-cache key (see docs/running.md); set it when two mocks of the
+        #: same name answer differently
+        self.cache_tag = ""
         self._script: list[MockReply] = list(script)
         self._next = 0
         self._ids = itertools.count(1)
@@ -261,7 +264,10 @@ def create(rest: str, **options: Any) -> MockProvider:
     if options:
         raise UserError(f"mock:{rest}: unknown option(s) {sorted(options)}")
     if not rest:
-        return MockProvider([str(text)], repeat_last=True, name="mock:", record=record)
+        provider = MockProvider([str(text)], repeat_last=True, name="mock:", record=record)
+        # the reply is not in the name: another text must not be served the cached one
+        provider.cache_tag = "text:" + _digest(str(text).encode())
+        return provider
     if rest == "echo":
         return MockProvider([_echo], repeat_last=True, name="mock:echo", record=record)
     path = Path(rest)
@@ -269,6 +275,15 @@ def create(rest: str, **options: Any) -> MockProvider:
         raise UserError(
             f"mock:{rest}: expected 'mock:', 'mock:echo' or 'mock:PATH.jsonl' / 'mock:PATH.yaml'"
         )
-    return MockProvider(
+    provider = MockProvider(
         load_script(path), repeat_last=repeat_last, name=f"mock:{rest}", record=record
     )
+    # an edited script is another agent (load_script has read the file: it exists)
+    provider.cache_tag = f"script:{_digest(path.read_bytes())}:repeat_last={repeat_last}"
+    return provider
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=10).hexdigest()
