@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gate": ("_gate", "Check a run against gate thresholds (exit 0 pass, 1 fail)."),
     "history": ("_history", "Show a metric's trend across recorded runs."),
     "calibrate": ("_calibrate", "Measure a judge's agreement with human labels."),
+    "cache": ("_cache", "Show or clear the response cache (info, clear)."),
 }
 
 

@@ -42,8 +42,9 @@ def _default_run_dir(suite_name: str) -> Path:
 
 
 def _config_from_record(
-    record: RunRecord, concurrency: int | None, progress: bool | None
+    record: RunRecord, concurrency: int | None, progress: bool | None, replay: bool | None
 ) -> RunConfig:
+    """The run's options from its run.json; ``replay`` None: the recorded one (default on)."""
     from ..runner import RunConfig
     from ..scoring import ScoringConfig
 
@@ -59,6 +60,7 @@ def _config_from_record(
         retries=int(opts.get("retries", 2)),
         max_steps=opts.get("max_steps"),
         cache=bool(opts.get("cache", True)),
+        replay=bool(opts.get("replay", True)) if replay is None else replay,
         seed=int(opts.get("seed") or 0),
         stream=bool(opts.get("stream", False)),
         case_filter=tuple(opts.get("case_filter") or ()),
@@ -128,6 +130,15 @@ _RECORDED_OPTIONS = {
     "max_steps": "--max-steps",
     "stream": "--stream",
 }
+
+
+def _given(value: bool, name: str) -> bool | None:
+    """``value`` when the option was given (command line or environment), else None."""
+    from click.core import ParameterSource
+
+    source = click.get_current_context().get_parameter_source(name)
+    explicit = source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    return value if explicit else None
 
 
 def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None) -> None:
@@ -208,6 +219,14 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None) -> None:
     help="Use the response cache ($AGENTGAUGE_CACHE_DIR, default ~/.cache/agentgauge).",
 )
 @click.option(
+    "--replay/--no-replay",
+    default=True,
+    envvar="AGENTGAUGE_REPLAY",
+    show_default=True,
+    help="Copy whole results of unchanged cases from the cache (--no-replay re-drives them "
+    "from cached responses).",
+)
+@click.option(
     "--resume",
     "resume_dir",
     type=click.Path(path_type=Path),
@@ -268,6 +287,7 @@ def command(
     timeout_s: float | None,
     retries: int,
     cache: bool,
+    replay: bool,
     resume_dir: Path | None,
     base_url: str | None,
     mode: str,
@@ -291,7 +311,7 @@ def command(
         if not record.suite_path:
             raise UserError(f"{resume_dir}/run.json does not name its suite file")
         suite_path = Path(suite) if suite is not None else Path(record.suite_path)
-        config = _config_from_record(record, max_concurrency, progress)
+        config = _config_from_record(record, max_concurrency, progress, _given(replay, "replay"))
         out_dir = resume_dir
     else:
         if suite is None:
@@ -307,6 +327,7 @@ def command(
             retries=retries,
             max_steps=max_steps,
             cache=cache,
+            replay=replay,
             seed=seed,
             stream=stream,
             case_filter=filters,

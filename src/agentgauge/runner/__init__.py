@@ -5,7 +5,7 @@ concurrency, simulated tools and injected faults, retries, a per-case timeout, a
 and a crash-safe results journal; ``arun_suite`` is the same as a coroutine.
 """
 
-from ._cache import ResponseCache
+from ._cache import CacheStats, PruneReport, ResponseCache, cache_stats, prune_cache
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, default_cache_dir
 from ._journal import RUN_FILE, read_record
 from ._prices import PRICES, cost_usd
@@ -16,15 +16,19 @@ __all__ = [
     "DEFAULT_AGENT",
     "PRICES",
     "RUN_FILE",
+    "CacheStats",
     "ExtraScorer",
+    "PruneReport",
     "ResponseCache",
     "RunConfig",
     "RunOutcome",
     "SuiteSurvey",
     "ToolState",
     "arun_suite",
+    "cache_stats",
     "cost_usd",
     "default_cache_dir",
+    "prune_cache",
     "read_record",
     "run_suite",
     "select_cases",

@@ -9,17 +9,22 @@ journal lines, which hold no secrets either; see ``_replay``).
 
 Writes are committed in small batches (and on close): a run killed at the wrong moment may lose
 the last few entries, which only means those calls are made again next time.
+
+:func:`cache_stats` and :func:`prune_cache` inspect and clear a cache file (``agentgauge cache``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
+from ..errors import UserError
 from ..providers._base import GenerateConfig, ModelResponse
 from ..schema import Message, ToolSpec, Usage
 
@@ -191,3 +196,185 @@ class ResponseCache:
             self.flush()
         finally:
             self._db.close()
+
+
+# -- maintenance: what the cache holds, and removing entries (``agentgauge cache``) ------------
+
+#: judges keep their replies in the ``responses`` table under keys ``judge:<sha256>``
+JUDGE_PREFIX = "judge:"
+#: keys in ``[JUDGE_PREFIX, _JUDGE_END)`` start with the prefix (a range the primary key answers)
+_JUDGE_END = JUDGE_PREFIX[:-1] + chr(ord(JUDGE_PREFIX[-1]) + 1)
+_IS_JUDGE = "key >= ? AND key < ?"
+_MAINTENANCE_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class CacheStats:
+    """What a cache file holds (``oldest``/``newest``: ``created`` of any entry, Unix seconds)."""
+
+    path: Path
+    #: the database file and its write-ahead log (``-wal``), in bytes
+    size_bytes: int
+    #: agent responses (``responses`` rows that are not judge replies)
+    responses: int
+    #: judge replies (``responses`` rows keyed ``judge:...``)
+    judge_entries: int
+    #: whole case results that an unchanged re-run replays
+    results: int
+    oldest: float | None
+    newest: float | None
+
+    @property
+    def entries(self) -> int:
+        return self.responses + self.judge_entries + self.results
+
+
+@dataclass(frozen=True, slots=True)
+class PruneReport:
+    """What :func:`prune_cache` removed (or, with ``dry_run``, would remove)."""
+
+    path: Path
+    responses: int
+    judge_entries: int
+    results: int
+    size_before: int
+    size_after: int
+
+    @property
+    def entries(self) -> int:
+        return self.responses + self.judge_entries + self.results
+
+    @property
+    def reclaimed_bytes(self) -> int:
+        return max(0, self.size_before - self.size_after)
+
+
+def cache_file(directory: Path) -> Path:
+    """The cache database in ``directory`` (which may not exist)."""
+    return directory / CACHE_FILE
+
+
+def _size_on_disk(path: Path) -> int:
+    total = 0
+    for p in (path, path.with_name(path.name + "-wal")):
+        with contextlib.suppress(OSError):  # no log: nothing to add
+            total += p.stat().st_size
+    return total
+
+
+def _connect(path: Path, timeout: float | None) -> sqlite3.Connection:
+    """An existing cache file (never creates one); locks and foreign files raise UserError.
+
+    ``timeout``: seconds to wait for another process's lock (None: a few seconds).
+    """
+    if timeout is None:
+        timeout = _MAINTENANCE_TIMEOUT_S
+    try:
+        db = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=timeout, isolation_level=None
+        )
+        # a file that is not a cache fails here (no such table / not a database)
+        db.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
+        db.execute("SELECT 1 FROM results LIMIT 1").fetchall()
+    except sqlite3.Error as err:
+        raise UserError(_describe(path, err)) from None
+    return db
+
+
+def _describe(path: Path, err: sqlite3.Error) -> str:
+    text = str(err)
+    if "locked" in text or "busy" in text:
+        return f"{path} is locked by another process (a run using the cache?); try again later"
+    return f"{path}: not a readable agentgauge cache ({text})"
+
+
+def cache_stats(directory: Path, *, timeout: float | None = None) -> CacheStats | None:
+    """Counts and dates of the cache in ``directory``; None when it holds no cache file."""
+    path = cache_file(directory)
+    if not path.is_file():
+        return None
+    db = _connect(path, timeout)
+    try:
+        judge = (JUDGE_PREFIX, _JUDGE_END)
+        (all_responses,) = db.execute("SELECT count(*) FROM responses").fetchone()
+        (judges,) = db.execute(
+            f"SELECT count(*) FROM responses WHERE {_IS_JUDGE}", judge
+        ).fetchone()
+        (results,) = db.execute("SELECT count(*) FROM results").fetchone()
+        lo, hi = db.execute(
+            "SELECT min(lo), max(hi) FROM (SELECT min(created) AS lo, max(created) AS hi "
+            "FROM responses UNION ALL SELECT min(created), max(created) FROM results)"
+        ).fetchone()
+    except sqlite3.Error as err:
+        raise UserError(_describe(path, err)) from None
+    finally:
+        db.close()
+    return CacheStats(
+        path=path,
+        size_bytes=_size_on_disk(path),
+        responses=all_responses - judges,
+        judge_entries=judges,
+        results=results,
+        oldest=lo,
+        newest=hi,
+    )
+
+
+def prune_cache(
+    directory: Path,
+    *,
+    before: float | None = None,
+    results_only: bool = False,
+    dry_run: bool = False,
+    timeout: float | None = None,
+) -> PruneReport | None:
+    """Remove cache entries and compact the file; None when ``directory`` holds no cache file.
+
+    ``before``: only entries created before this time (Unix seconds; None: all of them).
+    ``results_only``: only replayable results (model and judge responses stay).
+    ``dry_run``: count what would go, change nothing. Meant for when no run is using the cache;
+    a lock held longer than ``timeout`` seconds (None: a few) raises
+    :class:`~agentgauge.errors.UserError`.
+    """
+    path = cache_file(directory)
+    if not path.is_file():
+        return None
+    size_before = _size_on_disk(path)
+    age = "" if before is None else " AND created < ?"
+    aged: tuple[float | str, ...] = () if before is None else (before,)
+    judge = (JUDGE_PREFIX, _JUDGE_END)
+    db = _connect(path, timeout)
+    try:
+        # BEGIN IMMEDIATE: the counts are those of the rows deleted (no writer slips in between)
+        db.execute("BEGIN" if dry_run else "BEGIN IMMEDIATE")
+        selections = [(f"FROM results WHERE 1{age}", aged)]
+        if not results_only:
+            selections.append((f"FROM responses WHERE NOT ({_IS_JUDGE}){age}", (*judge, *aged)))
+            selections.append((f"FROM responses WHERE {_IS_JUDGE}{age}", (*judge, *aged)))
+        counts = [0, 0, 0]  # results, responses, judge replies
+        for i, (rows, params) in enumerate(selections):
+            (counts[i],) = db.execute(f"SELECT count(*) {rows}", params).fetchone()
+            if counts[i] and not dry_run:
+                db.execute(f"DELETE {rows}", params)
+        db.execute("COMMIT")
+        if not dry_run:
+            (free,) = db.execute("PRAGMA freelist_count").fetchone()
+            if sum(counts) or free:
+                db.execute("VACUUM")
+            # move the log into the file and truncate it, so the size on disk shrinks now
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.Error as err:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise UserError(_describe(path, err)) from None
+    finally:
+        db.close()
+    return PruneReport(
+        path=path,
+        responses=counts[1],
+        judge_entries=counts[2],
+        results=counts[0],
+        size_before=size_before,
+        size_after=size_before if dry_run else _size_on_disk(path),
+    )
