@@ -77,6 +77,7 @@ def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
         "retries": config.retries,
         "max_steps": config.max_steps,
         "cache": config.cache,
+        "replay": config.replay,
         "seed": config.seed,
         "stream": config.stream,
         "case_filter": list(config.case_filter),
