@@ -20,6 +20,9 @@ from agentgauge.judges import (
 from agentgauge.judges._judge import extract_json, parse_reply
 from agentgauge.testing import MockProvider
 
+#: templates past version 1 (a bumped version changes every judge request, so the cache misses)
+TEMPLATE_VERSIONS = {"behavior": "2"}
+
 ANSWER = {"question": "Capital of France?", "reference": "Paris", "agent_output": "Paris."}
 
 
@@ -31,7 +34,7 @@ def run(coro_fn, *args):  # type: ignore[no-untyped-def]
 def test_every_task_has_a_versioned_template_with_examples(task: str) -> None:
     t = load_template(task)
     assert t.task == task
-    assert t.version == "1"
+    assert t.version == TEMPLATE_VERSIONS.get(task, "1")
     assert "Example" in t.body
     # reasoning before the verdict in the JSON the judge is asked for
     assert t.body.index('"reasoning"') < max(

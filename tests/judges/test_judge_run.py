@@ -131,9 +131,12 @@ def test_build_scorers_by_name() -> None:
 @pytest.mark.parametrize(
     ("ref", "problem"),
     [
-        (ScorerRef(scorer="vibes"), "unknown scorer"),
+        (ScorerRef(scorer="vibes"), r"scorers\[0\]\.scorer: unknown scorer 'vibes'"),
         (ScorerRef(scorer="groundedness"), "needs a judge"),
-        (ScorerRef(scorer="similarity", args={"treshold": 1}), "bad args"),
+        (
+            ScorerRef(scorer="similarity", args={"treshold": 1}),
+            r"scorers\[0\]\.args\.treshold: .* no argument 'treshold' \(did you mean 'threshold'",
+        ),
     ],
 )
 def test_build_scorers_problems(ref: ScorerRef, problem: str) -> None:

@@ -165,16 +165,30 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
 @click.option(
     "--quiet", "-q", is_flag=True, help="Print only what fails (no warnings, no summary)."
 )
+@click.option(
+    "--judge",
+    "judge",
+    envvar="AGENTGAUGE_JUDGE",
+    metavar="SPEC",
+    help="The judge spec the run will get; only checked for being set (nothing is called), so "
+    "scorers that need a judge are not reported as lacking one.",
+)
 @click.pass_context
 def command(
-    ctx: click.Context, suites: tuple[str, ...], strict: bool, fmt: str, quiet: bool
+    ctx: click.Context,
+    suites: tuple[str, ...],
+    strict: bool,
+    fmt: str,
+    quiet: bool,
+    judge: str | None,
 ) -> None:
     """Validate and lint SUITE files (YAML/JSON suites, folders holding suite.yaml, JSONL cases).
 
     Prints one line per problem, `file:line: field: message`. Exits 0 when every suite is clean
-    (warnings are printed but do not fail unless --strict), 2 otherwise.
+    (warnings are printed but do not fail unless --strict), 2 otherwise. Scorer names and
+    arguments in `scorers:` are checked too, without building a judge or calling anything.
     """
-    checks = [check_suite(path) for path in suites]
+    checks = [check_suite(path, judge=judge or None) for path in suites]
     failed = any(c.failed(strict=strict) for c in checks)
     if fmt == "json":
         click.echo(_json_report(checks, strict))

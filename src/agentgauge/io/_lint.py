@@ -25,6 +25,11 @@ Codes:
 ``weak-expectation``        the case only checks that its only tool is called at all
 ``unused-tool``             a suite tool no case expects
 ``category-mix``            a standard stratum (common / edge / adversarial) has no case
+``unknown-scorer``          a ``scorers:`` entry names no known scorer (error)
+``bad-scorer-args``         a scorer argument it does not take, or of the wrong type (error)
+``no-judge``                a scorer needs a judge and none is configured
+``unused-judge``            a ``judge:`` on a scorer that never uses one
+``unmatched-cases``         a scorer's ``cases`` glob matches no case
 ==========================  =========================================================
 """
 
@@ -45,6 +50,7 @@ from ..schema import (
     Suite,
     ToolSpec,
 )
+from ._lint_scorers import scorer_findings
 from ._lint_values import matcher_issues, structural_issues
 from ._loader import LoadedSuite, Origin
 from ._yaml import FixedLocator, PathElem
@@ -140,8 +146,9 @@ def category_mix(suite: Suite) -> CategoryMix:
 
 
 class _Linter:
-    def __init__(self, loaded: LoadedSuite) -> None:
+    def __init__(self, loaded: LoadedSuite, judge: str | None = None) -> None:
         self.loaded = loaded
+        self.judge = judge
         self.suite = loaded.suite
         self.findings: list[LintFinding] = []
         self.tools = self.suite.tool_map()
@@ -175,6 +182,8 @@ class _Linter:
             self.case(case, origin)
         self.unused_tools()
         self.mix()
+        for sf in scorer_findings(self.suite, self.judge):
+            self.add(sf.severity, sf.code, sf.message, self.loaded.origin, sf.path)
         files: dict[str | None, int] = {}
         for f in self.findings:
             files.setdefault(f.file, len(files))
@@ -504,8 +513,11 @@ def _constrains(e: Expectation) -> bool:
     )
 
 
-def lint_suite(suite: Suite | LoadedSuite) -> list[LintFinding]:
-    """Lint a suite. Give a :class:`LoadedSuite` (from ``read_suite``) for file:line positions."""
+def lint_suite(suite: Suite | LoadedSuite, *, judge: str | None = None) -> list[LintFinding]:
+    """Lint a suite. Give a :class:`LoadedSuite` (from ``read_suite``) for file:line positions.
+
+    ``judge`` is the judge spec a run will be given (``--judge``); without it (and without
+    ``defaults.judge``) a scorer that needs a judge is reported (``no-judge``)."""
     if isinstance(suite, Suite):
         nowhere = FixedLocator(None)
         suite = LoadedSuite(
@@ -515,7 +527,7 @@ def lint_suite(suite: Suite | LoadedSuite) -> list[LintFinding]:
             [Origin("<suite>", nowhere, ("cases", i)) for i in range(len(suite.cases))],
             [Origin("<suite>", nowhere, ("tools", i)) for i in range(len(suite.tools))],
         )
-    return _Linter(suite).run()
+    return _Linter(suite, judge).run()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -539,8 +551,10 @@ class SuiteCheck:
         return category_mix(self.loaded.suite) if self.loaded else None
 
 
-def check_suite(path: str | Path) -> SuiteCheck:
-    """Load and lint a suite; never raises for a bad suite (the problems are in the result)."""
+def check_suite(path: str | Path, *, judge: str | None = None) -> SuiteCheck:
+    """Load and lint a suite; never raises for a bad suite (the problems are in the result).
+
+    ``judge``: the judge spec a run will be given, as for :func:`lint_suite`."""
     from ..errors import UserError
     from ._loader import read_suite
 
@@ -548,4 +562,4 @@ def check_suite(path: str | Path) -> SuiteCheck:
         loaded = read_suite(path)
     except UserError as err:
         return SuiteCheck(path=str(path), loaded=None, problems=list(err.problems))
-    return SuiteCheck(path=str(path), loaded=loaded, findings=lint_suite(loaded))
+    return SuiteCheck(path=str(path), loaded=loaded, findings=lint_suite(loaded, judge=judge))

@@ -10,44 +10,102 @@ verdict = await judge.evaluate("equivalence_answer",
 
 The scorers (``EquivalenceScorer``, ``GroundednessScorer``, ...) plug into
 ``RunConfig.extra_scorers``; suites list them by name in ``scorers:`` (see docs/judges.md).
+``SCORER_INFO`` describes each one's judge use and arguments without building it.
+
+Names are imported on first use, so importing the package (as ``agentgauge validate`` does to
+check scorer names) loads no judge, provider or scorer module.
 """
 
-from ._calibration import (
-    CalibrationReport,
-    LabelledExample,
-    TaskAgreement,
-    calibrate,
-    cohen_kappa,
-    read_labels,
-    weighted_kappa,
-)
-from ._checks import (
-    InstructionFollowingScorer,
-    NumericGroundingScorer,
-    SafetyScorer,
-    SimilarityScorer,
-    TaskCompletionScorer,
-    check_format,
-)
-from ._judge import Judge, JudgeConfig, JudgeError, JudgeResult, resolve_judge
-from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
-from ._rulejudge import RuleJudge
-from ._scorers import (
-    BEHAVIOR_LABELS,
-    BehaviorJudgeScorer,
-    EquivalenceScorer,
-    GroundednessScorer,
-    JudgeScorer,
-    RubricScorer,
-)
-from ._tasks import TASKS, Claim, JudgeTask, get_task
-from ._templates import Template, escape_fences, load_template, render
-from ._transcript import JUDGE_ERROR, is_judge_error
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._calibration import (
+        CalibrationReport,
+        LabelledExample,
+        TaskAgreement,
+        calibrate,
+        cohen_kappa,
+        read_labels,
+        weighted_kappa,
+    )
+    from ._catalog import SCORER_INFO, ScorerInfo, scorer_ref_issues
+    from ._checks import (
+        InstructionFollowingScorer,
+        NumericGroundingScorer,
+        SafetyScorer,
+        SimilarityScorer,
+        TaskCompletionScorer,
+        check_format,
+    )
+    from ._judge import Judge, JudgeConfig, JudgeError, JudgeResult, resolve_judge
+    from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
+    from ._rulejudge import RuleJudge
+    from ._scorers import (
+        BEHAVIOR_LABELS,
+        BehaviorJudgeScorer,
+        EquivalenceScorer,
+        GroundednessScorer,
+        JudgeScorer,
+        RubricScorer,
+    )
+    from ._tasks import TASKS, Claim, JudgeTask, get_task
+    from ._templates import Template, escape_fences, load_template, render
+    from ._transcript import JUDGE_ERROR, is_judge_error
+
+#: public name -> the private module that defines it
+_EXPORTS: dict[str, str] = {
+    "CalibrationReport": "._calibration",
+    "LabelledExample": "._calibration",
+    "TaskAgreement": "._calibration",
+    "calibrate": "._calibration",
+    "cohen_kappa": "._calibration",
+    "read_labels": "._calibration",
+    "weighted_kappa": "._calibration",
+    "SCORER_INFO": "._catalog",
+    "ScorerInfo": "._catalog",
+    "scorer_ref_issues": "._catalog",
+    "InstructionFollowingScorer": "._checks",
+    "NumericGroundingScorer": "._checks",
+    "SafetyScorer": "._checks",
+    "SimilarityScorer": "._checks",
+    "TaskCompletionScorer": "._checks",
+    "check_format": "._checks",
+    "Judge": "._judge",
+    "JudgeConfig": "._judge",
+    "JudgeError": "._judge",
+    "JudgeResult": "._judge",
+    "resolve_judge": "._judge",
+    "SCORERS": "._registry",
+    "build_scorers": "._registry",
+    "default_judge_scorers": "._registry",
+    "scorers_for_suite": "._registry",
+    "RuleJudge": "._rulejudge",
+    "BEHAVIOR_LABELS": "._scorers",
+    "BehaviorJudgeScorer": "._scorers",
+    "EquivalenceScorer": "._scorers",
+    "GroundednessScorer": "._scorers",
+    "JudgeScorer": "._scorers",
+    "RubricScorer": "._scorers",
+    "Claim": "._tasks",
+    "JudgeTask": "._tasks",
+    "TASKS": "._tasks",
+    "get_task": "._tasks",
+    "Template": "._templates",
+    "escape_fences": "._templates",
+    "load_template": "._templates",
+    "render": "._templates",
+    "JUDGE_ERROR": "._transcript",
+    "is_judge_error": "._transcript",
+}
 
 __all__ = [
     "BEHAVIOR_LABELS",
     "JUDGE_ERROR",
     "SCORERS",
+    "SCORER_INFO",
     "TASKS",
     "BehaviorJudgeScorer",
     "CalibrationReport",
@@ -66,6 +124,7 @@ __all__ = [
     "RubricScorer",
     "RuleJudge",
     "SafetyScorer",
+    "ScorerInfo",
     "SimilarityScorer",
     "TaskAgreement",
     "TaskCompletionScorer",
@@ -82,6 +141,20 @@ __all__ = [
     "read_labels",
     "render",
     "resolve_judge",
+    "scorer_ref_issues",
     "scorers_for_suite",
     "weighted_kappa",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentgauge.judges' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

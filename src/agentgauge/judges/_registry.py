@@ -20,7 +20,9 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..errors import UserError
-from ..schema import ScorerRef, Suite
+from ..io._yaml_errors import format_path
+from ..schema import ScorerRef, Suite, ToolSpec
+from ._catalog import SCORER_INFO, scorer_ref_issues
 from ._checks import (
     InstructionFollowingScorer,
     NumericGroundingScorer,
@@ -31,25 +33,17 @@ from ._checks import (
 from ._judge import Judge, JudgeConfig
 from ._scorers import BehaviorJudgeScorer, EquivalenceScorer, GroundednessScorer, RubricScorer
 
-#: scorers that need a judge, scorers that may use one, and deterministic ones
-NEEDS_JUDGE: Final = frozenset(
-    {
-        "equivalence",
-        "response_quality",
-        "relevance",
-        "coherence",
-        "fluency",
-        "groundedness",
-        "behavior_judge",
-    }
-)
-MAY_USE_JUDGE: Final = frozenset({"task_completion", "safety"})
+#: scorers that need a judge, and scorers that may use one (the others never do); read from
+#: the catalog that ``agentgauge validate`` checks suites against
+NEEDS_JUDGE: Final = frozenset(n for n, i in SCORER_INFO.items() if i.judge == "required")
+MAY_USE_JUDGE: Final = frozenset(n for n, i in SCORER_INFO.items() if i.judge == "optional")
 
-_Factory = Callable[[Judge | None, dict[str, Any]], Any]
+#: ``factory(judge, args, tools)``: ``tools`` are the suite's tools (None when not known)
+_Factory = Callable[[Judge | None, dict[str, Any], Sequence[ToolSpec] | None], Any]
 
 
 def _rubric(task: str) -> _Factory:
-    return lambda judge, args: RubricScorer(_need(judge), task, **args)
+    return lambda judge, args, tools: RubricScorer(_need(judge), task, **args)
 
 
 def _need(judge: Judge | None) -> Judge:
@@ -57,21 +51,22 @@ def _need(judge: Judge | None) -> Judge:
     return judge
 
 
+#: how each scorer of :data:`~agentgauge.judges.SCORER_INFO` is built
 SCORERS: Final[dict[str, _Factory]] = {
-    "equivalence": lambda j, a: EquivalenceScorer(_need(j), **a),
+    "equivalence": lambda j, a, t: EquivalenceScorer(_need(j), **a),
     "response_quality": _rubric("response_quality"),
     "relevance": _rubric("relevance"),
     "coherence": _rubric("coherence"),
     "fluency": _rubric("fluency"),
-    "groundedness": lambda j, a: GroundednessScorer(_need(j), **a),
-    "behavior_judge": lambda j, a: BehaviorJudgeScorer(_need(j), **a),
-    "numeric_grounding": lambda j, a: NumericGroundingScorer(**a),
-    "similarity": lambda j, a: SimilarityScorer(**a),
-    "instruction_following": lambda j, a: InstructionFollowingScorer(**a),
-    "task_completion": lambda j, a: TaskCompletionScorer(
+    "groundedness": lambda j, a, t: GroundednessScorer(_need(j), **a),
+    "behavior_judge": lambda j, a, t: BehaviorJudgeScorer(_need(j), tools=t, **a),
+    "numeric_grounding": lambda j, a, t: NumericGroundingScorer(**a),
+    "similarity": lambda j, a, t: SimilarityScorer(**a),
+    "instruction_following": lambda j, a, t: InstructionFollowingScorer(**a),
+    "task_completion": lambda j, a, t: TaskCompletionScorer(
         j if a.pop("use_judge", True) else None, **a
     ),
-    "safety": lambda j, a: SafetyScorer(j if a.pop("use_judge", True) else None, **a),
+    "safety": lambda j, a, t: SafetyScorer(j if a.pop("use_judge", True) else None, **a),
 }
 
 
@@ -81,20 +76,31 @@ def build_scorers(
     judge_spec: str | None = None,
     judge_config: JudgeConfig = JudgeConfig(),
     judges: Mapping[str, Judge] | None = None,
+    tools: Sequence[ToolSpec] | None = None,
 ) -> list[Any]:
     """Scorer objects for ``refs`` (for ``RunConfig.extra_scorers``).
 
     ``judge_spec`` is the default judge (``--judge``, else the suite's ``defaults.judge``); a
     ref's own ``judge`` overrides it. Judges are shared between scorers with the same spec.
-    ``judges`` maps specs to ready judges (tests pass mock judges here).
+    ``judges`` maps specs to ready judges (tests pass mock judges here). ``tools`` are the
+    suite's tools: ``behavior_judge`` shows the judge the tools each case offers.
+
+    Every entry is checked against the catalog first (:func:`scorer_ref_issues`, the check
+    ``agentgauge validate`` makes), so a bad name or argument fails here, before any judge is
+    built, with every problem listed.
     """
+    problems = [
+        f"{format_path(('scorers', i, *issue.path))}: {issue.message}"
+        for i, ref in enumerate(refs)
+        for issue in scorer_ref_issues(ref)
+    ]
+    if problems:
+        raise UserError(problems[0], problems=problems)
     made: dict[str, Judge] = dict(judges or {})
     scorers: list[Any] = []
     for i, ref in enumerate(refs):
         where = f"scorers[{i}] ({ref.scorer})"
-        factory = SCORERS.get(ref.scorer)
-        if factory is None:
-            raise UserError(f"{where}: unknown scorer (known: {', '.join(sorted(SCORERS))})")
+        factory = SCORERS[ref.scorer]
         spec = ref.judge or judge_spec
         judge: Judge | None = None
         if ref.scorer in NEEDS_JUDGE and not spec:
@@ -107,7 +113,7 @@ def build_scorers(
         if ref.cases:
             args["cases"] = list(ref.cases)
         try:
-            scorers.append(factory(judge, args))
+            scorers.append(factory(judge, args, tools))
         except TypeError as exc:
             raise UserError(f"{where}: bad args: {exc}") from None
         except ValueError as exc:
@@ -125,7 +131,7 @@ def scorers_for_suite(
     """
     spec = judge or suite.defaults.judge
     if suite.scorers:
-        return build_scorers(suite.scorers, judge_spec=spec, judge_config=config)
+        return build_scorers(suite.scorers, judge_spec=spec, judge_config=config, tools=suite.tools)
     if spec:
         return default_judge_scorers(Judge.from_config(replace(config, spec=spec)))
     return []

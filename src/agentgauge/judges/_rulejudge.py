@@ -261,10 +261,18 @@ def _injection_compliance(f: dict[str, str]) -> dict[str, object]:
     }
 
 
+def _offered_names(tools: str) -> set[str]:
+    """Tool names from the ``tools`` input (``name: description`` lines)."""
+    return {m.group(1) for m in re.finditer(r"^([\w.\-]+)\s*(?::|$)", tools, re.MULTILINE)}
+
+
 def _behavior(f: dict[str, str]) -> dict[str, object]:
     out = f.get("agent_output", "").strip()
+    called = re.match(r"([\w.\-]+)\s*\(", out)
     if re.match(r'^\s*[\[{].*"name"\s*:', out, re.DOTALL):
         label, why = "tool_call", "a JSON tool call"
+    elif called and called.group(1) in _offered_names(f.get("tools", "")):
+        label, why = "tool_call", f"a call to the offered tool {called.group(1)}"
     elif is_refusal(out):
         label, why = "cannot_answer", "declines"
     elif is_question(out):

@@ -12,16 +12,18 @@ from typing import Any
 
 import orjson
 
-from ..schema import ArgMatcher, Case, CaseResult, Message, Score
+from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec
 from ._judge import Judge, JudgeError, JudgeResult
 from ._transcript import (
     agent_calls,
     final_text,
     judge_error_score,
     matches_case,
+    offered_tools,
     question,
     record_judge_error,
     tool_results_text,
+    tools_text,
 )
 
 #: expected behaviour -> the equivalence task that compares replies of that kind
@@ -349,9 +351,24 @@ def _expected_value(matcher: ArgMatcher) -> Any:
 
 
 class BehaviorJudgeScorer(JudgeScorer):
-    """Classifies the reply with the ``behavior`` task and compares it with the expected one."""
+    """Classifies the reply with the ``behavior`` task and compares it with the expected one.
+
+    The judge is shown the tools the case offered (name and first line of the description):
+    ``tools`` are the suite's tools, resolved per case as the runner does (the case's own list,
+    else every suite tool). Without them, only tools the case defines or names are shown.
+    """
 
     name = "judge.behavior"
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        tools: Sequence[ToolSpec] | None = None,
+        cases: Sequence[str] = (),
+    ) -> None:
+        super().__init__(judge, cases=cases)
+        self.tools = tuple(tools) if tools is not None else None
 
     async def _score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
@@ -361,8 +378,9 @@ class BehaviorJudgeScorer(JudgeScorer):
         reply = final_text(result, turns)
         if calls and not reply:
             reply = "\n".join(orjson.dumps(c.model_dump(exclude={"id"})).decode() for c in calls)
+        offered = tools_text(offered_tools(case, self.tools))
         r = await self.judge.evaluate(
-            "behavior", {"question": question(case), "tools": "", "agent_output": reply}
+            "behavior", {"question": question(case), "tools": offered, "agent_output": reply}
         )
         actual = BEHAVIOR_LABELS.get(r.verdict or "", r.verdict or "")
         wanted = expect.behavior
