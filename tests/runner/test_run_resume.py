@@ -181,3 +181,37 @@ def test_a_run_directory_in_use_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "results.jsonl").exists()
     out = run_suite(suite, cfg, tmp_path, provider=agent(weather_agent))  # free again
     assert out.ran == 1
+
+
+def test_ctrl_c_keeps_finished_cases_and_says_how_to_resume(tmp_path: Path) -> None:
+    (tmp_path / "slowagent.py").write_text(textwrap.dedent(SLOW_AGENT))
+    (tmp_path / "driver.py").write_text(textwrap.dedent(DRIVER))
+    (tmp_path / "suite.yaml").write_text(_suite_yaml(40))
+    run_dir = tmp_path / "run"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path),
+        "CALL_LOG": str(tmp_path / "calls.log"),
+        "AGENTGAUGE_CACHE_DIR": str(tmp_path / "cache"),
+        "AGENTGAUGE_HISTORY": str(tmp_path / "history.sqlite"),
+    }
+    args = [sys.executable, str(tmp_path / "driver.py"), "run", str(tmp_path / "suite.yaml")]
+    args += ["-o", str(run_dir), "--max-concurrency", "2", "--no-progress"]
+    proc = subprocess.Popen(args, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    results = run_dir / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while _lines(results) < 5 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert f"agentgauge run --resume {run_dir}" in err
+    assert "Traceback" not in err
+    kept = {r.case_id for r in iter_results(run_dir)}
+    assert 5 <= len(kept) < 40
+    resume = [sys.executable, str(tmp_path / "driver.py"), "run", "--resume", str(run_dir)]
+    done = subprocess.run(resume, env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert Counter(r.case_id for r in iter_results(run_dir)) == Counter(
+        f"c{i:03d}" for i in range(40)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -345,14 +346,25 @@ def command(
     config = _with_judges(config, loaded, judge or (record.judge if resume_dir else None))
     if resume_dir is None and run_dir is None:
         out_dir = _default_run_dir(loaded.name)
-    outcome = run_suite(
-        loaded,
-        config,
-        out_dir,
-        cases=streamed.iter_cases(),
-        case_count=survey.selected,
-        suite_hash=survey.suite_hash,
-    )
+    try:
+        outcome = run_suite(
+            loaded,
+            config,
+            out_dir,
+            cases=streamed.iter_cases(),
+            case_count=survey.selected,
+            suite_hash=survey.suite_hash,
+        )
+    except KeyboardInterrupt:
+        # every finished case is already in the journal: say how to go on
+        if (out_dir / "run.json").exists():
+            click.echo(
+                f"interrupted: finished cases are kept in {out_dir}; continue with "
+                f"agentgauge run --resume {shlex.quote(str(out_dir))}",
+                err=True,
+            )
+            sys.exit(130)
+        raise
     status = _finish(outcome, gate)
     if status:
         sys.exit(status)
