@@ -50,7 +50,7 @@ def test_gate_usage_errors_exit_2(tmp_path: Path) -> None:
     bad.write_text("min_pass_rate: 1.5\n")
     result = runner.invoke(cli, ["gate", str(FIXTURES / "new"), "--gates", str(bad)])
     assert result.exit_code == 2
-    assert "invalid gates" in result.output
+    assert "gates.yaml:1: min_pass_rate: Input should be less than or equal to 1" in result.output
     result = runner.invoke(cli, ["gate", str(FIXTURES / "new"), "--baseline", str(tmp_path)])
     assert result.exit_code == 2
     assert runner.invoke(cli, ["gate"]).exit_code == 2

@@ -85,12 +85,18 @@ def test_gate_run_reads_gates_file(tmp_path: Path) -> None:
 def test_bad_gates_file_is_a_user_error(tmp_path: Path) -> None:
     f = tmp_path / "gates.yaml"
     f.write_text("min_pass_rate: 2\n")
-    with pytest.raises(UserError, match="invalid gates"):
+    with pytest.raises(UserError, match=r"gates.yaml:1: min_pass_rate: .*less than or equal to 1"):
         load_gates_file(f)
-    f.write_text("min_pass_rat: 0.5\n")
-    with pytest.raises(UserError, match="min_pass_rat"):
+    f.write_text("gates:\n  max_error_rate: 0.1\n  min_pass_rat: 0.5\n")
+    with pytest.raises(UserError) as info:
         load_gates_file(f)
-    with pytest.raises(UserError, match="cannot read"):
+    assert info.value.problems == [
+        f"{f}:3: gates.min_pass_rat: unknown field 'min_pass_rat' (did you mean 'min_pass_rate'?)"
+    ]
+    f.write_text("min_pass_rate: [\n")
+    with pytest.raises(UserError, match=r"gates.yaml:2: invalid YAML"):
+        load_gates_file(f)
+    with pytest.raises(UserError, match="no such file"):
         load_gates_file(tmp_path / "missing.yaml")
 
 

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import orjson
-import yaml
 
 from ..errors import UserError
 from ..io._loader import SUITE_FILE_NAMES
@@ -17,25 +16,31 @@ from ._summarize import SUMMARY_FILE, load_run, summarize_results
 
 
 def load_gates_file(path: Path) -> Gates:
-    """A YAML (or JSON) file of :class:`Gates` (or of a mapping with a ``gates:`` key)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read gates file: {exc.strerror}") from exc
-    except yaml.YAMLError as exc:
-        raise UserError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from exc
+    """A YAML (or JSON) file of :class:`Gates` (or of a mapping with a ``gates:`` key).
+
+    Read by the suite loader's rules, so a problem is reported as ``file:line: field: message``
+    (every problem, first one in the message) like any suite problem.
+    """
+    from pydantic import ValidationError
+
+    from ..io._yaml import read_document
+    from ..io._yaml_errors import validation_problems
+
+    display = str(path)
+    doc = read_document(path, display)  # a missing file or bad YAML/JSON is a UserError
+    data = doc.data
+    at: tuple[str, ...] = ()
     if isinstance(data, dict) and isinstance(data.get("gates"), dict):
-        data = data["gates"]
+        data, at = data["gates"], ("gates",)
     if data is None:
         data = {}
     try:
         return Gates.model_validate(data)
-    except ValueError as exc:
-        lines = str(exc).splitlines()
-        detail = "; ".join(
-            f"{a.strip()}: {b.strip()}" for a, b in zip(lines[1::2], lines[2::2], strict=False)
+    except ValidationError as exc:
+        problems = validation_problems(
+            exc, data, display=display, locator=doc.locator, at=at, shown=at, model=Gates
         )
-        raise UserError(f"{path}: invalid gates: {detail or lines[0]}") from exc
+        raise UserError(problems[0], problems=problems) from exc
 
 
 _GATES_KEY = re.compile(r"""^(?:gates|"gates"|'gates')\s*:(?:\s|$)""")
