@@ -136,3 +136,41 @@ def test_lint_of_a_suite_object_has_fields_but_no_lines() -> None:
         "<suite>: scorers[0].scorer: error: unknown scorer 'fluensy' (did you mean 'fluency'?) "
         "[unknown-scorer]"
     )
+
+
+def test_provider_specs_of_defaults_and_scorer_judges_are_checked(tmp_path: Path) -> None:
+    text = HEAD.replace(
+        "name: judged\n", "name: judged\ndefaults:\n  agent: opnai:gpt-4o\n  judge: gpt-4o\n"
+    )
+    text += "scorers:\n  - {scorer: groundedness, judge: 'antropic:claude-3'}\n"
+    path = tmp_path / "suite.yaml"
+    path.write_text(text, encoding="utf-8")
+    found = [
+        (f.line, f.severity, f.field, f.message)
+        for f in lint_suite(read_suite(path))
+        if f.code == "unknown-provider"
+    ]
+    assert found == [
+        (
+            3,
+            "error",
+            "defaults.agent",
+            "unknown provider spec 'opnai:gpt-4o' (did you mean 'openai:'?)",
+        ),
+        (
+            4,
+            "error",
+            "defaults.judge",
+            "unknown provider spec 'gpt-4o' (expected one of openai:, azure:, anthropic:, "
+            "gemini:, local:, python:, http:, https:, mock:)",
+        ),
+        (
+            15,
+            "error",
+            "scorers[0].judge",
+            "unknown provider spec 'antropic:claude-3' (did you mean 'anthropic:'?)",
+        ),
+    ]
+    good = text.replace("opnai:", "openai:").replace("judge: gpt-4o", "judge: 'mock:judge'")
+    path.write_text(good.replace("antropic:", "anthropic:"), encoding="utf-8")
+    assert not [f for f in lint_suite(read_suite(path)) if f.code == "unknown-provider"]

@@ -182,6 +182,7 @@ class _Linter:
             self.case(case, origin)
         self.unused_tools()
         self.mix()
+        self.default_specs()
         for sf in scorer_findings(self.suite, self.judge):
             self.add(sf.severity, sf.code, sf.message, self.loaded.origin, sf.path)
         files: dict[str | None, int] = {}
@@ -191,6 +192,18 @@ class _Linter:
             self.findings,
             key=lambda f: (files[f.file], f.line if f.line is not None else 1 << 30),
         )
+
+    def default_specs(self) -> None:
+        """``defaults.agent`` and ``defaults.judge`` name a known kind of provider."""
+        from ..providers._registry import spec_problem
+
+        for name in ("agent", "judge"):
+            spec = getattr(self.suite.defaults, name)
+            problem = spec_problem(spec) if spec else None
+            if problem is not None:
+                self.add(
+                    "error", "unknown-provider", problem, self.loaded.origin, ("defaults", name)
+                )
 
     def duplicate_tools(self) -> None:
         first: dict[str, Origin] = {}

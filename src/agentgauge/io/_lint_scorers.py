@@ -29,7 +29,8 @@ def scorer_findings(suite: Suite, judge: str | None = None) -> Iterator[ScorerFi
 
     Errors (a run would not start): ``unknown-scorer`` (with the closest known name),
     ``bad-scorer-args`` (an argument the scorer does not take, or a value of the wrong type or
-    range). Warnings: ``no-judge`` (a scorer needs a judge, and neither its ``judge:``,
+    range), ``unknown-provider`` (a ``judge:`` spec with an unknown prefix). Warnings:
+    ``no-judge`` (a scorer needs a judge, and neither its ``judge:``,
     ``defaults.judge`` nor ``judge`` — the ``--judge`` a run will get — names one),
     ``unused-judge`` (a ``judge:`` on a scorer that never uses one) and ``unmatched-cases``
     (a ``cases`` glob that matches no case id, category or tag).
@@ -37,11 +38,15 @@ def scorer_findings(suite: Suite, judge: str | None = None) -> Iterator[ScorerFi
     if not suite.scorers:
         return
     from ..judges._catalog import SCORER_INFO, scorer_ref_issues
+    from ..providers._registry import spec_problem
 
     for i, ref in enumerate(suite.scorers):
         at: tuple[PathElem, ...] = ("scorers", i)
         for issue in scorer_ref_issues(ref):
             yield ScorerFinding("error", issue.code, (*at, *issue.path), issue.message)
+        problem = spec_problem(ref.judge) if ref.judge else None
+        if problem is not None:
+            yield ScorerFinding("error", "unknown-provider", (*at, "judge"), problem)
         info = SCORER_INFO.get(ref.scorer)
         if info is None:
             continue

@@ -22,6 +22,22 @@ _FACTORIES: dict[str, str] = {
 }
 
 
+def spec_problem(spec: str) -> str | None:
+    """Why ``spec`` names no provider (an unknown or missing prefix), or None.
+
+    Only the prefix is checked: nothing is imported or created (``validate`` uses this).
+    """
+    prefix, sep, _ = spec.partition(":")
+    if sep and prefix in _FACTORIES:
+        return None
+    import difflib
+
+    known = ", ".join(f"{p}:" for p in _FACTORIES)
+    close = difflib.get_close_matches(prefix, list(_FACTORIES), n=1) if sep else []
+    hint = f" (did you mean '{close[0]}:'?)" if close else f" (expected one of {known})"
+    return f"unknown provider spec '{spec}'{hint}"
+
+
 def resolve_provider(spec: str, **options: Any) -> Provider:
     """Create the provider a spec names.
 
