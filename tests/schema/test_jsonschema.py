@@ -96,3 +96,41 @@ def test_fields_carry_descriptions_for_editors() -> None:
     case = schema["$defs"]["Case"]["properties"]
     assert case["id"]["description"].startswith("Unique id")
     assert "happy_path" in case["category"]["description"]
+
+
+def suite_with_scorers(*entries: dict[str, Any]) -> dict[str, Any]:
+    return {"name": "s", "scorers": list(entries), "cases": [{"id": "a", "input": "x"}]}
+
+
+def test_scorers_entries_follow_the_scorer_catalog() -> None:
+    from agentgauge.judges._catalog import SCORER_INFO
+
+    v = validator()
+    # every known scorer with every argument it takes (of the right kind) validates
+    samples = {
+        "bool": True,
+        "int": 4,
+        "number": 0.5,
+        "string": "x",
+        "regex": "^a+$",
+        "strings": ["a"],
+        "numbers": [1.0],
+        "object": {},
+    }
+    for info in SCORER_INFO.values():
+        args: dict[str, Any] = {}
+        for a in info.all_args():
+            value: Any = samples[a.kind]
+            if a.kind in ("int", "number") and a.minimum is not None:
+                value = a.minimum
+            args[a.name] = value
+        entry = {"scorer": info.name, "args": args, "judge": "mock:judge", "cases": ["a*"]}
+        errors = [e.message for e in v.iter_errors(suite_with_scorers(entry))]
+        assert errors == [], (info.name, errors)
+    for bad in (
+        {"scorer": "groundednes"},
+        {"scorer": "groundedness", "args": {"min_scor": 4}},
+        {"scorer": "groundedness", "args": {"min_score": 9}},
+        {"scorer": "groundedness", "args": {"min_score": "four"}},
+    ):
+        assert list(v.iter_errors(suite_with_scorers(bad))), bad

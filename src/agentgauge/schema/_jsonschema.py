@@ -5,11 +5,13 @@ argument matchers (expanded by a ``before`` validator): in a file, an argument e
 be a plain scalar or list (``city: Paris`` means ``{value: Paris}``) or a mapping without
 matcher keys (a nested object compared field by field). The generated ``ArgMatcher`` object is
 kept as ``ArgMatcherObject`` and ``ArgMatcher`` becomes the union of the written forms, so a
-file that agentgauge accepts also validates in an editor.
+file that agentgauge accepts also validates in an editor. ``scorers:`` entries are one variant
+per known scorer (from the scorer catalog), so scorer and argument names complete and typos show.
 """
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 from typing import Any
@@ -141,6 +143,49 @@ def _describe_fields(schema: dict[str, Any]) -> None:
                 prop["description"] = text
 
 
+_ARG_TYPES: dict[str, dict[str, Any]] = {
+    "bool": {"type": "boolean"},
+    "int": {"type": "integer"},
+    "number": {"type": "number"},
+    "string": {"type": "string"},
+    "regex": {"type": "string", "format": "regex"},
+    "strings": {"type": "array", "items": {"type": "string"}},
+    "numbers": {"type": "array", "items": {"type": "number"}},
+    "object": {"type": "object"},
+}
+
+
+def _scorer_variants(base: dict[str, Any]) -> dict[str, Any]:
+    """``ScorerRef`` as one variant per known scorer: its name as a constant, its own ``args``.
+
+    Editors then complete scorer names and argument names and flag a typo, as ``validate``
+    does (both read the scorer catalog).
+    """
+    from ..judges._catalog import SCORER_INFO
+
+    variants = []
+    for info in SCORER_INFO.values():
+        variant = copy.deepcopy(base)
+        for key in ("title", "description"):
+            variant.pop(key, None)
+        variant["properties"]["scorer"] = {"const": info.name, "description": info.summary}
+        args: dict[str, Any] = {}
+        for arg in info.all_args():
+            prop = {**_ARG_TYPES[arg.kind], "description": arg.help}
+            if arg.minimum is not None:
+                prop["minimum"] = arg.minimum
+            if arg.maximum is not None:
+                prop["maximum"] = arg.maximum
+            args[arg.name] = prop
+        variant["properties"]["args"] = {
+            "type": "object",
+            "properties": args,
+            "additionalProperties": False,
+        }
+        variants.append(variant)
+    return {"description": base.get("description", ""), "oneOf": variants}
+
+
 def suite_json_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a suite file, shorthand forms included."""
     schema = Suite.model_json_schema()
@@ -149,6 +194,8 @@ def suite_json_schema() -> dict[str, Any]:
         defs["ArgMatcherObject"] = defs.pop("ArgMatcher")
         defs["ArgMatcher"] = _matcher_union("#/$defs/ArgMatcher")
     _describe_fields(schema)
+    if "ScorerRef" in defs:
+        defs["ScorerRef"] = _scorer_variants(defs["ScorerRef"])
     # a suite file may name its schema, as JSON editors expect: {"$schema": "suite.schema.json"}
     schema.setdefault("properties", {})["$schema"] = {
         "type": "string",
