@@ -84,6 +84,8 @@ def test_score_writes_results_summary_and_run(suite_file: Path, tmp_path: Path, 
     record = read_record(run_dir)
     assert record.scoring_mode == mode
     assert record.options["unknown_case_ids"] == ["ghost"]
+    # absolute, like `run`: `gate` finds the suite's gates from any folder
+    assert record.suite_path == str(suite_file.resolve())
     summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
     assert summary
 
@@ -184,3 +186,14 @@ def test_printed_pass_rate_leaves_errors_out_like_the_report(
     assert out.exit_code == 0, out.output
     # one scored case (passed) and two without a response (errors)
     assert "pass rate 100.0% of 1 scored; 33.3% of all 3" in out.output
+
+
+def test_scored_from_python_without_a_path_records_no_suite_path(tmp_path: Path) -> None:
+    from agentgauge.io import read_responses
+    from agentgauge.schema import Suite
+    from agentgauge.scoring import ScoringConfig, score_responses
+
+    suite = Suite.model_validate({"name": "inline", "cases": [{"id": "a", "input": "hi"}]})
+    resp = read_responses(responses(tmp_path, [{"case_id": "a", "text": "Hello!"}]))
+    score_responses(suite, resp, tmp_path / "run", ScoringConfig())
+    assert read_record(tmp_path / "run").suite_path is None  # not the suite's name as a path

@@ -207,6 +207,21 @@ def test_gate_warns_when_a_relative_suite_path_is_not_found(tmp_path: Path) -> N
     )
 
 
+def test_gate_warns_when_run_json_names_no_suite(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(BASE_RUN, run)
+    record = json.loads((run / "run.json").read_text())
+    record["suite_path"] = None  # run or scored from Python with a Suite object
+    (run / "run.json").write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["gate", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "warning: run.json names no suite file, so only the default gates" in result.output
+    gates = tmp_path / "gates.yaml"
+    gates.write_text("min_pass_rate: 0.1\n")
+    result = CliRunner().invoke(cli, ["gate", str(run), "--gates", str(gates)])
+    assert "names no suite file" not in result.output
+
+
 def test_report_refuses_unreadable_suite_gates(tmp_path: Path) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text("name: weather-demo\ngates: {min_pass_rate: 0.99\n")

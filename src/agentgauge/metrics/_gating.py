@@ -250,8 +250,13 @@ def _missing_suite(run_dir: Path) -> str | None:
     from ._files import suite_exists
 
     run = load_run(run_dir) if run_dir.is_dir() else None
-    if run is None or not run.suite_path:
+    if run is None:
         return None
+    if not run.suite_path:  # run or scored from Python with a Suite object
+        return (
+            "run.json names no suite file, so only the default gates were checked; pass "
+            "--gates FILE (or record RunConfig.suite_path / score_responses(suite_path=...))"
+        )
     path = Path(run.suite_path)
     if suite_exists(path):
         return None

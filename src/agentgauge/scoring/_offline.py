@@ -143,7 +143,7 @@ def _result_line(
 
 
 def _write_run_record(
-    run_dir: Path, suite: Suite, suite_path: Path, responses_path: Path, started: str,
+    run_dir: Path, suite: Suite, suite_path: Path | None, responses_path: Path, started: str,
     mode: str, cases: int, options: dict[str, Any],
 ) -> None:  # fmt: skip
     import orjson
@@ -151,13 +151,15 @@ def _write_run_record(
     from .._version import __version__
 
     digest = None
-    if suite_path.is_file():
+    if suite_path is not None and suite_path.is_file():
         digest = "sha256:" + hashlib.sha256(suite_path.read_bytes()).hexdigest()
     record = {
         "version": 1,
         "run_id": run_dir.name,
         "suite": suite.name,
-        "suite_path": str(suite_path),
+        # absolute, as `run` records it: `gate` may run from another folder; None when the
+        # suite was given as an object (its gates are then not on disk to read)
+        "suite_path": str(suite_path.resolve()) if suite_path is not None else None,
         "suite_hash": digest,
         "agent": f"responses:{responses_path}",
         "judge": None,
@@ -301,7 +303,7 @@ def score_responses(
     _write_run_record(
         run_dir,
         suite,
-        suite_path or Path(suite.name),
+        suite_path,
         responses_path or Path("-"),
         started,
         config.mode,
