@@ -55,7 +55,11 @@ def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-def test_kill_9_then_resume(tmp_path: Path) -> None:
+def _start_run(
+    tmp_path: Path, *extra: str, call_log: str, wait_for_lines: int
+) -> tuple[subprocess.Popen[str], Path, dict[str, str]]:
+    """``agentgauge run`` of a 40-case suite on a slow agent, in a child process, returned once
+    ``wait_for_lines`` results are in its journal (or it ended)."""
     (tmp_path / "slowagent.py").write_text(textwrap.dedent(SLOW_AGENT))
     (tmp_path / "driver.py").write_text(textwrap.dedent(DRIVER))
     (tmp_path / "suite.yaml").write_text(_suite_yaml(40))
@@ -63,19 +67,27 @@ def test_kill_9_then_resume(tmp_path: Path) -> None:
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path),
-        "CALL_LOG": str(tmp_path / "calls1.log"),
+        "CALL_LOG": str(tmp_path / call_log),
         "AGENTGAUGE_CACHE_DIR": str(tmp_path / "cache"),
         "AGENTGAUGE_HISTORY": str(tmp_path / "history.sqlite"),
     }
     args = [sys.executable, str(tmp_path / "driver.py"), "run", str(tmp_path / "suite.yaml")]
-    args += ["-o", str(run_dir), "--max-concurrency", "2", "--trials", "2", "--no-progress"]
-    proc = subprocess.Popen(args, env=env, cwd=tmp_path, stderr=subprocess.DEVNULL)
+    args += ["-o", str(run_dir), "--max-concurrency", "2", "--no-progress", *extra]
+    proc = subprocess.Popen(args, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
     results = run_dir / "results.jsonl"
     deadline = time.monotonic() + 60
-    while _lines(results) < 10 and time.monotonic() < deadline and proc.poll() is None:
+    while _lines(results) < wait_for_lines and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
+    return proc, run_dir, env
+
+
+def test_kill_9_then_resume(tmp_path: Path) -> None:
+    proc, run_dir, env = _start_run(
+        tmp_path, "--trials", "2", call_log="calls1.log", wait_for_lines=10
+    )
+    results = run_dir / "results.jsonl"
     proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc.communicate()  # (stderr is a pipe: drain it)
     assert proc.returncode == -signal.SIGKILL
     done_before = {(r.case_id, r.trial) for r in iter_results(run_dir)}
     assert 10 <= len(done_before) < 80
@@ -184,24 +196,7 @@ def test_a_run_directory_in_use_is_refused(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_keeps_finished_cases_and_says_how_to_resume(tmp_path: Path) -> None:
-    (tmp_path / "slowagent.py").write_text(textwrap.dedent(SLOW_AGENT))
-    (tmp_path / "driver.py").write_text(textwrap.dedent(DRIVER))
-    (tmp_path / "suite.yaml").write_text(_suite_yaml(40))
-    run_dir = tmp_path / "run"
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tmp_path),
-        "CALL_LOG": str(tmp_path / "calls.log"),
-        "AGENTGAUGE_CACHE_DIR": str(tmp_path / "cache"),
-        "AGENTGAUGE_HISTORY": str(tmp_path / "history.sqlite"),
-    }
-    args = [sys.executable, str(tmp_path / "driver.py"), "run", str(tmp_path / "suite.yaml")]
-    args += ["-o", str(run_dir), "--max-concurrency", "2", "--no-progress"]
-    proc = subprocess.Popen(args, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
-    results = run_dir / "results.jsonl"
-    deadline = time.monotonic() + 60
-    while _lines(results) < 5 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.02)
+    proc, run_dir, env = _start_run(tmp_path, call_log="calls.log", wait_for_lines=5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

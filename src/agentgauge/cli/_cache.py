@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ._options import text_or_json_option
+
 if TYPE_CHECKING:
     from ..runner import PruneReport
 
@@ -101,14 +103,7 @@ def command() -> None:
 
 @command.command("info")
 @cache_dir_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@text_or_json_option
 def info(cache_dir: Path | None, fmt: str) -> None:
     """Show the cache file, its size, what it holds and its dates."""
     from ..runner import cache_stats

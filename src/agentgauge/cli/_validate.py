@@ -9,6 +9,7 @@ import click
 import orjson
 
 from ..io import CategoryMix, LintFinding, SuiteCheck, check_suite
+from ._options import text_or_json_option
 
 
 def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
@@ -154,14 +155,7 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
 @click.option(
     "--strict", is_flag=True, envvar="AGENTGAUGE_STRICT", help="Treat lint warnings as errors."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@text_or_json_option
 @click.option(
     "--quiet", "-q", is_flag=True, help="Print only what fails (no warnings, no summary)."
 )
