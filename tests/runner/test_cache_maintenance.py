@@ -160,3 +160,17 @@ def test_a_file_that_is_not_a_cache_is_a_user_error(tmp_path: Path) -> None:
         cache_stats(tmp_path)
     with pytest.raises(UserError, match="not a readable agentgauge cache"):
         prune_cache(tmp_path)
+
+
+def test_a_cache_written_before_result_replay_is_read_and_pruned(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / CACHE_FILE)  # the session-1 layout: one table
+    db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL)")
+    db.execute("INSERT INTO responses VALUES ('k', x'00', ?)", (time.time() - 40 * DAY,))
+    db.commit()
+    db.close()
+    stats = cache_stats(tmp_path)
+    assert stats is not None
+    assert (stats.responses, stats.results) == (1, 0)
+    report = prune_cache(tmp_path, before=time.time() - 30 * DAY)
+    assert report is not None
+    assert (report.responses, report.results) == (1, 0)

@@ -116,6 +116,17 @@ def decode_response(raw: bytes) -> ModelResponse:
     )
 
 
+_CREATE_RESPONSES = (
+    "CREATE TABLE IF NOT EXISTS responses ("
+    "key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)"
+)
+#: whole results for replay; a cache file written before replay existed lacks it until opened
+_CREATE_RESULTS = (
+    "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, status TEXT NOT NULL, "
+    "model_calls INTEGER NOT NULL, line BLOB NOT NULL, created REAL NOT NULL)"
+)
+
+
 class ResponseCache:
     """A SQLite-backed map from request hash to model response.
 
@@ -128,14 +139,8 @@ class ResponseCache:
         self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS responses ("
-            "key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)"
-        )
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, status TEXT NOT NULL, "
-            "model_calls INTEGER NOT NULL, line BLOB NOT NULL, created REAL NOT NULL)"
-        )
+        self._db.execute(_CREATE_RESPONSES)
+        self._db.execute(_CREATE_RESULTS)
         #: written but not yet committed (also answers lookups)
         self._pending: dict[str, tuple[bytes, float]] = {}
         self._pending_results: dict[str, tuple[str, int, bytes, float]] = {}
@@ -275,7 +280,7 @@ def _connect(path: Path, timeout: float | None) -> sqlite3.Connection:
         )
         # a file that is not a cache fails here (no such table / not a database)
         db.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
-        db.execute("SELECT 1 FROM results LIMIT 1").fetchall()
+        db.execute(_CREATE_RESULTS)  # a cache written before result replay existed
     except sqlite3.Error as err:
         raise UserError(_describe(path, err)) from None
     return db
