@@ -222,3 +222,23 @@ def test_resume_after_replay_keeps_every_pair_once(tmp_path: Path) -> None:
     assert sorted(ids) == sorted(c["id"] for c in cases)
     assert out.replayed == out.ran
     assert out.ran + out.resumed == 40
+
+
+def test_summary_and_reports_say_how_many_results_were_replayed(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from agentgauge.metrics import summarize
+    from agentgauge.report import render_console, render_markdown
+
+    suite = make_suite(CASES)
+    _run(suite, tmp_path, "r1")
+    assert summarize(tmp_path / "r1").replayed == 0
+    _run(suite, tmp_path, "r2")
+    summary = summarize(tmp_path / "r2")
+    assert summary.replayed == 4
+    out = StringIO()
+    render_console(summary, Console(file=out, width=120))
+    assert "4 of 4 results replayed from the cache" in out.getvalue()
+    assert "4 results (4 replayed from the cache)" in render_markdown(summary)

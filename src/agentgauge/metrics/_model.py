@@ -182,6 +182,9 @@ class Summary(Model):
     #: results that called a forbidden tool (zero tolerance)
     forbidden_tool_calls: int = 0
     forbidden_tool_cases: list[str] = Field(default_factory=list)
+    #: results copied whole from the cache (their latency, tokens and cost are those of the
+    #: earlier run that produced them)
+    replayed: int = 0
     #: the lowest-scoring failures and errors, worst first
     worst_failures: list[Failure] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)

@@ -108,6 +108,7 @@ class _Acc:
     #: False when run.json says one trial per case: then no per-case state is kept at all
     track_cases: bool = True
     results_seen: int = 0
+    replayed: int = 0
     passes_seen: int = 0
     untracked_trials: bool = False
     forbidden: int = 0
@@ -120,6 +121,7 @@ class _Acc:
         for acc in self._slices(r):
             acc.add(r.status, r.score, r.latency_ms)
         self.results_seen += 1
+        self.replayed += r.replayed
         self.passes_seen += r.status == "passed"
         if not self.track_cases:
             self.untracked_trials |= r.trial > 0
@@ -406,6 +408,7 @@ class _Acc:
             trials=trials,
             forbidden_tool_calls=self.forbidden,
             forbidden_tool_cases=self.forbidden_ids,
+            replayed=self.replayed,
             worst_failures=[
                 Failure(
                     case_id=w[2],

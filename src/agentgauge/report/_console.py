@@ -59,6 +59,12 @@ def render_console(
         f"   errors {rate(ov.error_rate)}   cases {summary.cases}   results {ov.results}",
     )
     console.print(head)
+    if summary.replayed:
+        console.print(
+            f"{summary.replayed} of {ov.results} results replayed from the cache: their latency "
+            "and cost are the earlier run's",
+            style="dim",
+        )
     if len(summary.by_category) > 1:
         console.print(_slice_table("by category", summary.by_category))
 

@@ -67,7 +67,10 @@ def render_markdown(
             bits.append(f"commit {_code(run.git_commit[:12])}")
         if run.trials > 1:
             bits.append(f"{run.trials} trials")
-        lines.append(" · ".join(bits) + f" · {summary.cases} cases, {ov.results} results")
+        counts = f" · {summary.cases} cases, {ov.results} results"
+        if summary.replayed:
+            counts += f" ({summary.replayed} replayed from the cache)"
+        lines.append(" · ".join(bits) + counts)
         lines.append("")
     conf = f"{summary.confidence:.0%}"
     rows: list[list[str]] = [
