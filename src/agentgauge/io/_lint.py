@@ -35,9 +35,7 @@ Codes:
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -54,7 +52,7 @@ from ._lint_scorers import scorer_findings
 from ._lint_values import matcher_issues, structural_issues
 from ._loader import LoadedSuite, Origin
 from ._yaml import FixedLocator, PathElem
-from ._yaml_errors import format_path
+from ._yaml_errors import did_you_mean, format_path
 
 __all__ = [
     "STRATA_TARGETS",
@@ -250,7 +248,7 @@ class _Linter:
                         "warning",
                         "unknown-tool",
                         f"case offers tool '{t}', which the suite does not define"
-                        + _did_you_mean(t, self.tools),
+                        + did_you_mean(t, self.tools),
                         origin,
                         ("tools", i),
                         case,
@@ -267,7 +265,7 @@ class _Linter:
                     "warning",
                     "unknown-tool",
                     f"simulated result for '{name}', which is not defined"
-                    + _did_you_mean(name, defined),
+                    + did_you_mean(name, defined),
                     origin,
                     ("tool_results", name),
                     case,
@@ -299,7 +297,7 @@ class _Linter:
                     "warning",
                     "unknown-tool",
                     f"forbidden tool '{name}' is not defined (so it can never be called)"
-                    + _did_you_mean(name, defined),
+                    + did_you_mean(name, defined),
                     origin,
                     (*at, "forbidden_tools", i),
                     case,
@@ -323,7 +321,7 @@ class _Linter:
                     "warning",
                     "unknown-tool",
                     f"expected call to '{call.name}', which is not defined"
-                    + _did_you_mean(call.name, defined),
+                    + did_you_mean(call.name, defined),
                     origin,
                     (*call_at, "name"),
                     case,
@@ -362,7 +360,7 @@ class _Linter:
                         "warning",
                         "unknown-argument",
                         f"'{tool.name}' has no argument '{name}'"
-                        + (_did_you_mean(name, props) or f" (it has: {known})"),
+                        + (did_you_mean(name, props) or f" (it has: {known})"),
                         origin,
                         (*args_at, name),
                         case,
@@ -498,11 +496,6 @@ class _Linter:
                     f"categories {members})",
                     where,
                 )
-
-
-def _did_you_mean(name: str, options: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 #: optional expectation fields that, when set, give a scorer something to fail

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -141,6 +141,12 @@ def _model_at(root: type[BaseModel] | None, path: Sequence[PathElem]) -> type[Ba
     return None
 
 
+def did_you_mean(name: str, options: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``options``, or ``""``."""
+    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
 def unknown_field_message(key: str, model: type[BaseModel] | None = None) -> str:
     """``unknown field 'x'`` with a hint: a close field name of ``model`` (or of any model)."""
     if model is not None:
@@ -156,9 +162,7 @@ def unknown_field_message(key: str, model: type[BaseModel] | None = None) -> str
     known = _known_field_names()
     if key in known:
         return f"unknown field '{key}' (it belongs elsewhere in the format, not here)"
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"unknown field '{key}'{hint}"
+    return f"unknown field '{key}'{did_you_mean(key, known)}"
 
 
 @dataclass(frozen=True)

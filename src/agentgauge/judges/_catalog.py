@@ -13,13 +13,12 @@ validates cannot then fail at run start on a scorer name or argument.
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ..io._yaml_errors import kind_of
+from ..io._yaml_errors import did_you_mean, kind_of
 from ..schema import ScorerRef
 
 #: how a scorer uses a judge: it cannot run without one, it uses one when given, or never
@@ -259,12 +258,6 @@ def _issues(ref: ScorerRef) -> Iterator[ScorerIssue]:
             yield ScorerIssue(code="bad-scorer-args", path=("args", key, *inside), message=message)
 
 
-def did_you_mean(name: str, options: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest of ``options``, or ``""`` (as lint words it)."""
-    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def _fits(kind: str, value: Any) -> bool:
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if kind == "bool":
@@ -296,6 +289,5 @@ __all__ = [
     "ScorerArg",
     "ScorerInfo",
     "ScorerIssue",
-    "did_you_mean",
     "scorer_ref_issues",
 ]

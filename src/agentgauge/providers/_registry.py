@@ -30,12 +30,14 @@ def spec_problem(spec: str) -> str | None:
     prefix, sep, _ = spec.partition(":")
     if sep and prefix in _FACTORIES:
         return None
-    import difflib
+    from ..io._yaml_errors import did_you_mean
 
-    known = ", ".join(f"{p}:" for p in _FACTORIES)
-    close = difflib.get_close_matches(prefix, list(_FACTORIES), n=1) if sep else []
-    hint = f" (did you mean '{close[0]}:'?)" if close else f" (expected one of {known})"
-    return f"unknown provider spec '{spec}'{hint}"
+    hint = did_you_mean(f"{prefix}:", [f"{p}:" for p in _FACTORIES]) if sep else ""
+    return f"unknown provider spec '{spec}'{hint or f' (expected one of {_known()})'}"
+
+
+def _known() -> str:
+    return ", ".join(f"{p}:" for p in _FACTORIES)
 
 
 def resolve_provider(spec: str, **options: Any) -> Provider:
@@ -46,8 +48,7 @@ def resolve_provider(spec: str, **options: Any) -> Provider:
     """
     prefix, sep, rest = spec.partition(":")
     if not sep or prefix not in _FACTORIES:
-        known = ", ".join(f"{p}:" for p in _FACTORIES)
-        raise UserError(f"--agent: unknown agent spec '{spec}' (expected one of {known})")
+        raise UserError(f"--agent: unknown agent spec '{spec}' (expected one of {_known()})")
     if prefix in ("http", "https"):
         rest = spec
     module_name, _, attr = _FACTORIES[prefix].partition(":")
