@@ -266,16 +266,15 @@ def _cache_tag(path: Path, **options: object) -> str:
     """
     import hashlib
 
+    from .._stamps import file_stamps
     from . import _local_convert
 
     h = hashlib.blake2b(digest_size=10)
     h.update(Path(__file__).read_bytes())
     h.update(Path(_local_convert.__file__).read_bytes())
-    try:
-        st = path.stat()
-        h.update(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode())
-    except OSError:
-        h.update(str(path).encode())
+    model = path.resolve()
+    h.update(str(model).encode())
+    h.update(file_stamps([model], model.parent))
     from importlib.metadata import PackageNotFoundError, version
 
     with contextlib.suppress(PackageNotFoundError):

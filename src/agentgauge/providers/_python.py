@@ -151,14 +151,11 @@ def source_tag(obj: Any) -> str:
         return ""
     if source is None:
         return ""
-    h = hashlib.blake2b(digest_size=8)
-    for path in sorted(Path(source).resolve().parent.glob("*.py")):
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-    return "src:" + h.hexdigest()
+    from .._stamps import file_stamps
+
+    folder = Path(source).resolve().parent
+    stamps = file_stamps(folder.glob("*.py"), folder)
+    return "src:" + hashlib.blake2b(stamps, digest_size=8).hexdigest()
 
 
 class PythonProvider:

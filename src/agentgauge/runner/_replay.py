@@ -28,6 +28,7 @@ from pathlib import Path
 
 import orjson
 
+from .._stamps import file_stamps
 from .._version import __version__
 from ..providers._base import GenerateConfig
 from ..schema import Case, Suite, ToolSim, ToolSpec
@@ -48,13 +49,7 @@ def code_fingerprint() -> bytes:
 def source_fingerprint(root: Path) -> bytes:
     """A digest of the version and the (path, size, mtime) of every ``*.py`` under ``root``."""
     h = hashlib.blake2b(__version__.encode(), digest_size=16)
-    for path in sorted(root.rglob("*.py")):
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        name = path.relative_to(root).as_posix().encode()
-        h.update(b"%s:%d:%d;" % (name, st.st_size, st.st_mtime_ns))
+    h.update(file_stamps(root.rglob("*.py"), root))
     return h.digest()
 
 
