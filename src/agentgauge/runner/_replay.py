@@ -31,9 +31,10 @@ import orjson
 from .._stamps import file_stamps
 from .._version import __version__
 from ..providers._base import GenerateConfig
-from ..schema import Case, Suite, ToolSim, ToolSpec
+from ..schema import Case, Suite
 from ..scoring import ScoringConfig
 from ._cache import RequestKeys, ResponseCache
+from ._tools import case_simulations
 
 #: bump when the key layout or the stored line changes (old entries then simply miss)
 _LAYOUT = b"agentgauge-replay-1"
@@ -104,7 +105,11 @@ class ResultReplay:
         h.update(suite.model_dump_json(exclude={"cases"}).encode())
         self._head = h
         #: suite tools simulated by a ``function:`` fake (user code agentgauge cannot hash)
-        self._function_tools = frozenset(t.name for t in suite.tools if _is_function(t.simulation))
+        self._function_tools = frozenset(
+            t.name
+            for t in suite.tools
+            if t.simulation is not None and t.simulation.function is not None
+        )
 
     @staticmethod
     def applies(scoring: ScoringConfig, extra_scorers: object) -> bool:
@@ -124,17 +129,12 @@ class ResultReplay:
         return h.hexdigest()
 
     def _uses_function(self, case: Case) -> bool:
-        for entry in case.tool_results.values():
-            if any(_is_function(sim) for sim in (entry if isinstance(entry, list) else [entry])):
-                return True
+        if any(sim.function is not None for sim in case_simulations(case)):
+            return True
         if case.tools is None:
             return bool(self._function_tools)
-        return any(
-            _is_function(tool.simulation)
-            if isinstance(tool, ToolSpec)
-            else tool in self._function_tools
-            for tool in case.tools
-        )
+        # inline tools were checked above; a name offers a suite tool
+        return any(isinstance(tool, str) and tool in self._function_tools for tool in case.tools)
 
     def get(self, key: str) -> Replayed | None:
         row = self._cache.get_result(key)
@@ -143,7 +143,3 @@ class ResultReplay:
     def put(self, key: str, status: str, model_calls: int, line: bytes) -> None:
         """Store a finished (passed or failed) result's journal line."""
         self._cache.put_result(key, status, model_calls, replayed_line(line))
-
-
-def _is_function(sim: ToolSim | None) -> bool:
-    return sim is not None and sim.function is not None

@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..io import ResultsWriter
 from ..providers._base import Provider, close_provider
 from ..providers._registry import resolve_provider
-from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim, ToolSpec
+from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim
 from ._cache import RequestKeys, ResponseCache
 from ._case import CaseContext, run_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, default_cache_dir
@@ -35,7 +35,7 @@ from ._loop import RunStats
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
 from ._retry import RetryPolicy
-from ._tools import load_function
+from ._tools import case_simulations, load_function
 
 
 def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterator[Case]:
@@ -106,19 +106,11 @@ def check_tool_functions(suite: Suite, cases: Iterable[Case]) -> None:
     refs: set[str] = set()
     sims: list[ToolSim] = [t.simulation for t in suite.tools if t.simulation is not None]
     for case in cases:
-        sims.extend(_case_sims(case))
+        sims.extend(case_simulations(case))
     for sim in sims:
         if sim.function is not None and sim.function not in refs:
             refs.add(sim.function)
             load_function(sim.function)
-
-
-def _case_sims(case: Case) -> Iterator[ToolSim]:
-    for entry in case.tool_results.values():
-        yield from entry if isinstance(entry, list) else [entry]
-    for tool in case.tools or ():
-        if isinstance(tool, ToolSpec) and tool.simulation is not None:
-            yield tool.simulation
 
 
 def _header_hash(suite: Suite) -> hashlib.blake2b:
@@ -163,7 +155,7 @@ class SuiteSurvey:
         self._hash.update(case.model_dump_json().encode())
         if not self._globs or _matches(case, self._globs):
             self._matched += 1
-        for sim in _case_sims(case):
+        for sim in case_simulations(case):
             if sim.function is not None:
                 self._refs[sim.function] = None
 

@@ -28,7 +28,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ import anyio
 import orjson
 
 from ..errors import UserError
-from ..schema import FaultKind, FaultRate, JsonValue, ToolCall, ToolSim
+from ..schema import Case, FaultKind, FaultRate, JsonValue, ToolCall, ToolSim, ToolSpec
 
 #: what a ``malformed`` fault hands the agent: text that is not valid JSON
 MALFORMED_TEXT = '{"result": [{"id": 1, "value": "trunc'
@@ -75,6 +75,15 @@ def _import_module(name: str) -> Any:
             raise
         sys.path.append(cwd)
         return importlib.import_module(name)
+
+
+def case_simulations(case: Case) -> Iterator[ToolSim]:
+    """The simulations a case itself sets: its ``tool_results`` and its inline tools'."""
+    for entry in case.tool_results.values():
+        yield from entry if isinstance(entry, list) else [entry]
+    for tool in case.tools or ():
+        if isinstance(tool, ToolSpec) and tool.simulation is not None:
+            yield tool.simulation
 
 
 def load_function(ref: str) -> tuple[Callable[..., Any], bool]:
