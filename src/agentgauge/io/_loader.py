@@ -115,13 +115,19 @@ class _Problems:
         raise UserError(lines[0], problems=lines)
 
 
+def find_suite_file(path: Path) -> Path | None:
+    """The suite file ``path`` names: itself, or the suite file of the folder ``path``."""
+    if path.is_dir():
+        return next((path / n for n in SUITE_FILE_NAMES if (path / n).is_file()), None)
+    return path if path.is_file() else None
+
+
 def _suite_file(path: Path) -> Path:
     if path.is_dir():
-        for name in SUITE_FILE_NAMES:
-            candidate = path / name
-            if candidate.is_file():
-                return candidate
-        raise UserError(f"{path}: no {', '.join(SUITE_FILE_NAMES)} in this folder")
+        found = find_suite_file(path)
+        if found is None:
+            raise UserError(f"{path}: no {', '.join(SUITE_FILE_NAMES)} in this folder")
+        return found
     if not path.exists():
         raise UserError(f"{path}: no such file or folder")
     return path

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
-from ..io._loader import SUITE_FILE_NAMES
+from ..io._loader import find_suite_file
 from ..io._yaml import read_yaml_text
 from ..schema import Gates, RunRecord
 from ._model import Summary
@@ -136,20 +136,13 @@ def _loaded_gates(path: Path) -> Gates | None:
         ) from err
 
 
-def _suite_document(path: Path) -> Path | None:
-    """The suite file: ``path`` itself, or the suite file of the folder ``path`` (or None)."""
-    if path.is_dir():
-        return next((path / n for n in SUITE_FILE_NAMES if (path / n).is_file()), None)
-    return path if path.is_file() else None
-
-
 def suite_exists(path: Path) -> bool:
     """Whether the suite a run recorded is still there: a file, or a folder holding a suite
     file (or BFCL data, which ``agentgauge score`` reads as a suite)."""
     if path.is_dir():
         from ..scoring._offline import looks_like_bfcl
 
-        return _suite_document(path) is not None or looks_like_bfcl(path)
+        return find_suite_file(path) is not None or looks_like_bfcl(path)
     return path.is_file()
 
 
@@ -166,7 +159,7 @@ def suite_gates(run: RunRecord | None) -> Gates | None:
     if run is None or not run.suite_path:
         return None
     given = Path(run.suite_path)
-    path = _suite_document(given)
+    path = find_suite_file(given)
     if path is None or path.suffix.lower() in _CASE_FILE_SUFFIXES:
         return None
     try:
