@@ -129,14 +129,28 @@ def argument_verdict(r: CaseResult, selection: bool | None) -> bool | None:
 
 
 def behavior_verdict(r: CaseResult) -> tuple[bool | None, str | None] | None:
-    """(passed, expected behaviour) from the ``behavior`` score, else expected vs classified."""
+    """(passed, expected behaviour) of a result's turn-0 behaviour; None when not applicable.
+
+    From the ``behavior`` score when the scorer made one: a skipped score (``passed: None``,
+    e.g. ``recover`` when no tool failed) stays skipped — neither a pass nor a failure — and is
+    never re-judged from the classified label. Without a score, the expected behaviour is
+    compared with what the agent did in turn 0 (a multi-turn result's ``calls`` and
+    ``behavior`` cover later turns too).
+    """
     s = case_score(r.scores, "behavior")
     expected = r.expected_behavior or (s.expected if s else None)
-    if s is not None and s.passed is not None:
+    if s is not None:
         return s.passed, expected
-    if r.expected_behavior is not None and r.behavior is not None:
-        return behavior_ok(r.expected_behavior, r.behavior, bool(r.calls)), expected
-    return None
+    if r.expected_behavior is None or r.behavior is None:
+        return None
+    if r.expected_behavior == "recover":
+        # only the scorer can judge a recovery; without its score there is nothing to count
+        return None, expected
+    called, behavior = bool(r.calls), r.behavior
+    first = first_turn_observation(r)
+    if first is not None:
+        called, behavior = first[0], first[1] or r.behavior
+    return behavior_ok(r.expected_behavior, behavior, called), expected
 
 
 def behavior_ok(expected: str, actual: str, called: bool) -> bool:
