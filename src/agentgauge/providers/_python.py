@@ -13,21 +13,28 @@ the generation config. It returns the agent's next turn as any of:
 - a dict ``{"text": ..., "tool_calls": [{"name": ..., "arguments": {...}}], "usage": {...}}``;
 - ``None``: an empty reply.
 
-Sync callables run in a worker thread (so a blocking agent does not stall the run); pass
-``?thread=0`` to call a cheap, non-blocking function inline. If the name points to an object
-with an async ``generate`` method (a Provider), it is used as is. An exception from the callable
-is recorded on the case as an error (raise :class:`agentgauge.errors.ProviderError` with
-``transient=True`` to have the runner retry).
+Sync callables run in a worker thread of their own (so a blocking agent does not stall the run,
+and the case's ``--timeout`` holds: a call still running at the deadline is abandoned — a thread
+cannot be killed, so it runs on in the background, but what it returns is discarded and it
+received private copies of the messages and tools, so it cannot change the next case); pass
+``?thread=0`` to call a cheap, non-blocking function inline (it cannot be interrupted: a case it
+keeps past the deadline is still recorded as a timeout once it returns). If the name points to
+an object with an async ``generate`` method (a Provider), it is used as is. An exception from
+the callable is recorded on the case as an error (raise
+:class:`agentgauge.errors.ProviderError` with ``transient=True`` to have the runner retry).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import hashlib
 import importlib
 import importlib.util
 import inspect
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -107,6 +114,45 @@ def _takes_one_argument(func: Callable[..., Any]) -> bool:
     return len(positional) == 1 and not has_varargs
 
 
+async def call_in_thread(func: Callable[..., Any], *args: Any) -> Any:
+    """Call a blocking ``func`` in a new daemon thread; cancelling the wait abandons the call.
+
+    The runner's per-case deadline cancels the waiting task. A thread cannot be stopped, so the
+    call runs on in the background; when it ends, its value (or exception) is dropped, because
+    the future it would resolve was cancelled. The thread is a daemon, so an agent stuck forever
+    does not keep the process alive after the run. (anyio's worker threads cannot be abandoned
+    this way without blocking interpreter exit.) Other event loops than asyncio use anyio's
+    worker threads with ``abandon_on_cancel``.
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # not asyncio (trio)
+        return await anyio.to_thread.run_sync(func, *args, abandon_on_cancel=True)
+    future: asyncio.Future[Any] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def deliver(ok: bool, value: Any) -> None:
+        if future.done():  # cancelled: the case timed out and has moved on
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def work() -> None:
+        try:
+            outcome: tuple[bool, Any] = (True, context.run(func, *args))
+        except Exception as exc:
+            outcome = (False, exc)
+        except BaseException as exc:  # SystemExit and the like, raised by the agent
+            outcome = (False, RuntimeError(f"{type(exc).__name__}: {exc}"))
+        with contextlib.suppress(RuntimeError):  # the event loop is closed: the run is over
+            loop.call_soon_threadsafe(deliver, *outcome)
+
+    threading.Thread(target=work, name="agentgauge python agent", daemon=True).start()
+    return await future
+
+
 def to_response(value: Any, where: str = "python agent") -> ModelResponse:
     """Turn whatever an agent callable returned into a ModelResponse."""
     if isinstance(value, ModelResponse):
@@ -174,24 +220,30 @@ class PythonProvider:
     def __repr__(self) -> str:
         return f"PythonProvider(name={self.name!r})"
 
-    def _args(self, request: ModelRequest) -> tuple[Any, ...]:
+    def _args(self, request: ModelRequest, *, private: bool = False) -> tuple[Any, ...]:
+        """The callable's arguments; ``private``: deep copies, for a call that may be abandoned.
+
+        The runner shares message and tool objects between trials of a case (a list input) and
+        between cases (the suite's tools); a call abandoned at its deadline keeps running, so it
+        must not hold anything it could change under a later case.
+        """
+        messages = list(request.messages)
+        tools = list(request.tools)
+        if private:
+            messages = [m.model_copy(deep=True) for m in messages]
+            tools = [t.model_copy(deep=True) for t in tools]
         if self._one_arg:
-            return (
-                AgentInput(
-                    messages=list(request.messages),
-                    tools=list(request.tools),
-                    config=request.config,
-                ),
-            )
-        return (list(request.messages), list(request.tools))
+            return (AgentInput(messages=messages, tools=tools, config=request.config),)
+        return (messages, tools)
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
-        args = self._args(request)
+        threaded = self._thread and not self._is_async
+        args = self._args(request, private=threaded)
         try:
             if self._is_async:
                 value = await self.func(*args)
-            elif self._thread:
-                value = await anyio.to_thread.run_sync(self.func, *args)
+            elif threaded:
+                value = await call_in_thread(self.func, *args)
             else:
                 value = self.func(*args)
                 if inspect.isawaitable(value):

@@ -115,7 +115,8 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     t0 = time.perf_counter()
     # a bare cancel scope with a deadline is cheaper than fail_after, and tells the case's own
     # timeout apart from a TimeoutError raised by the provider
-    with anyio.CancelScope(deadline=anyio.current_time() + ctx.timeout_s) as scope:
+    deadline = anyio.current_time() + ctx.timeout_s
+    with anyio.CancelScope(deadline=deadline) as scope:
         try:
             tr.turns.append([])
             await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=0, tr=tr)
@@ -131,7 +132,9 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
                 error = f"provider error: {_error_text(exc)}{suffix}"
             else:
                 error = f"{type(exc).__name__}: {_error_text(exc)}{suffix}"
-    if scope.cancelled_caught:
+    # a call that cannot be interrupted (an inline sync agent blocking the event loop) may end
+    # past the deadline without a cancellation ever reaching the case: still a timeout
+    if scope.cancelled_caught or (error is None and anyio.current_time() >= deadline):
         error = f"timeout after {ctx.timeout_s:g}s"
     latency_ms = (time.perf_counter() - t0) * 1000.0
     result = _build_result(case, trial, tr, latency_ms)
