@@ -9,7 +9,8 @@ import pytest
 
 from agentgauge.errors import UserError
 from agentgauge.io.importers import ImportOptions, import_suite
-from agentgauge.schema import ArgMatcher, Suite
+from agentgauge.schema import ArgMatcher, Case, Message, Suite, ToolCall
+from agentgauge.scoring import score_case
 
 DATA = Path(__file__).parent / "data"
 TOOLS = DATA / "tools.json"
@@ -28,7 +29,7 @@ def test_types_map_to_categories_and_behaviours() -> None:
         "A002": ("tool_call", "tool_call"),
         "B001": ("no_tool", "answer"),
         "C001": ("clarify", "clarify"),
-        "D001": ("error_handling", "recover"),
+        "D001": ("error_handling", "clarify"),
         "E001": ("not_supported", "refuse"),
     }
     assert [t.name for t in suite.tools] == ["get_weather", "translate_text", "book_hotel"]
@@ -69,6 +70,13 @@ def test_kind_falls_back_to_ground_truth_then_id_letter(tmp_path: Path) -> None:
             "ground_truth": {"text": "I can't.", "no_function_call": True},
         },
         {"user_query": "2+2?", "ground_truth": {"text": "4", "no_function_call": True}},
+        {
+            # "text" says only that the reply is text; the id letter says which kind
+            "id": "D003",
+            "user_query": "Convert 100 meters into seconds.",
+            "ground_truth": {"text": "Meters are not a unit of time.", "no_function_call": True},
+            "expected_response_type": "text",
+        },
     ]
     src = tmp_path / "test_dataset.json"
     src.write_text(json.dumps(records), encoding="utf-8")
@@ -78,6 +86,7 @@ def test_kind_falls_back_to_ground_truth_then_id_letter(tmp_path: Path) -> None:
         ("C007", "clarify"),
         ("E002", "not_supported"),
         ("case-1", "no_tool"),
+        ("D003", "error_handling"),
     ]
 
 
@@ -153,3 +162,122 @@ def test_bad_records(tmp_path: Path, record: dict[str, object], message: str) ->
         _import(src)
     assert str(err.value).startswith(f"{src}:2: ")
     assert message in str(err.value)
+
+
+# ---------------------------------------------------------------- verdicts on imported cases
+
+
+def _verdict(suite: Suite, case: Case, text: str | None, *calls: ToolCall) -> str:
+    turn = [Message(role="assistant", content=text, tool_calls=list(calls))]
+    return score_case(case, [turn], {t.name: t for t in suite.tools}).status
+
+
+_REMINDER_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "set_reminder",
+            "description": "Set a reminder.",
+            "parameters": {
+                "type": "object",
+                "properties": {"text": {"type": "string"}, "date": {"type": "string"}},
+                "required": ["text", "date"],
+            },
+        },
+    }
+]
+
+
+def _reminder_suite(tmp_path: Path, records: list[dict[str, object]]) -> Suite:
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(_REMINDER_TOOLS), encoding="utf-8")
+    src = tmp_path / "test_dataset.json"
+    src.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    return import_suite("tool-selection", [src], ImportOptions(tools=tools))
+
+
+def test_error_record_fails_a_call_and_an_empty_acknowledgement(tmp_path: Path) -> None:
+    # the framework's unified format: ground_truth carries expected_response_type, no flag
+    suite = _reminder_suite(
+        tmp_path,
+        [
+            {
+                "id": "D002",
+                "type": "error",
+                "user_query": "Set a reminder for the dentist on April 31st.",
+                "ground_truth": {
+                    "function_call": None,
+                    "text": "April has only 30 days. Which date should the reminder be for?",
+                    "expected_response_type": "text",
+                },
+            }
+        ],
+    )
+    (case,) = suite.cases
+    assert (case.category, case.expect.behavior) == ("error_handling", "clarify")
+    assert case.expect.reference == (
+        "April has only 30 days. Which date should the reminder be for?"
+    )
+    bad_call = ToolCall(name="set_reminder", arguments={"text": "dentist", "date": "2026-04-31"})
+    # both passed while the record was imported as `recover` (no tool error, nothing scored)
+    assert _verdict(suite, case, None, bad_call) == "failed"
+    assert _verdict(suite, case, "Done!", bad_call) == "failed"
+    assert _verdict(suite, case, "Done! Your reminder is set.") == "failed"
+    good = "April only has 30 days, so April 31st doesn't exist. Which day did you mean?"
+    assert _verdict(suite, case, good) == "passed"
+
+
+def test_fixture_error_record_verdicts() -> None:
+    suite = _import()
+    case = next(c for c in suite.cases if c.id == "D001")
+    wrong = ToolCall(
+        name="book_hotel", arguments={"city": "Rome", "check_in": "2026-02-30", "nights": 2}
+    )
+    assert _verdict(suite, case, "Booked!", wrong) == "failed"
+    assert _verdict(suite, case, "Done!") == "failed"
+    assert (
+        _verdict(suite, case, "February has no 30th day. Which check-in date do you want?")
+        == "passed"
+    )
+
+
+def test_every_text_record_fails_on_any_call() -> None:
+    # the framework fails any function call on a record whose ground truth is text
+    suite = _import()
+    call = ToolCall(name="get_weather", arguments={"location": "Lisbon"})
+    for case in suite.cases:
+        if case.expect.behavior != "tool_call":
+            assert _verdict(suite, case, "Here you go.", call) == "failed", case.id
+    by_id = {c.id: c for c in suite.cases}
+    assert _verdict(suite, by_id["B001"], "Six.") == "passed"
+    assert _verdict(suite, by_id["C001"], "Which city, and for how many nights?") == "passed"
+    assert _verdict(suite, by_id["C001"], "Done!") == "failed"
+    assert _verdict(suite, by_id["E001"], "Sorry, I can't control your lights.") == "passed"
+    assert _verdict(suite, by_id["E001"], "Done!") == "failed"
+
+
+def test_error_record_with_a_function_call_ground_truth_is_a_call_case(tmp_path: Path) -> None:
+    suite = _reminder_suite(
+        tmp_path,
+        [
+            {
+                "id": "D9",
+                "type": "error",
+                "user_query": "Remind me about the dentist on the 30th of April, not the 31st.",
+                "ground_truth": {
+                    "function_call": {
+                        "name": "set_reminder",
+                        "arguments": {"text": "dentist", "date": "2026-04-30"},
+                    },
+                    "expected_response_type": "function_call",
+                },
+            }
+        ],
+    )
+    (case,) = suite.cases
+    assert (case.category, case.expect.behavior) == ("error_handling", "tool_call")
+    wrong = ToolCall(name="set_reminder", arguments={"text": "dentist", "date": "2026-04-31"})
+    right = ToolCall(name="set_reminder", arguments={"text": "dentist", "date": "2026-04-30"})
+    assert _verdict(suite, case, None, wrong) == "failed"
+    assert _verdict(suite, case, "I can't.") == "failed"
+    assert _verdict(suite, case, None, right) == "passed"
