@@ -35,14 +35,14 @@ def test_types_map_to_categories_and_behaviours() -> None:
     assert [t.name for t in suite.tools] == ["get_weather", "translate_text", "book_hotel"]
 
 
-def test_expected_call_is_exact_and_text_is_the_reference() -> None:
+def test_expected_call_and_text_reference() -> None:
     suite = _import()
     by_id = {c.id: c for c in suite.cases}
     (call,) = by_id["A002"].expect.tool_calls
     assert call.name == "translate_text"
     assert call.arguments == {
-        "text": ArgMatcher(value="good morning"),
-        "target_language": ArgMatcher(value="ja"),
+        "text": ArgMatcher(value="good morning", ignore_case=True, ignore_space=True),
+        "target_language": ArgMatcher(value="ja", ignore_case=True, ignore_space=True),
     }
     assert by_id["B001"].expect.reference == "A hexagon has six sides."
     assert by_id["B001"].expect.tool_calls == []
@@ -281,3 +281,86 @@ def test_error_record_with_a_function_call_ground_truth_is_a_call_case(tmp_path:
     assert _verdict(suite, case, None, wrong) == "failed"
     assert _verdict(suite, case, "I can't.") == "failed"
     assert _verdict(suite, case, None, right) == "passed"
+
+
+def _call_suite(tmp_path: Path, arguments: dict[str, object]) -> Suite:
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "location": {"type": "string"},
+                        "days": {"type": "integer"},
+                        "zip": {"type": "string"},
+                        "metric": {"type": "boolean"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["location"],
+                },
+            },
+        }
+    ]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    record = {
+        "id": "A1",
+        "type": "tool_selection",
+        "user_query": "Weather?",
+        "ground_truth": {"function_call": {"name": "get_weather", "arguments": arguments}},
+    }
+    src = tmp_path / "test_dataset.json"
+    src.write_text(json.dumps([record]), encoding="utf-8")
+    return import_suite("tool-selection", [src], ImportOptions(tools=tmp_path / "tools.json"))
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "status"),
+    [
+        # the framework's first check: case and surrounding space do not matter
+        ({"location": "New York"}, {"location": "new york "}, "passed"),
+        ({"location": "New York"}, {"location": "  NEW YORK"}, "passed"),
+        ({"location": "New York"}, {"location": "Boston"}, "failed"),
+        ({"location": "New York"}, {"location": "NewYork"}, "failed"),
+        # numbers compare as numbers, whichever side is the string
+        ({"location": "x", "days": 2}, {"location": "x", "days": "2"}, "passed"),
+        ({"location": "x", "days": 2}, {"location": "x", "days": 2.0}, "passed"),
+        ({"location": "x", "days": 2}, {"location": "x", "days": "3"}, "failed"),
+        ({"location": "x", "zip": "2"}, {"location": "x", "zip": 2}, "passed"),
+        ({"location": "x", "zip": "2"}, {"location": "x", "zip": "2.0"}, "passed"),
+        ({"location": "x", "zip": "2"}, {"location": "x", "zip": 3}, "failed"),
+        # booleans compare by their text: True is "true", not 1
+        ({"location": "x", "metric": True}, {"location": "x", "metric": "True"}, "passed"),
+        ({"location": "x", "metric": True}, {"location": "x", "metric": 1}, "failed"),
+        ({"location": "x", "metric": "false"}, {"location": "x", "metric": False}, "passed"),
+        ({"location": "x", "metric": "false"}, {"location": "x", "metric": True}, "failed"),
+        # lists: the case of the strings inside does not matter, the items do
+        ({"location": "x", "tags": ["Rain"]}, {"location": "x", "tags": ["rain"]}, "passed"),
+        ({"location": "x", "tags": ["Rain"]}, {"location": "x", "tags": ["snow"]}, "failed"),
+        # the same argument names: none missing, none extra
+        ({"location": "x", "days": 2}, {"location": "x"}, "failed"),
+        ({"location": "x"}, {"location": "x", "days": 2}, "failed"),
+    ],
+)
+def test_arguments_compare_as_the_framework_compares(
+    tmp_path: Path, expected: dict[str, object], actual: dict[str, object], status: str
+) -> None:
+    suite = _call_suite(tmp_path, expected)
+    (case,) = suite.cases
+    assert _verdict(suite, case, None, ToolCall(name="get_weather", arguments=actual)) == status
+
+
+def test_argument_failure_explains_itself(tmp_path: Path) -> None:
+    suite = _call_suite(tmp_path, {"location": "New York"})
+    (case,) = suite.cases
+    turn = [
+        Message(
+            role="assistant",
+            tool_calls=[ToolCall(name="get_weather", arguments={"location": "Boston"})],
+        )
+    ]
+    verdict = score_case(case, [turn], {t.name: t for t in suite.tools})
+    assert "expected 'New York' (ignoring case, ignoring spaces), got 'Boston'" in (
+        verdict.explanation
+    )

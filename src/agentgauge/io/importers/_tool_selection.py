@@ -29,6 +29,7 @@ pass when no tool fails.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any, Final
@@ -36,12 +37,20 @@ from typing import Any, Final
 import orjson
 
 from ...errors import UserError
-from ...schema import Behavior, CallExpectation, Case, Expectation, JsonValue, Suite, ToolSpec
+from ...schema import (
+    ArgMatcher,
+    Behavior,
+    CallExpectation,
+    Case,
+    Expectation,
+    JsonValue,
+    Suite,
+    ToolSpec,
+)
 from .._convert import read_tools_file
 from ._common import (
     ImportOptions,
     Record,
-    exact_arguments,
     iter_json_records,
     limited,
     read_text,
@@ -128,6 +137,47 @@ def _expected_call(truth: dict[str, Any], where: str) -> tuple[str, dict[str, Js
     return call["name"], arguments
 
 
+def _as_number(text: str) -> int | float | None:
+    """The number a string spells (``" 2 "`` -> 2, ``"2.50"`` -> 2.5), as Python's ``float``
+    reads it; ``None`` for anything else, and for NaN and infinities."""
+    s = text.strip()
+    try:
+        f = float(s)
+    except ValueError:
+        return None
+    if not math.isfinite(f):
+        return None
+    try:
+        return int(s)
+    except ValueError:
+        return f
+
+
+def _framework_matcher(value: JsonValue) -> ArgMatcher:
+    """The matcher of the framework's first check for one ground-truth argument value.
+
+    The framework compares ``float(str(x).strip())`` when both values read as numbers, else
+    ``str(x).lower().strip()``: case and surrounding space do not matter, ``"2"`` equals ``2``
+    and ``"true"`` equals ``True``. Containers compare by their lower-cased Python text, i.e.
+    ignoring the case of the strings inside.
+    """
+    if isinstance(value, bool | int | float):
+        # "2", " 2.0 " for 2; "true" for True
+        return ArgMatcher(value=value, coerce=True)
+    if isinstance(value, str):
+        number = _as_number(value)
+        low = value.strip().lower()
+        other: JsonValue = (
+            number if number is not None else (low == "true") if low in ("true", "false") else None
+        )
+        if other is None:
+            return ArgMatcher(value=value, ignore_case=True, ignore_space=True)
+        return ArgMatcher(one_of=[value, other], ignore_case=True, ignore_space=True, coerce=True)
+    if value is None:
+        return ArgMatcher(value=None)
+    return ArgMatcher(value=value, ignore_case=True)
+
+
 def _recorded(row: dict[str, Any]) -> dict[str, Any] | None:
     if "model_function_call" not in row and "model_text" not in row:
         return None
@@ -168,7 +218,8 @@ def _case(record: Record, options: ImportOptions, tool_names: set[str], taken: s
         name, arguments = _expected_call(truth, where)
         if tool_names and name not in tool_names:
             raise UserError(f"{where}: ground_truth.function_call: unknown tool '{name}'")
-        expect["tool_calls"] = [CallExpectation(name=name, arguments=exact_arguments(arguments))]
+        matchers = {k: _framework_matcher(v) for k, v in arguments.items()}
+        expect["tool_calls"] = [CallExpectation(name=name, arguments=matchers)]
     elif behavior == "tool_call":
         raise UserError(f"{where}: a {kind} record needs ground_truth.function_call")
     raw_id = row.get("id")
