@@ -35,7 +35,11 @@ def test_gate_with_gates_file_and_baseline(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, [*args, "--baseline", str(FIXTURES / "base"), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert [c["name"] for c in report["checks"]] == ["pass rate", "regression: pass_rate"]
+    assert [c["name"] for c in report["checks"]] == [
+        "pass rate",
+        "latency budget violations",
+        "regression: pass_rate",
+    ]
     # the same run gated against itself as a stricter floor fails
     gates.write_text("min_pass_rate: 0.9\n")
     assert CliRunner().invoke(cli, args).exit_code == 1

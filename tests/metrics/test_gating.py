@@ -30,6 +30,8 @@ def test_thresholds() -> None:
     )
     report = evaluate_gates(s, gates)
     assert _names(report) == {
+        # a case of the fixture run has its own latency_budget_s: a budget is always checked
+        "latency budget violations": True,
         "pass rate": True,
         "pass rate [happy_path]": False,
         "pass rate [missing]": False,
@@ -53,6 +55,7 @@ def test_forbidden_tool_zero_tolerance() -> None:
     assert base.passed
     new = evaluate_gates(summarize(FIXTURES / "new"), Gates())
     assert not new.passed
+    assert [c.name for c in new.failed] == ["forbidden tool calls"]
     assert "delete-account" in new.failed[0].message
 
 
@@ -79,7 +82,7 @@ def test_gate_run_reads_gates_file(tmp_path: Path) -> None:
     _, report, cmp = gate_run(FIXTURES / "new", gates_file=f)
     assert report.passed
     assert cmp is None
-    assert [c.name for c in report.checks] == ["pass rate"]
+    assert [c.name for c in report.checks] == ["pass rate", "latency budget violations"]
 
 
 def test_bad_gates_file_is_a_user_error(tmp_path: Path) -> None:
@@ -116,7 +119,7 @@ def test_gates_come_from_the_suite_recorded_in_run_json(tmp_path: Path) -> None:
     record["suite_path"] = str(suite)
     (run / "run.json").write_text(json.dumps(record))
     summary, report, _ = gate_run(run)
-    assert [c.name for c in report.checks] == ["pass rate"]
+    assert [c.name for c in report.checks] == ["pass rate", "latency budget violations"]
     assert not report.passed
     # the suite's per-category latency budget was applied while summarizing
     assert summary.performance.budget_violations.n == 5
@@ -126,7 +129,8 @@ def test_gates_come_from_the_suite_recorded_in_run_json(tmp_path: Path) -> None:
         gate_run(run)
     # ... unless the gates are given
     _, report, _ = gate_run(run, gates=Gates())
-    assert [c.name for c in report.checks] == ["forbidden tool calls"]
+    # one case's own latency_budget_s is still checked with the default gates
+    assert [c.name for c in report.checks] == ["latency budget violations", "forbidden tool calls"]
 
 
 def test_empty_run_fails_minimums_but_not_maxima(tmp_path: Path) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import Field
 
 from ..errors import UserError
-from ..schema import Gates, Model, Percentile
+from ..schema import Gates, Model, Percentile, ScorerGate
 from ._compare import Comparison, compare
-from ._model import Latency, Rate, Summary
+from ._model import Latency, Mean, Rate, ScorerStats, Summary
 from ._summarize import load_run, small_sample_warnings
 
 
@@ -96,9 +97,16 @@ def _max_latency(
 
 
 def evaluate_gates(
-    summary: Summary, gates: Gates, baseline: Comparison | None = None
+    summary: Summary,
+    gates: Gates,
+    baseline: Comparison | None = None,
+    baseline_summary: Summary | None = None,
 ) -> GateReport:
-    """Check every configured threshold; the report passes when every check passes."""
+    """Check every configured threshold; the report passes when every check passes.
+
+    ``baseline_summary`` (the baseline run's summary) is needed only for the scorers'
+    ``max_regression`` gates; ``gate_run`` passes it when a baseline is given.
+    """
     checks: list[GateCheck] = []
     if gates.min_pass_rate is not None:
         checks.append(_min_rate("pass rate", summary.overall.pass_rate, gates.min_pass_rate))
@@ -128,19 +136,7 @@ def evaluate_gates(
                 f"{'within' if ok else 'exceeds'} the maximum {gates.max_error_rate * 100:.1f}%",
             )
         )
-    if gates.max_budget_violation_rate is not None:
-        bv = summary.performance.budget_violations
-        value = bv.value or 0.0
-        ok = value <= gates.max_budget_violation_rate
-        checks.append(
-            GateCheck(
-                name="latency budget violations",
-                threshold=f"≤ {gates.max_budget_violation_rate * 100:.1f}%",
-                actual=_rate_text(bv),
-                passed=ok,
-                message=f"{bv.passed} of {bv.n} results over their latency budget",
-            )
-        )
+    checks += _budgets(summary, gates)
     checks += _max_latency("latency", summary.performance.latency, gates.max_latency_s)
     for cat, limits in sorted(gates.max_category_latency_s.items()):
         checks += _max_latency(f"latency [{cat}]", summary.performance.by_category.get(cat), limits)
@@ -159,11 +155,198 @@ def evaluate_gates(
             )
         )
     warnings = small_sample_warnings(summary, gates)
+    for name, gate in sorted(gates.scorers.items()):
+        stats, key = scorer_stats(summary, name)
+        base_stats = scorer_stats(baseline_summary, name)[0] if baseline_summary else None
+        checks += _scorer_checks(key, gate, stats, base_stats, baseline_summary is not None)
     if baseline is not None and gates.max_regression_points is not None:
         checks += _regressions(baseline, gates)
         if baseline.paired == 0:
             warnings.append("the baseline run shares no case with this run; nothing to compare")
+    warnings += [
+        f"{c.name}: {c.message}" for c in checks if c.passed and c.actual.startswith("n/a")
+    ]
     return GateReport(passed=all(c.passed for c in checks), checks=checks, warnings=warnings)
+
+
+def _budgets(summary: Summary, gates: Gates) -> list[GateCheck]:
+    """Per-result budgets (latency by category or case, time to first token).
+
+    A budget is a limit on every result, so without ``max_budget_violation_rate`` one result
+    over its budget fails the gate; the rate, when set, allows that fraction.
+    """
+    allowed = gates.max_budget_violation_rate
+    limit = allowed if allowed is not None else 0.0
+    out: list[GateCheck] = []
+    bv = summary.performance.budget_violations
+    if allowed is not None or bv.n or gates.latency_budget_s:
+        out.append(_violations("latency budget violations", bv, limit, "latency budget"))
+    if gates.max_ttft_s is not None:
+        tv = summary.performance.ttft_violations
+        name = f"time to first token ≤ {gates.max_ttft_s:g} s"
+        if tv.n == 0:
+            out.append(
+                GateCheck(
+                    name=name,
+                    threshold=f"≤ {limit * 100:.1f}% of results over",
+                    actual="n/a (no time to first token recorded)",
+                    passed=False,
+                    message="no result recorded a time to first token (it is measured on "
+                    "streamed, uncached model calls: run with --stream), so the budget of "
+                    f"{gates.max_ttft_s:g} s cannot be shown to hold",
+                )
+            )
+        else:
+            out.append(_violations(name, tv, limit, "time-to-first-token budget"))
+    return out
+
+
+def _violations(name: str, r: Rate, limit: float, what: str) -> GateCheck:
+    value = r.value or 0.0
+    ok = value <= limit
+    return GateCheck(
+        name=name,
+        threshold=f"≤ {limit * 100:.1f}% of results over",
+        actual=_rate_text(r),
+        passed=ok,
+        message=f"{r.passed} of {r.n} results over their {what}"
+        + ("" if ok else f" (at most {limit * 100:.1f}% allowed)"),
+    )
+
+
+def scorer_stats(summary: Summary, name: str) -> tuple[ScorerStats | None, str]:
+    """A gate's scorer by its name as written, or with the ``judge.`` prefix it may omit."""
+    for key in (name, f"judge.{name}"):
+        if key in summary.scorers:
+            return summary.scorers[key], key
+    return None, name
+
+
+def _on_scale(x: float, bounds: tuple[float, float]) -> float:
+    return bounds[0] + x * (bounds[1] - bounds[0])
+
+
+def _mean_text(m: Mean, bounds: tuple[float, float]) -> str:
+    if m.mean is None or m.low is None or m.high is None:
+        return "n/a (no scores)"
+    return (
+        f"{_on_scale(m.mean, bounds):.2f} [{_on_scale(m.low, bounds):.2f}–"
+        f"{_on_scale(m.high, bounds):.2f}] (n={m.n})"
+    )
+
+
+def _scorer_checks(
+    name: str,
+    gate: ScorerGate,
+    stats: ScorerStats | None,
+    base: ScorerStats | None,
+    have_baseline: bool,
+) -> list[GateCheck]:
+    """The checks of ``gates.scorers.NAME``; a scorer that produced no score fails each one."""
+    out: list[GateCheck] = []
+    bounds = gate.bounds(name)
+    scale = f" (scale {bounds[0]:g}–{bounds[1]:g})"
+    if gate.min_mean is not None:
+        threshold = f"≥ {gate.min_mean:g}{scale}"
+        m = stats.mean if stats is not None else Mean()
+        if m.mean is None:
+            out.append(_unmeasured(f"{name} mean", threshold, name))
+        else:
+            value = _on_scale(m.mean, bounds)
+            ok = value >= gate.min_mean
+            out.append(
+                GateCheck(
+                    name=f"{name} mean",
+                    threshold=threshold,
+                    actual=_mean_text(m, bounds),
+                    passed=ok,
+                    message=f"{name} mean {value:.2f} "
+                    + ("meets" if ok else f"is {gate.min_mean - value:.2f} below")
+                    + f" the minimum {gate.min_mean:g}",
+                )
+            )
+    if gate.min_pass_rate is not None:
+        rate = stats.pass_rate if stats is not None else None
+        out.append(_min_rate(f"{name} pass rate", rate, gate.min_pass_rate))
+    if gate.max_failures is not None:
+        out.append(_max_failures(name, gate.max_failures, stats))
+    if gate.max_regression is not None and have_baseline:
+        out.append(_scorer_regression(name, gate.max_regression, stats, base, bounds))
+    return out
+
+
+def _unmeasured(check: str, threshold: str, name: str) -> GateCheck:
+    return GateCheck(
+        name=check,
+        threshold=threshold,
+        actual="n/a (no scores)",
+        passed=False,
+        message=f"no result has a {name} score (is the scorer configured, and did it run?), "
+        "so the threshold cannot be met",
+    )
+
+
+def _max_failures(name: str, limit: int, stats: ScorerStats | None) -> GateCheck:
+    check = f"{name} failures"
+    if stats is None or stats.pass_rate.n == 0:
+        return _unmeasured(check, f"≤ {limit}", name)
+    n = stats.failures
+    ok = n <= limit
+    listed = ", ".join(stats.failed_cases[:5])
+    return GateCheck(
+        name=check,
+        threshold=f"≤ {limit}",
+        actual=f"{n} of {stats.pass_rate.n}",
+        passed=ok,
+        message=f"{n} result(s) failed {name}" + (f": {listed}" if n else ""),
+    )
+
+
+def _scorer_regression(
+    name: str,
+    limit: float,
+    stats: ScorerStats | None,
+    base: ScorerStats | None,
+    bounds: tuple[float, float],
+) -> GateCheck:
+    """Relative drop of the mean against the baseline, with an (unpaired, normal) interval."""
+    check = f"regression: {name}"
+    threshold = f"drop ≤ {limit * 100:g}%"
+    new_m = stats.mean if stats is not None else Mean()
+    base_m = base.mean if base is not None else Mean()
+    if new_m.mean is None or base_m.mean is None:
+        return GateCheck(
+            name=check,
+            threshold=threshold,
+            actual="n/a (no scores in " + ("this run)" if new_m.mean is None else "the baseline)"),
+            passed=new_m.mean is not None,
+            message=f"{name} has no scores in "
+            + (
+                "this run, so it cannot be shown not to regress"
+                if new_m.mean is None
+                else "the baseline; nothing to compare"
+            ),
+        )
+    b, n = _on_scale(base_m.mean, bounds), _on_scale(new_m.mean, bounds)
+    drop = (b - n) / b if b else 0.0
+    ok = drop <= limit
+    half = 1.96 * math.hypot(_se(new_m, bounds), _se(base_m, bounds))
+    return GateCheck(
+        name=check,
+        threshold=threshold,
+        actual=f"{b:.3g} → {n:.3g} ({-drop * 100:+.1f}%), difference {n - b:+.3g} "
+        f"[{n - b - half:+.3g}, {n - b + half:+.3g}]",
+        passed=ok,
+        message=f"{name} mean moved {-drop * 100:+.1f}% against the baseline"
+        + ("" if ok else f" (a drop of more than {limit * 100:g}%)"),
+    )
+
+
+def _se(m: Mean, bounds: tuple[float, float]) -> float:
+    """Standard error read back from a mean's 95 % interval, on the gate's scale."""
+    if m.low is None or m.high is None:
+        return 0.0
+    return (m.high - m.low) * (bounds[1] - bounds[0]) / (2 * 1.96)
 
 
 def _regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
@@ -232,10 +415,19 @@ def gate_run(
         gates = resolve_gates(Path(run_dir), gates_file)
     summary = summarize(Path(run_dir), gates=gates)
     comparison = compare(baseline, Path(run_dir)) if baseline is not None else None
-    report = evaluate_gates(summary, gates, comparison)
+    report = evaluate_gates(summary, gates, comparison, baseline_summary(gates, baseline))
     if missing is not None:
         report.warnings.append(missing)
     return summary, report, comparison
+
+
+def baseline_summary(gates: Gates, baseline: Path | None) -> Summary | None:
+    """The baseline run's summary when a scorer gate compares against it, else None."""
+    from ._files import summarize
+
+    if baseline is None or all(g.max_regression is None for g in gates.scorers.values()):
+        return None
+    return summarize(Path(baseline), gates=gates)
 
 
 def _missing_suite(run_dir: Path) -> str | None:

@@ -131,6 +131,21 @@ class Performance(Model):
     ttft_violations: Rate = Field(default_factory=Rate)
 
 
+class ScorerStats(Model):
+    """One scorer's scores over the scored results (``summary.scorers.NAME``).
+
+    A result contributes its score of that name (turn scores of a multi-turn case combined, as
+    for the headline rates); results where the scorer was skipped count in ``skipped`` only.
+    """
+
+    #: mean of the scores' 0..1 values, with its interval
+    mean: Mean = Field(default_factory=Mean)
+    pass_rate: Rate = Field(default_factory=Rate)
+    failures: int = 0
+    #: the first case ids that failed it
+    failed_cases: list[str] = Field(default_factory=list)
+
+
 class Trials(Model):
     """Repeated trials: pass@k, pass^k and flakiness (only meaningful with trials > 1)."""
 
@@ -179,6 +194,8 @@ class Summary(Model):
     cost: Cost = Field(default_factory=Cost)
     performance: Performance = Field(default_factory=Performance)
     trials: Trials = Field(default_factory=Trials)
+    #: every scorer's scores by name (deterministic checks and judges alike)
+    scorers: dict[str, ScorerStats] = Field(default_factory=dict)
     #: results that called a forbidden tool (zero tolerance)
     forbidden_tool_calls: int = 0
     forbidden_tool_cases: list[str] = Field(default_factory=list)

@@ -20,6 +20,7 @@ from ._model import (
     Failure,
     IntentStats,
     Performance,
+    ScorerStats,
     Summary,
     ToolSelection,
     Trials,
@@ -113,6 +114,8 @@ class _Acc:
     untracked_trials: bool = False
     forbidden: int = 0
     forbidden_ids: list[str] = field(default_factory=list)
+    #: scorer name -> (mean of values, pass/fail, failed case ids)
+    scorer_stats: dict[str, tuple[MeanAcc, RateAcc, list[str]]] = field(default_factory=dict)
     #: (not error, score, case id, trial, category, status, explanation, expected, actual)
     worst: list[_FailureRow] = field(default_factory=list)
 
@@ -140,6 +143,7 @@ class _Acc:
             self._keep_failure(r)
         if not scored:
             return
+        self._scorers(r)
         selection = self._tool_selection(r)
         self._arguments(r, selection)
         self._behavior(r)
@@ -193,6 +197,24 @@ class _Acc:
         )
         if len(self.worst) > 4 * WORST_KEPT:
             self.worst = sorted(self.worst, key=_failure_order)[:WORST_KEPT]
+
+    def _scorers(self, r: CaseResult) -> None:
+        """Every score name of the result, turn scores combined, for ``gates.scorers``."""
+        names = dict.fromkeys(split_score_name(s.name)[1] for s in r.scores)
+        for name in names:
+            verdict = case_score(r.scores, name)
+            if verdict is None:
+                continue
+            stats = self.scorer_stats.get(name)
+            if stats is None:
+                stats = self.scorer_stats[name] = (MeanAcc(), RateAcc(), [])
+            mean, rate, failed = stats
+            rate.add(verdict.passed)
+            if verdict.passed is None:
+                continue
+            mean.add(verdict.value)
+            if not verdict.passed and len(failed) < IDS_KEPT and r.case_id not in failed:
+                failed.append(r.case_id)
 
     def _tool_selection(self, r: CaseResult) -> bool | None:
         """Record tool selection; returns whether it passed (None when not applicable)."""
@@ -406,6 +428,15 @@ class _Acc:
                 ttft_violations=self.ttft_budget.build(c),
             ),
             trials=trials,
+            scorers={
+                name: ScorerStats(
+                    mean=mean.build(c),
+                    pass_rate=rate.build(c),
+                    failures=rate.n - rate.passed,
+                    failed_cases=failed,
+                )
+                for name, (mean, rate, failed) in sorted(self.scorer_stats.items())
+            },
             forbidden_tool_calls=self.forbidden,
             forbidden_tool_cases=self.forbidden_ids,
             replayed=self.replayed,
@@ -500,6 +531,9 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
         gated.append(("behaviour accuracy", summary.behavior.n))
     if gates.min_task_completion is not None:
         gated.append(("task completion", summary.task_completion.n))
+    for name in sorted(gates.scorers):
+        stats = summary.scorers.get(name) or summary.scorers.get(f"judge.{name}")
+        gated.append((f"scorer {name}", stats.pass_rate.n if stats else 0))
     for name, n in gated:
         if n < floor:
             out.append(

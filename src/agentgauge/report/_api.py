@@ -64,7 +64,9 @@ def write_report(
         out.write("\n")
         return
     comparison = compare(baseline, run_dir) if baseline is not None else None
-    report = evaluate_gates(summary, gates, comparison)
+    from ..metrics._gating import baseline_summary
+
+    report = evaluate_gates(summary, gates, comparison, baseline_summary(gates, baseline))
     if fmt == "html":
         from ..io import iter_results
         from ._html import render_html

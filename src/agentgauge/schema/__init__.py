@@ -25,7 +25,7 @@ from ._expect import (
     expand_matcher,
 )
 from ._from_function import tool, tool_from_function
-from ._gates import Gates, Percentile
+from ._gates import Gates, Percentile, ScorerGate
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
 
@@ -57,6 +57,7 @@ __all__ = [
     "Role",
     "RunRecord",
     "Score",
+    "ScorerGate",
     "ScorerRef",
     "Status",
     "Suite",

@@ -20,6 +20,41 @@ RegressionMetric = Literal[
 ]
 
 
+#: scorers whose value 0..1 stands for a judge's 1..5 rating (``1 + 4 * value``): their gates'
+#: ``min_mean`` is written on that 1..5 scale unless the gate names another ``scale``
+FIVE_POINT_SCORERS = frozenset(
+    {
+        "judge.groundedness",
+        "judge.relevance",
+        "judge.coherence",
+        "judge.response_quality",
+        "judge.fluency",
+    }
+)
+
+
+class ScorerGate(Model):
+    """Thresholds on one scorer's scores over a run (``gates.scorers.NAME``).
+
+    ``min_mean`` is on the scorer's own scale (``scale``: ``[low, high]`` that the score's 0..1
+    value maps onto; the default is ``[1, 5]`` for the judge's rated scorers, else ``[0, 1]``).
+    ``max_regression`` is the largest allowed *relative* drop of the mean against the baseline
+    run (0.02 = 2 % below the baseline's mean), checked even when the mean is above ``min_mean``.
+    """
+
+    min_mean: float | None = None
+    min_pass_rate: float | None = Field(default=None, ge=0, le=1)
+    #: zero tolerance is ``0``: the gate fails on the first failing score
+    max_failures: int | None = Field(default=None, ge=0)
+    max_regression: float | None = Field(default=None, ge=0, le=1)
+    scale: tuple[float, float] | None = None
+
+    def bounds(self, scorer: str) -> tuple[float, float]:
+        if self.scale is not None:
+            return self.scale
+        return (1.0, 5.0) if scorer in FIVE_POINT_SCORERS else (0.0, 1.0)
+
+
 class Gates(Model):
     """Thresholds checked by ``agentgauge gate``. Rates are fractions in [0, 1]."""
 
@@ -55,3 +90,7 @@ class Gates(Model):
     alpha: float = Field(default=0.05, gt=0, lt=1)
     #: warn when a gated slice has fewer cases than this
     min_sample_size: int = Field(default=200, ge=1)
+    #: thresholds on any scorer's scores by name (``judge.groundedness``, ``safety``,
+    #: ``similarity``, ``arguments``...): mean on its own scale, pass rate, failure count,
+    #: relative regression against the baseline
+    scorers: dict[str, ScorerGate] = Field(default_factory=dict)

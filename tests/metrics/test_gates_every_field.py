@@ -1,0 +1,184 @@
+"""Every field of ``Gates`` is either a check that can fail a run, or a named modifier.
+
+A new field that nobody evaluates would pass every run: this test enumerates the model's fields,
+so such a field fails here until it gets a failing scenario below (or is listed as a modifier
+with a test of what it changes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from agentgauge.metrics import compare, evaluate_gates, summarize_results
+from agentgauge.metrics._gating import GateReport
+from agentgauge.schema import CaseResult, Gates, Score, ScorerGate
+
+Results = list[CaseResult]
+
+
+def res(case_id: str, status: str = "passed", **kw: Any) -> CaseResult:
+    kw.setdefault("score", 1.0 if status == "passed" else 0.0)
+    kw.setdefault("latency_ms", 100.0)
+    return CaseResult(case_id=case_id, status=status, **kw)  # type: ignore[arg-type]
+
+
+def sc(name: str, passed: bool | None, value: float | None = None, **kw: Any) -> Score:
+    v = value if value is not None else float(bool(passed))
+    return Score(name=name, passed=passed, value=v, **kw)
+
+
+def _good() -> Results:
+    return [
+        res(
+            f"c{i}",
+            category="simple",
+            ttft_ms=50.0,
+            expected_tools=["a", "b"],
+            expected_behavior="answer",
+            scores=[
+                sc("tool_selection", True, expected="a, b", actual="a, b"),
+                sc("arguments", True),
+                sc("behavior", True, expected="answer", actual="answer"),
+                sc("forbidden_tools", True),
+                sc("judge.groundedness", True, 1.0),
+            ],
+        )
+        for i in range(4)
+    ]
+
+
+def _bad() -> Results:
+    rs = [
+        res(
+            f"c{i}",
+            "failed",
+            category="simple",
+            latency_ms=5000.0,
+            latency_budget_s=1.0,
+            ttft_ms=900.0,
+            expected_tools=["a", "b"],
+            expected_behavior="answer",
+            scores=[
+                sc("tool_selection", False, expected="a, b", actual="c"),
+                sc("arguments", False),
+                sc("behavior", False, expected="answer", actual="refuse"),
+                sc("forbidden_tools", False),
+                sc("judge.groundedness", False, 0.25),
+            ],
+        )
+        for i in range(4)
+    ]
+    rs.append(res("err", "error", category="simple", error="boom"))
+    return rs
+
+
+#: each gate check field: a value that the bad run fails and the good run passes
+CHECKS: dict[str, dict[str, Any]] = {
+    "min_pass_rate": {"min_pass_rate": 0.9},
+    "min_category_pass_rate": {"min_category_pass_rate": {"simple": 0.9}},
+    "min_tool_selection_accuracy": {"min_tool_selection_accuracy": 0.9},
+    "max_error_rate": {"max_error_rate": 0.1},
+    "max_latency_s": {"max_latency_s": {"p95": 1}},
+    "max_category_latency_s": {"max_category_latency_s": {"simple": {"max": 1}}},
+    "latency_budget_s": {"latency_budget_s": {"simple": 1}},
+    "max_ttft_s": {"max_ttft_s": 0.2},
+    "max_budget_violation_rate": {"max_budget_violation_rate": 0.5},
+    "min_argument_accuracy": {"min_argument_accuracy": 0.9},
+    "min_behavior_accuracy": {"min_behavior_accuracy": 0.9},
+    "min_task_completion": {"min_task_completion": 0.9},
+    "forbid_forbidden_tool_calls": {"forbid_forbidden_tool_calls": True},
+    "scorers": {"scorers": {"groundedness": ScorerGate(min_mean=4.5)}},
+}
+#: checks against a baseline run: (gates, what the new run did to the baseline)
+BASELINE_CHECKS: dict[str, dict[str, Any]] = {
+    "max_regression_points": {"max_regression_points": 5},
+    "regression_metrics": {"max_regression_points": 5, "regression_metrics": ["pass_rate"]},
+}
+#: fields that change how other checks decide or warn; each has its own test below
+MODIFIERS = {"require_significance", "alpha", "min_sample_size"}
+
+
+def _gates(**kw: Any) -> Gates:
+    kw.setdefault("forbid_forbidden_tool_calls", False)
+    return Gates(**kw)
+
+
+def _report(results: Results, gates: Gates) -> GateReport:
+    return evaluate_gates(summarize_results(results, gates=gates), gates)
+
+
+def test_every_field_is_a_check_or_a_modifier() -> None:
+    covered = set(CHECKS) | set(BASELINE_CHECKS) | MODIFIERS
+    assert set(Gates.model_fields) == covered, (
+        "a Gates field without a failing scenario here is a gate that may never fail: "
+        f"{sorted(set(Gates.model_fields) - covered)}"
+    )
+
+
+@pytest.mark.parametrize("field", sorted(CHECKS))
+def test_check_fails_a_bad_run_and_passes_a_good_one(field: str) -> None:
+    gates = _gates(**CHECKS[field])
+    bad = _report(_bad(), gates)
+    assert not bad.passed, f"{field} passed a run that breaks it: {bad.checks}"
+    assert bad.failed
+    good = _report(_good(), gates)
+    assert good.passed, f"{field} failed a good run: {good.failed}"
+    assert good.checks, f"{field} made no check at all"
+
+
+def _write(run: Path, results: Results) -> Path:
+    run.mkdir()
+    lines = [orjson.dumps(r.model_dump(mode="json")) for r in results]
+    (run / "results.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    return run
+
+
+@pytest.mark.parametrize("field", sorted(BASELINE_CHECKS))
+def test_baseline_check_fails_a_regression(field: str, tmp_path: Path) -> None:
+    gates = _gates(**BASELINE_CHECKS[field])
+    good = [res(f"c{i}") for i in range(10)]
+    worse = [res(f"c{i}", "failed" if i < 5 else "passed") for i in range(10)]
+    base = _write(tmp_path / "base", good)
+    new = _write(tmp_path / "new", worse)
+    same = _write(tmp_path / "same", good)
+    failed = evaluate_gates(summarize_results(worse, gates=gates), gates, compare(base, new))
+    assert not failed.passed
+    assert any(c.name == "regression: pass_rate" for c in failed.failed)
+    kept = evaluate_gates(summarize_results(good, gates=gates), gates, compare(base, same))
+    assert kept.passed
+
+
+def test_regression_metrics_limits_what_is_compared(tmp_path: Path) -> None:
+    gates = _gates(max_regression_points=5, regression_metrics=["error_rate"])
+    base = _write(tmp_path / "base", [res(f"c{i}") for i in range(10)])
+    worse = [res(f"c{i}", "failed") for i in range(10)]
+    new = _write(tmp_path / "new", worse)
+    report = evaluate_gates(summarize_results(worse, gates=gates), gates, compare(base, new))
+    assert report.passed  # pass rate fell, but only the error rate is gated
+    assert [c.name for c in report.checks] == ["regression: error_rate"]
+
+
+def test_require_significance_passes_an_insignificant_drop(tmp_path: Path) -> None:
+    base = _write(tmp_path / "base", [res(f"c{i}") for i in range(10)])
+    # five cases broken, none fixed: exact McNemar p = 2 * 0.5**5 = 0.0625
+    worse = [res(f"c{i}", "failed" if i < 5 else "passed") for i in range(10)]
+    new = _write(tmp_path / "new", worse)
+    cmp = compare(base, new)
+    strict = _gates(max_regression_points=5, regression_metrics=["pass_rate"])
+    assert not evaluate_gates(summarize_results(worse), strict, cmp).passed
+    lenient = strict.model_copy(update={"require_significance": True})
+    assert evaluate_gates(summarize_results(worse), lenient, cmp).passed
+    # alpha decides what "significant" means: p = 0.0625 is significant at 0.1
+    loose = lenient.model_copy(update={"alpha": 0.1})
+    assert not evaluate_gates(summarize_results(worse), loose, cmp).passed
+
+
+def test_min_sample_size_warns_on_small_gated_slices() -> None:
+    gates = _gates(min_pass_rate=0.5, min_sample_size=3)
+    assert _report(_good(), gates).warnings == []
+    small = _report(_good()[:2], gates)
+    assert any("only 2 scored results" in w for w in small.warnings)
