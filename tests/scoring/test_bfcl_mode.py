@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agentgauge.errors import ScorerError
+from agentgauge.io import read_responses
 from agentgauge.schema import Case, Message, ToolCall, ToolSpec
 from agentgauge.scoring import ScoringConfig, score_case
 from agentgauge.scoring._bfcl import bfcl_category, bfcl_type
@@ -118,3 +121,57 @@ def test_bfcl_type_names_from_json_schema() -> None:
     assert bfcl_type({"description": "no type"}) == "any"
     assert bfcl_type({"type": ["string", "null"]}) == "string"
     assert bfcl_type({"type": "array", "x-bfcl-type": "tuple"}) == "tuple"
+
+
+def _recorded_turns(tmp_path: Path, result: object, tools: list[str]) -> list[list[Message]]:
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps({"id": "c", "result": result}) + "\n", encoding="utf-8")
+    (response,) = read_responses(path)
+    return response.turns(tools)
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        [{"get_weather": '{"city": "Paris"'}],  # arguments are not valid JSON
+        [{"get_weather": "{city: Paris}"}],
+        ["get_weather"],  # an item that is not {name: arguments}
+        {"get_weather": '{"city": "Paris"}'},  # not a list
+    ],
+)
+def test_undecodable_function_calling_result_is_a_decoder_failure(
+    tmp_path: Path, result: object
+) -> None:
+    # BFCL's decoder raises on these, and BFCL reports ast_decoder:decoder_failed; this was
+    # reported as a reply with no call (simple_function_checker:wrong_count)
+    turns = _recorded_turns(tmp_path, result, list(TOOLS))
+    simple = case({"tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]})
+    verdict = score_case(simple, turns, TOOLS, BFCL)
+    assert verdict.status == "failed"
+    assert verdict.explanation.startswith("ast_decoder:decoder_failed: ")
+    parallel = case(
+        {
+            "tool_calls": [
+                {"name": "get_weather", "arguments": {"city": "Paris"}},
+                {"name": "get_weather", "arguments": {"city": "Rome"}},
+            ]
+        }
+    )
+    assert score_case(parallel, turns, TOOLS, BFCL).explanation.startswith(
+        "ast_decoder:decoder_failed: "
+    )
+    # no call was decoded: right on an irrelevance case, wrong on a relevance case
+    assert score_case(case({"behavior": "no_tool"}), turns, TOOLS, BFCL).status == "passed"
+    relevance = score_case(case({"behavior": "any_tool"}), turns, TOOLS, BFCL)
+    assert relevance.explanation.startswith("relevance_error:decoder_failed")
+
+
+def test_decodable_results_keep_their_labels(tmp_path: Path) -> None:
+    simple = case({"tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]})
+    ok = _recorded_turns(tmp_path, [{"get_weather": '{"city": "paris"}'}], list(TOOLS))
+    assert score_case(simple, ok, TOOLS, BFCL).status == "passed"
+    # an empty list decodes (to no call): BFCL counts the calls
+    empty = _recorded_turns(tmp_path, [], list(TOOLS))
+    assert score_case(simple, empty, TOOLS, BFCL).explanation.startswith(
+        "multiple_function_checker:wrong_count"  # two tools offered: BFCL's "multiple"
+    )

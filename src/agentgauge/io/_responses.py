@@ -271,13 +271,23 @@ def _from_bfcl(data: dict[str, Any], where: str) -> RecordedResponse:
         except ValueError as err:
             return RecordedResponse(case_id, 0, [], result, where, "bfcl-prompt", None, str(err))
         return RecordedResponse(case_id, 0, calls, None, where, "bfcl-prompt")
+    # an undecodable result is kept as the reply text, like a prompt-mode string, so the bfcl
+    # mode reports it as BFCL does (ast_decoder:decoder_failed), not as a reply with no call
     if isinstance(result, list):
         calls, error = _bfcl_fc(result)
+        text = json.dumps(result, ensure_ascii=False) if error else None
         return RecordedResponse(
-            case_id, 0, calls, None, where, "bfcl-fc", None, error, dotted_names_mangled=True
+            case_id, 0, calls, text, where, "bfcl-fc", None, error, dotted_names_mangled=True
         )
     return RecordedResponse(
-        case_id, 0, [], None, where, "bfcl-fc", None, f"result is {type(result).__name__}"
+        case_id,
+        0,
+        [],
+        json.dumps(result, ensure_ascii=False),
+        where,
+        "bfcl-fc",
+        None,
+        f"result is {type(result).__name__}",
     )
 
 
