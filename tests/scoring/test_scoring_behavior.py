@@ -19,6 +19,7 @@ WHEN2CALL = (
     / "when2call"
     / "when2call_test_llm_judge.jsonl"
 )
+LABELS = Path(__file__).with_name("behavior_labels.jsonl")
 
 
 @pytest.mark.parametrize(
@@ -52,6 +53,78 @@ WHEN2CALL = (
 )
 def test_classify_behavior(text: str | None, label: str) -> None:
     assert classify_behavior(text, []) == label
+
+
+# each new rule, with a reply the old rules got wrong (issue 17)
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # "I'm sorry, but ..." is how bad news starts, not a refusal by itself
+        ("I'm sorry, but the skirt is out of stock in size M.", "answer"),
+        ("Apologies, but that item has been discontinued.", "answer"),
+        ("I'm sorry, but I can't help with that.", "refuse"),
+        # a stated limit of what the assistant can do
+        ("I'm sorry, but I can only set reminders for specific times.", "refuse"),
+        ("Sorry, I'm only able to search for flights, not book them.", "refuse"),
+        ("I only have tools for managing your calendar, not your email.", "refuse"),
+        ("The available functions only let me view your subscription.", "refuse"),
+        ("I'm sorry, but the tools I have can't change a reservation.", "refuse"),
+        ("Booking train tickets isn't available through this assistant.", "refuse"),
+        ("Regrettably, translating documents is beyond what I can do.", "refuse"),
+        ("I can only find one flight on that date: BA 117 at 08:30.", "answer"),
+        # an acknowledgement before a wh-question ("would you like me to" is then no closer)
+        ("Sure, for which date would you like me to check?", "clarify"),
+        ("Okay, so for which city do you need the forecast?", "clarify"),
+        ("Got it, when would you like to leave?", "clarify"),
+        ("Happy to! I'll just need the flight number.", "clarify"),
+        # offers of more help
+        ("The invoice was paid on 3 March. What else can I do for you?", "answer"),
+        ("That is 118.20 euros. Would you like me to convert another amount?", "answer"),
+    ],
+)
+def test_classify_behavior_rules_added_for_issue_17(text: str, label: str) -> None:
+    assert classify_behavior(text, []) == label
+
+
+def _labelled() -> list[tuple[str, str, str]]:
+    with LABELS.open(encoding="utf-8") as fh:
+        return [(d["text"], d["label"], d["set"]) for d in map(json.loads, fh) if d]
+
+
+def test_labelled_set_accuracy() -> None:
+    """Our own labelled replies (tests/scoring/behavior_labels.jsonl, written for the project).
+
+    ``set: fresh`` replies were written after the rules were tuned and measured once before any
+    further change: 88.5 % (23 of 26); the old rules scored 69.2 % on them. All 90 are right now;
+    the floor leaves room for a rule change that trades one reply for several others.
+    """
+    items = _labelled()
+    assert len(items) >= 80
+    assert {label for _, label, _ in items} == {"answer", "clarify", "refuse"}
+    wrong = [(t, want, classify_behavior(t, [])) for t, want, _ in items]
+    wrong = [w for w in wrong if w[1] != w[2]]
+    assert len(wrong) <= len(items) * 0.05, wrong
+    for label in ("answer", "clarify", "refuse"):
+        of_label = [t for t, want, _ in items if want == label]
+        missed = [w for w in wrong if w[1] == label]
+        assert len(missed) <= len(of_label) * 0.1, missed
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "I'm sorry, but the skirt is out of stock in size M. "
+            "It should be back in stores next Friday.",
+            "answer",
+        ),
+        ("Sure, for which date would you like me to check?", "clarify"),
+        ("I'm sorry, but I can only set reminders for specific times.", "refuse"),
+    ],
+)
+def test_the_three_replies_of_issue_17(text: str, label: str) -> None:
+    assert classify_behavior(text, []) == label
+    assert (text, label) in {(t, lab) for t, lab, _ in _labelled()}
 
 
 def test_any_call_is_a_tool_call() -> None:
@@ -103,6 +176,6 @@ def test_when2call_accuracy() -> None:
             for kind, label in want.items():
                 hits[kind] += classify_behavior(row["answers"][kind], []) == label
     accuracy = {k: v / rows for k, v in hits.items()}
-    # measured 97.0 / 100 / 99.3 / 100 %; the floor leaves room for wording changes
+    # measured 98.0 / 100 / 99.3 / 100 % (all 300 rows); the floor leaves room for wording changes
     assert min(accuracy.values()) >= 0.93, accuracy
     assert sum(hits.values()) / (4 * rows) >= 0.96, accuracy

@@ -9,8 +9,10 @@ Rules, in order:
 2. a question (or a "please provide/specify…" request) asking the user for missing information
    → ``clarify``; polite closers ("Is there anything else I can help with?", "Would you like more
    details?") do not count;
-3. a refusal or a statement that the request is not supported ("I can't", "I'm unable to",
-   "not supported", "I don't have access", "I'm sorry, but"…) → ``refuse``;
+3. a refusal, a statement that the request is not supported, or a stated limit of scope ("I
+   can't", "I'm unable to", "not supported", "I don't have access", "I can only set reminders
+   for…") → ``refuse``; "I'm sorry, but…" alone is not one ("I'm sorry, but it is sold out" is
+   an answer);
 4. anything else, including an empty reply → ``answer``.
 """
 
@@ -48,14 +50,24 @@ _REFUSE = re.compile(
     r"|(?:isn't|is not) something i (?:can|am able|'m able)"
     r"|(?:no|none of the) (?:available )?(?:tools?|functions?) "
     r"(?:can|could|that|to|available|is|are|for|provided)"
-    rf"|{_I_AM} sorry,? but|(?:my )?apologies,? but|i apologi[sz]e,? but"
     r"|not (?:able|possible) (?:for me )?to"
+    # a stated limit of what the assistant can do ("I can only set reminders for ...")
+    r"|i can only (?:help|assist|answer|handle|do|support|provide|perform|set|book|make|"
+    r"process|search|look up|access|use|work|deal|offer|schedule|create|manage|give|check)"
+    rf"|{_I_AM} only (?:able|designed|built|programmed|set up|equipped) to"
+    r"|i only have (?:access|tools?|functions?|the ability)"
+    r"|(?:my|the) (?:available )?(?:tools?|functions?) only (?:let|allow|cover|support|handle)"
+    r"|(?:my|the) (?:available )?(?:tools?|functions?)(?: (?:i have|available(?: to me)?))? "
+    r"(?:can't|cannot|can not|don't|do not|won't)"
+    r"|(?:isn't|aren't|is not|are not|not) available (?:through|via|with|from|in) "
+    r"(?:this|me|my|the (?:available )?(?:tools?|functions?))"
+    r"|beyond what i(?: can|'m able| am able)"
     r")"
 )
 # the agent states what it needs from the user (without a question mark)
 _NEED = re.compile(
     r"(?:^\W*(?:i |we )?(?:just |only |first,? )?need (?:your|the|a|an|to know|more|some)\b)"
-    r"|\b(?:(?:i|we)(?: will|'ll| would|'d)? need "
+    r"|\b(?:(?:i|we)(?: will|'ll| would|'d)?(?: just| only| also| first)? need "
     r"(?:to (?:know|confirm|verify|clarify)|the|your|more|some|"
     r"additional|further|a|an)"
     r"|please (?:provide|specify|let me know|tell me|share|confirm|clarify|give|send|indicate|"
@@ -63,9 +75,9 @@ _NEED = re.compile(
 )
 # questions that offer more help or ask to go ahead, rather than asking for missing information
 _CLOSER = re.compile(
-    r"\b(?:anything else|something else|any other (?:questions?|help|way)|other questions"
+    r"\b(?:anything else|something else|what else|any other (?:questions?|help|way)|other questions"
     r"|would you like (?:more|any (?:more|further|other|additional)|additional|further|help with"
-    r"|(?:me )?to (?:see|book|order|proceed|reserve|purchase|buy|go ahead|continue|hear|try|know|"
+    r"|me to|to (?:see|book|order|proceed|reserve|purchase|buy|go ahead|continue|hear|try|know|"
     r"learn|view|get|"
     r"have|make|explore|provide|help|give|find|look|show|tell|explain|share|check))"
     r"|(?:shall|should|can|may) i (?:proceed|go ahead|continue|help|assist|book|place|confirm)"
@@ -76,9 +88,20 @@ _CLOSER = re.compile(
 _SUGGESTION = re.compile(r"^(?:\W*)(?:how|what) about\b")
 # after a refusal, a concrete way forward makes the reply an answer ("I can't book it, but their
 # number is ...")
-_BUT_HERE = re.compile(r"\b(?:however|but),? (?:i can(?!'t| ?not)|here(?:'s| is| are))")
+_BUT_HERE = re.compile(r"\b(?:however|but),? (?:i can(?!'t| ?not| only)|here(?:'s| is| are))")
+# a leading acknowledgement before the question itself ("Sure, for which date ...?")
+_INTERJECTION = re.compile(
+    r"^\W*(?:(?:sure(?: thing)?|ok(?:ay)?|alright|all right|great|got it|of course|certainly|"
+    r"absolutely|no problem|perfect|happy to help|glad to help|thanks?(?: you)?|understood|"
+    r"i see|right)\b[\s,!.:;\u2014-]*)+"
+)
+# offers of more help phrased as a wh-question ("What else can I do for you?")
+_OFFER = re.compile(
+    r"\b(?:anything|something|what) else\b|\bhow (?:else )?can i (?:help|assist)"
+    r"|\bany other questions\b"
+)
 _WH_QUESTION = re.compile(
-    r"^\W*(?:(?:in|for|at|on|from|to|and|so|then|also),? )?"
+    r"^\W*(?:(?:in|for|at|on|from|to|and|so|then|also|but),? ){0,2}"
     r"(?:which|what|when|where|who|whom|whose|how (?:many|much|long|old|often|far|soon))\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -107,7 +130,11 @@ def _asks(t: str) -> bool:
         s = sentence.strip().strip("\"'")
         if not s:
             continue
-        if s.endswith("?") and _WH_QUESTION.search(s):
+        if (
+            s.endswith("?")
+            and not _OFFER.search(s)
+            and _WH_QUESTION.search(_INTERJECTION.sub("", s))
+        ):
             return True
         if _CLOSER.search(s):
             continue
