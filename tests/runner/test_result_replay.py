@@ -129,11 +129,16 @@ def test_source_fingerprint_changes_with_any_module(tmp_path: Path) -> None:
     assert len(_replay.code_fingerprint()) == 16
 
 
+#: the fakes live in runner_fakes.py beside this file: the suite's folder is this one, and the
+#: run allows the suite's code
+FAKES = {"allow_suite_code": True, "suite_path": str(Path(__file__).parent)}
+
+
 def test_cases_with_function_fakes_are_always_run(tmp_path: Path) -> None:
     fake = {"get_weather": {"function": "runner_fakes:lookup"}}
     cases = [{**CASES[0], "tool_results": fake}, CASES[1]]
-    _run(make_suite(cases), tmp_path, "r1")
-    out, _ = _run(make_suite(cases), tmp_path, "r2")
+    _run(make_suite(cases), tmp_path, "r1", **FAKES)
+    out, _ = _run(make_suite(cases), tmp_path, "r2", **FAKES)
     assert out.replayed == 1
     assert {r.case_id: r.replayed for r in iter_results(tmp_path / "r2")} == {
         "c0": False,
@@ -150,8 +155,8 @@ def test_cases_with_function_fakes_are_always_run(tmp_path: Path) -> None:
     ]
     plain = [{k: v for k, v in c.items() if k != "tool_results"} for c in CASES[:2]]
     suite = Suite.model_validate({"name": "t", "tools": tools, "cases": plain})
-    _run(suite, tmp_path, "r3")
-    out, _ = _run(suite, tmp_path, "r4")
+    _run(suite, tmp_path, "r3", **FAKES)
+    out, _ = _run(suite, tmp_path, "r4", **FAKES)
     assert out.replayed == 0
 
 

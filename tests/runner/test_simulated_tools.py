@@ -10,12 +10,16 @@ import orjson
 import pytest
 from runner_helpers import agent, make_suite, weather_agent
 
+from agentgauge._suite_code import SuiteCodePolicy
 from agentgauge.io import iter_results
 from agentgauge.runner import RunConfig, run_suite
 from agentgauge.runner._tools import MALFORMED_TEXT, ToolSimulator
 from agentgauge.schema import FaultRate, ToolCall, ToolSim
 
 CALL = ToolCall(name="get_weather", arguments={"city": "Paris"}, id="c1")
+#: the fakes are in runner_fakes.py beside this file, and suite code is allowed
+HERE = Path(__file__).parent
+FAKES = SuiteCodePolicy(root=HERE.resolve(), allowed=True)
 
 
 def simulator(**kw: object) -> ToolSimulator:
@@ -27,6 +31,7 @@ def simulator(**kw: object) -> ToolSimulator:
         "defaults": {},
         "faults": [],
         "timeout_s": 5.0,
+        "code": FAKES,
     }
     args.update(kw)
     return ToolSimulator(**args)  # type: ignore[arg-type]
@@ -183,8 +188,11 @@ def test_bad_function_reference_is_a_user_error_before_the_run(tmp_path: Path) -
         ]
     )
     provider = agent(weather_agent)
-    with pytest.raises(UserError, match="tool function 'runner_fakes:nope': cannot import it"):
-        run_suite(suite, RunConfig(cache=False, progress=False), tmp_path, provider=provider)
+    config = RunConfig(
+        cache=False, progress=False, allow_suite_code=True, suite_path=str(HERE / "suite.yaml")
+    )
+    with pytest.raises(UserError, match=r"tool function 'runner_fakes:nope': .*has no 'nope'"):
+        run_suite(suite, config, tmp_path, provider=provider)
     assert provider.calls == 0
 
 
@@ -197,6 +205,7 @@ def test_function_module_in_the_current_folder_imports_without_python_m(
     (tmp_path / "cwd_shop_fakes_l.py").write_text("def checkout(state=None):\n    return 'ok'\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
-    fn, takes_state = load_function("cwd_shop_fakes_l:checkout")
+    policy = SuiteCodePolicy.for_suite(None, allow=True)  # a suite built in Python: this folder
+    fn, takes_state = load_function("cwd_shop_fakes_l:checkout", policy)
     assert fn() == "ok"
     assert takes_state

@@ -6,9 +6,11 @@ import shlex
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+from ._options import allow_suite_code_option
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -16,6 +18,8 @@ if TYPE_CHECKING:
     from ..io import StreamedSuite
     from ..runner import RunConfig, RunOutcome, SuiteSurvey
     from ..schema import Case, RunRecord, Suite
+
+T = TypeVar("T")
 
 
 def open_suite_file(path: Path, config: RunConfig) -> tuple[StreamedSuite, SuiteSurvey]:
@@ -32,8 +36,48 @@ def open_suite_file(path: Path, config: RunConfig) -> tuple[StreamedSuite, Suite
 
     streamed = open_suite(path, visit=visit)
     survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
-    survey.check_tool_functions()
+    check_suite_code(path, config, lambda: survey.check_tool_functions())
     return streamed, survey
+
+
+def check_suite_code(
+    path: Path, config: RunConfig, check: Callable[[], T], *, judge_given: bool = False
+) -> T:
+    """``check()``; code of the suite it refuses is reported as ``file:line: field: message``
+    lines (the suite is read again, with line numbers, only then)."""
+    from .._suite_code import SuiteCodeRefused
+    from ..runner._code_check import refuse_located
+
+    try:
+        return check()
+    except SuiteCodeRefused:
+        refuse_located(
+            str(path),
+            config.code_policy(),
+            agent_given=config.agent is not None,
+            judge_given=judge_given,
+        )
+        raise
+
+
+def _resumed_agent(
+    config: RunConfig, record: RunRecord, agent: str | None, resume_dir: Path
+) -> RunConfig:
+    """The agent of a resumed run. run.json is a file, not the user's command line: a
+    ``python:`` agent it names runs only when ``--agent`` names it again, and one that came from
+    the suite's ``defaults.agent`` is taken from the suite again (as suite code)."""
+    from dataclasses import replace
+
+    from ..errors import UserError
+
+    if record.options.get("agent_source") == "suite":
+        return replace(config, agent=None)
+    if record.agent.startswith("python:") and agent != record.agent:
+        raise UserError(
+            f"--resume {resume_dir}: run.json names the agent '{record.agent}', Python code; "
+            f"it runs only when you name it yourself: add --agent {shlex.quote(record.agent)}"
+        )
+    return config
 
 
 def _default_run_dir(suite_name: str) -> Path:
@@ -103,11 +147,14 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
 
 
 def _with_judges(config: RunConfig, suite: Suite, judge: str | None) -> RunConfig:
-    """Add the suite's extra scorers (judges, similarity, safety ...) to the run."""
+    """Add the suite's extra scorers (judges, similarity, safety ...) to the run; a ``python:``
+    judge the suite names is suite code (checked by the policy before anything is imported)."""
     from dataclasses import replace
 
+    from .._suite_code import with_checked_judges
     from ..judges import JudgeConfig, scorers_for_suite
 
+    suite = with_checked_judges(suite, config.code_policy(), judge_given=bool(judge))
     spec = judge or suite.defaults.judge
     if not suite.scorers and not spec:
         return config
@@ -142,8 +189,9 @@ def _given(value: bool, name: str) -> bool | None:
     return value if explicit else None
 
 
-def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None) -> None:
-    """A flag given with --resume that run.json overrides would be silently ignored: refuse it."""
+def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent: bool) -> None:
+    """A flag given with --resume that run.json overrides would be silently ignored: refuse it
+    (``--agent`` naming the recorded agent again is allowed: a ``python:`` agent needs it)."""
     from click.core import ParameterSource
 
     from ..errors import UserError
@@ -153,6 +201,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None) -> None:
         flag
         for name, flag in _RECORDED_OPTIONS.items()
         if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
+        and not (name == "agent" and same_agent)
     ]
     from_command_line = ctx.get_parameter_source("run_dir") == ParameterSource.COMMANDLINE
     if from_command_line and run_dir is not None and run_dir != resume_dir:
@@ -278,6 +327,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None) -> None:
     "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
 )
 @click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
+@allow_suite_code_option
 def command(
     suite: Path | None,
     agent: str | None,
@@ -299,20 +349,25 @@ def command(
     stream: bool,
     progress: bool | None,
     gate: bool,
+    allow_suite_code: bool,
 ) -> None:
     """Run SUITE (a suite file or folder) against an agent and score every case."""
+    from dataclasses import replace
+
     from ..errors import UserError
     from ..runner import RunConfig, read_record, run_suite
     from ..scoring import ScoringConfig
 
     config: RunConfig
     if resume_dir is not None:
-        _refuse_ignored_flags(resume_dir, run_dir)
         record = read_record(resume_dir)
+        _refuse_ignored_flags(resume_dir, run_dir, same_agent=agent == record.agent)
         if not record.suite_path:
             raise UserError(f"{resume_dir}/run.json does not name its suite file")
         suite_path = Path(suite) if suite is not None else Path(record.suite_path)
         config = _config_from_record(record, max_concurrency, progress, _given(replay, "replay"))
+        config = _resumed_agent(config, record, agent, resume_dir)
+        config = replace(config, allow_suite_code=allow_suite_code or None)
         out_dir = resume_dir
     else:
         if suite is None:
@@ -336,6 +391,7 @@ def command(
             scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
             progress=progress,
             suite_path=str(suite_path.resolve()),
+            allow_suite_code=allow_suite_code or None,
         )
         out_dir = run_dir or Path("")
     # the cases are streamed from disk (a 100,000-case suite is never held in memory)
@@ -343,7 +399,23 @@ def command(
     if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
         click.echo(f"warning: no case matches --filter {' '.join(config.case_filter)}", err=True)
     loaded = streamed.suite
-    config = _with_judges(config, loaded, judge or (record.judge if resume_dir else None))
+    if config.agent is None and loaded.defaults.agent:  # the suite's agent is suite code
+        agent_spec = loaded.defaults.agent
+        check_suite_code(
+            suite_path, config, lambda: config.code_policy().check_spec(agent_spec, "agent")
+        )
+    if resume_dir is not None and judge is None and record.judge:
+        # a judge read back from run.json is not the user's command line: checked as suite code
+        recorded = record.judge
+        judge = check_suite_code(
+            suite_path, config, lambda: config.code_policy().check_spec(recorded, "judge")
+        )
+    config = check_suite_code(
+        suite_path,
+        config,
+        lambda: _with_judges(config, loaded, judge),
+        judge_given=judge is not None,
+    )
     if resume_dir is None and run_dir is None:
         out_dir = _default_run_dir(loaded.name)
     try:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
 
 from ..io import CategoryMix, LintFinding, SuiteCheck, check_suite
-from ._options import text_or_json_option
+from ._options import allow_suite_code_option, text_or_json_option
+
+if TYPE_CHECKING:
+    from ..runner._code_check import CodeUse
 
 
 def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
@@ -27,6 +31,71 @@ def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
     ]
 
 
+def _suite_code(check: SuiteCheck, allow: bool | None, judge: str | None) -> list[CodeUse]:
+    """Every piece of code the suite names (what ``run`` would run), checked by the suite code
+    policy without importing anything; each refusal becomes an error finding of ``check``."""
+    from .._suite_code import SuiteCodePolicy
+    from ..io._loader import find_suite_file
+    from ..runner._code_check import suite_code_uses
+
+    if check.loaded is None:
+        return []
+    suite_file = find_suite_file(Path(check.path)) or Path(check.path)
+    policy = SuiteCodePolicy.for_suite(suite_file, allow)
+    uses = list(suite_code_uses(check.loaded, policy, judge_given=bool(judge)))
+    for use in uses:
+        if use.problem is None and use.warning is None:
+            continue
+        check.findings.append(
+            LintFinding(
+                severity="error" if use.problem else "warning",
+                code="suite-code",
+                message=use.problem or use.warning or "",
+                file=use.file,
+                line=use.line,
+                field=use.field,
+                case_id=use.ref.case_id,
+            )
+        )
+    return uses
+
+
+def _code_dict(uses: list[CodeUse]) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": u.ref.kind,
+            "spec": u.ref.spec,
+            "file": str(u.target.file) if u.target else None,
+            "function": u.target.attr if u.target else None,
+            "allowed": u.problem is None,
+            "problem": u.problem,
+            "where": u.where,
+            "field": u.field,
+            "case_id": u.ref.case_id,
+            "tool": u.ref.tool,
+        }
+        for u in uses
+    ]
+
+
+def _code_listing(uses: list[CodeUse]) -> None:
+    """``code this suite runs:`` then one line per piece: where, what, and whether it may run."""
+    if not uses:
+        return
+    click.echo(f"  code this suite runs ({len(uses)}):")
+    for u in uses:
+        what = f"{u.target.file}:{u.target.attr}" if u.target else f"'{u.ref.spec}'"
+        scope = f"case {u.ref.case_id}" if u.ref.case_id else "every case"
+        who = f"tool {u.ref.tool}, {scope}" if u.ref.tool else u.ref.kind
+        if u.problem is None:
+            verdict = "allowed"
+        elif u.target is not None:  # a file of the suite's folder: only the opt-in is missing
+            verdict = "needs --allow-suite-code"
+        else:
+            verdict = "REFUSED"
+        click.echo(f"    {u.where}: {u.field}: {what} ({who}) {verdict}")
+
+
 def _mix_dict(mix: CategoryMix | None) -> dict[str, Any] | None:
     if mix is None:
         return None
@@ -39,9 +108,9 @@ def _mix_dict(mix: CategoryMix | None) -> dict[str, Any] | None:
     }
 
 
-def _json_report(checks: list[SuiteCheck], strict: bool) -> str:
+def _json_report(checks: list[SuiteCheck], strict: bool, code: list[list[CodeUse]]) -> str:
     suites = []
-    for check in checks:
+    for check, uses in zip(checks, code, strict=True):
         suite = check.loaded.suite if check.loaded else None
         suites.append(
             {
@@ -53,6 +122,7 @@ def _json_report(checks: list[SuiteCheck], strict: bool) -> str:
                 "problems": check.problems,
                 "findings": _finding_dict(check),
                 "category_mix": _mix_dict(check.mix()),
+                "code": _code_dict(uses),
             }
         )
     ok = not any(c.failed(strict=strict) for c in checks)
@@ -167,6 +237,7 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     help="The judge spec the run will get; only checked for being set (nothing is called), so "
     "scorers that need a judge are not reported as lacking one.",
 )
+@allow_suite_code_option
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -175,20 +246,25 @@ def command(
     fmt: str,
     quiet: bool,
     judge: str | None,
+    allow_suite_code: bool,
 ) -> None:
     """Validate and lint SUITE files (YAML/JSON suites, folders holding suite.yaml, JSONL cases).
 
     Prints one line per problem, `file:line: field: message`. Exits 0 when every suite is clean
     (warnings are printed but do not fail unless --strict), 2 otherwise. Scorer names and
     arguments in `scorers:` are checked too, without building a judge or calling anything.
+    Every piece of Python code the suite names (function fakes, a python: agent or judge) is
+    listed with its file and function, and refused unless it is a file of the suite's folder
+    and --allow-suite-code (or AGENTGAUGE_ALLOW_SUITE_CODE=1) allows it; none of it is imported.
     """
     checks = [check_suite(path, judge=judge or None) for path in suites]
+    code = [_suite_code(c, allow_suite_code or None, judge) for c in checks]
     failed = any(c.failed(strict=strict) for c in checks)
     if fmt == "json":
-        click.echo(_json_report(checks, strict))
+        click.echo(_json_report(checks, strict, code))
         ctx.exit(2 if failed else 0)
     rich = sys.stdout.isatty()
-    for check in checks:
+    for check, uses in zip(checks, code, strict=True):
         for line in check.problems:
             click.echo(line)
         for finding in check.findings:
@@ -203,4 +279,5 @@ def command(
                 _rich_summary(check, strict)
             else:
                 _plain_summary(check, strict)
+            _code_listing(uses)
     ctx.exit(2 if failed else 0)

@@ -12,6 +12,7 @@ from ..providers._base import GenerateConfig
 from ..scoring._api import ScoringConfig
 
 if TYPE_CHECKING:
+    from .._suite_code import SuiteCodePolicy
     from ..schema import Case, CaseResult, Message, RunRecord, Score
 
 #: used when neither ``--agent`` nor the suite's ``defaults.agent`` names an agent
@@ -103,8 +104,20 @@ class RunConfig:
     judge: str | None = None
     #: fsync results.jsonl after every line (slower; survives power loss, not just kill -9)
     fsync: bool = False
-    #: extra information recorded in run.json (the CLI stores the suite path here)
+    #: extra information recorded in run.json (the CLI stores the suite path here); its folder
+    #: is where the suite's own code must live (None: the current folder)
     suite_path: str | None = None
+    #: let the suite run its own Python code (``function:`` fakes, a ``python:`` agent or judge
+    #: it names), which must be a file inside the suite's folder; None: ask
+    #: ``$AGENTGAUGE_ALLOW_SUITE_CODE``, then the user's config file (docs/suite-format.md,
+    #: "Code a suite can run"). Never read from the suite.
+    allow_suite_code: bool | None = None
+
+    def code_policy(self) -> SuiteCodePolicy:
+        """What code of the suite this run may run (:attr:`allow_suite_code`, ``suite_path``)."""
+        from .._suite_code import SuiteCodePolicy
+
+        return SuiteCodePolicy.for_suite(self.suite_path, self.allow_suite_code)
 
 
 @dataclass(frozen=True, kw_only=True)

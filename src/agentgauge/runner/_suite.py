@@ -14,6 +14,7 @@ from pathlib import Path
 import anyio
 import anyio.lowlevel
 
+from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..errors import UserError
 from ..io import ResultsWriter
@@ -35,7 +36,7 @@ from ._loop import RunStats
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
 from ._retry import RetryPolicy
-from ._tools import case_simulations, load_function
+from ._tools import case_simulations, current_code_policy, load_function
 
 
 def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterator[Case]:
@@ -64,8 +65,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
-    """The options recorded in run.json (what ``--resume`` needs; never a secret)."""
+def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, JsonValue]:
+    """The options recorded in run.json (what ``--resume`` needs; never a secret).
+
+    ``agent_source``: ``suite`` when the agent is the suite's ``defaults.agent`` (a resume takes
+    it from the suite again, as suite code), else ``caller``."""
     from ..providers._common import redact
 
     base_url = config.agent_options.get("base_url")
@@ -83,6 +87,7 @@ def _options(config: RunConfig, trials: int) -> dict[str, JsonValue]:
         "case_filter": list(config.case_filter),
         "limit": config.limit,
         "mode": config.scoring.mode,
+        "agent_source": agent_source,
         "base_url": redact(str(base_url)) if base_url is not None else None,
     }
 
@@ -100,17 +105,29 @@ def effective_concurrency(config: RunConfig, provider: Provider) -> int:
     return config.max_concurrency
 
 
-def check_tool_functions(suite: Suite, cases: Iterable[Case]) -> None:
-    """Import every ``function:`` fake up front: a bad reference is a UserError before the run,
-    not the same error on every case."""
-    refs: set[str] = set()
+def check_tool_functions(
+    suite: Suite, cases: Iterable[Case], policy: SuiteCodePolicy | None = None
+) -> None:
+    """Check every ``function:`` fake against the suite code policy (``policy`` None: the
+    default one of the current folder), then import them: a bad or refused reference is a
+    UserError before the run, not the same error on every case. Nothing is imported unless
+    every reference passed."""
+    refs: dict[str, None] = {}
     sims: list[ToolSim] = [t.simulation for t in suite.tools if t.simulation is not None]
     for case in cases:
         sims.extend(case_simulations(case))
     for sim in sims:
-        if sim.function is not None and sim.function not in refs:
-            refs.add(sim.function)
-            load_function(sim.function)
+        if sim.function is not None:
+            refs[sim.function] = None
+    _load_functions(refs, policy or SuiteCodePolicy.for_suite(None))
+
+
+def _load_functions(refs: Iterable[str], policy: SuiteCodePolicy) -> None:
+    refs = list(refs)
+    for ref in refs:  # every check first: a refused reference stops the run before any import
+        policy.check_function(ref)
+    for ref in refs:
+        load_function(ref, policy)
 
 
 def _header_hash(suite: Suite) -> hashlib.blake2b:
@@ -141,6 +158,7 @@ class SuiteSurvey:
     """
 
     def __init__(self, suite: Suite, config: RunConfig) -> None:
+        self._policy = config.code_policy()
         self._hash = _header_hash(suite)
         self._globs = config.case_filter
         self._limit = config.limit
@@ -169,9 +187,9 @@ class SuiteSurvey:
         return self._matched if self._limit is None else min(self._matched, self._limit)
 
     def check_tool_functions(self) -> None:
-        """Import every ``function:`` fake seen (a bad reference is a UserError)."""
-        for ref in self._refs:
-            load_function(ref)
+        """Check every ``function:`` fake seen against the suite code policy, then import them
+        (a bad or refused reference is a UserError, raised before anything is imported)."""
+        _load_functions(self._refs, self._policy)
 
 
 _SECRET_PARAMS = frozenset(
@@ -206,6 +224,21 @@ def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> s
     return config.agent or suite.defaults.agent or DEFAULT_AGENT
 
 
+def _agent_source(suite: Suite, config: RunConfig, agent: str) -> str:
+    from_suite = not config.agent and suite.defaults.agent and agent == suite.defaults.agent
+    return "suite" if from_suite else "caller"
+
+
+def _resolvable_agent(suite: Suite, config: RunConfig, policy: SuiteCodePolicy) -> str:
+    """The spec to resolve: the caller's own ``agent`` as given; the suite's ``defaults.agent``
+    checked as suite code (a ``python:`` file of the suite's folder, with the opt-in)."""
+    if config.agent:
+        return config.agent
+    if suite.defaults.agent:
+        return policy.check_spec(suite.defaults.agent, "agent")
+    return DEFAULT_AGENT
+
+
 async def arun_suite(
     suite: Suite,
     config: RunConfig,
@@ -227,15 +260,21 @@ async def arun_suite(
     run_dir = Path(run_dir)
     t0 = time.perf_counter()
     agent = _agent_spec(suite, config, provider)
+    policy = config.code_policy()
+    # the suite's code is checked (agent first, then every fake) before any of it is imported
+    spec = _resolvable_agent(suite, config, policy) if provider is None else agent
+    check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
     owns_provider = provider is None
     if provider is None:
-        provider = resolve_provider(agent, **dict(config.agent_options))
+        provider = resolve_provider(spec, **dict(config.agent_options))
+    token = current_code_policy.set(policy)
     try:
         with run_dir_lock(run_dir):
             return await _run(
                 suite, config, run_dir, provider, agent, cases, t0, case_count, suite_hash
             )
     finally:
+        current_code_policy.reset(token)
         if owns_provider:
             await close_provider(provider)
         for scorer in config.extra_scorers:  # judges hold provider sessions too
@@ -280,7 +319,6 @@ async def _run(
     if cases is None:
         selected = list(select_cases(suite.cases, config))
         case_count: int | None = len(selected)
-        check_tool_functions(suite, selected)
     else:
         selected = select_cases(cases, config)
         case_count = streamed_count
@@ -314,7 +352,7 @@ async def _run(
         max_concurrency=workers,
         scoring_mode=config.scoring.mode,
         case_count=case_count or 0,
-        options=_options(config, trials),
+        options=_options(config, trials, _agent_source(suite, config, agent)),
     )
     write_record(run_dir, record)
 

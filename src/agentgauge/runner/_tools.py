@@ -12,8 +12,9 @@ A rate fault (``faults`` of the case, else of the suite defaults) may replace th
 simulation; the draw is seeded by (seed, case id, trial, call index), so a re-run injects the same
 faults at the same calls.
 
-Python fakes (``function: "package.module:callable"``) are called with the arguments as keyword
-arguments; if the callable has a parameter named ``state``, it also receives a per-case
+Python fakes (``function: "fakes.py:callable"``, a file of the suite's own folder, run only when
+the user allows suite code: see :mod:`agentgauge._suite_code`) are called with the arguments as
+keyword arguments; if the callable has a parameter named ``state``, it also receives a per-case
 :class:`ToolState` (a dict) shared by every tool of the case and kept across turns. It may be a
 plain or an async function; it returns any JSON value. If it raises, the agent sees an error and
 the call is recorded as fault ``exception``.
@@ -22,19 +23,19 @@ the call is recorded as fault ``exception``.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import inspect
-import os
 import random
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
 import orjson
 
+from .._suite_code import SuiteCodePolicy, import_suite_file, resolve_attr
 from ..errors import UserError
 from ..schema import Case, FaultKind, FaultRate, JsonValue, ToolCall, ToolSim, ToolSpec
 
@@ -58,23 +59,13 @@ class ToolOutcome:
     end: float
 
 
-_fn_cache: dict[str, tuple[Callable[..., Any], bool]] = {}
+_fn_cache: dict[tuple[Path, str], tuple[Callable[..., Any], bool]] = {}
 
-
-def _import_module(name: str) -> Any:
-    """Import ``name``; a module in the current folder is found too, as the docs promise.
-
-    ``python -m`` puts the current folder on ``sys.path`` but the ``agentgauge`` console script
-    does not, so on a miss it is added at the end (after installed packages: nothing is shadowed).
-    """
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError:
-        cwd = os.getcwd()
-        if cwd in sys.path or "" in sys.path:
-            raise
-        sys.path.append(cwd)
-        return importlib.import_module(name)
+#: the suite code policy of the run in progress (set by the runner for its workers; a simulator
+#: given no policy and running outside a run refuses every function fake)
+current_code_policy: ContextVar[SuiteCodePolicy | None] = ContextVar(
+    "agentgauge_suite_code_policy", default=None
+)
 
 
 def case_simulations(case: Case) -> Iterator[ToolSim]:
@@ -86,27 +77,25 @@ def case_simulations(case: Case) -> Iterator[ToolSim]:
             yield tool.simulation
 
 
-def load_function(ref: str) -> tuple[Callable[..., Any], bool]:
-    """Import ``package.module:callable``; returns it and whether it takes ``state``."""
-    hit = _fn_cache.get(ref)
+def load_function(ref: str, policy: SuiteCodePolicy) -> tuple[Callable[..., Any], bool]:
+    """The fake ``ref`` names, if ``policy`` allows it; returns it and whether it takes ``state``.
+
+    The location rule and the opt-in are checked before anything is imported (UserError).
+    """
+    target = policy.check_function(ref)
+    key = (target.file, target.attr)
+    hit = _fn_cache.get(key)
     if hit is not None:
         return hit
-    module_name, sep, attr = ref.partition(":")
-    if not sep or not module_name or not attr:
-        raise UserError(f"tool function '{ref}': expected 'package.module:callable'")
-    try:
-        obj: Any = _import_module(module_name)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
-        raise UserError(f"tool function '{ref}': cannot import it ({exc})") from exc
+    label = f"tool function '{ref}'"
+    obj = resolve_attr(import_suite_file(target.file), target.attr, label)
     if not callable(obj):
-        raise UserError(f"tool function '{ref}' is not callable")
+        raise UserError(f"{label} is not callable")
     try:
         takes_state = "state" in inspect.signature(obj).parameters
     except (TypeError, ValueError):
         takes_state = False
-    _fn_cache[ref] = (obj, takes_state)
+    _fn_cache[key] = (obj, takes_state)
     return obj, takes_state
 
 
@@ -139,8 +128,11 @@ class ToolSimulator:
         defaults: Mapping[str, ToolSim | None],
         faults: Sequence[FaultRate],
         timeout_s: float,
+        code: SuiteCodePolicy | None = None,
     ) -> None:
         self._case_id = case_id
+        #: what function fakes may run (None: the policy of the run in progress)
+        self._code = code if code is not None else current_code_policy.get()
         self._trial = trial
         self._seed = seed
         self._case_results = case_results
@@ -222,7 +214,12 @@ class ToolSimulator:
         )
 
     async def _run_function(self, ref: str, call: ToolCall, start: float) -> ToolOutcome:
-        fn, takes_state = load_function(ref)
+        if self._code is None:
+            raise UserError(
+                f"tool function '{ref}': no suite code policy (run the suite with run_suite, "
+                "or give the simulator code=SuiteCodePolicy(...))"
+            )
+        fn, takes_state = load_function(ref, self._code)
         kwargs: dict[str, Any] = dict(call.arguments)
         if takes_state:
             kwargs["state"] = self.state

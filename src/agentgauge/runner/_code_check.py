@@ -1,0 +1,134 @@
+"""Every piece of code a loaded suite names, checked against the suite code policy and located
+in its files (``file:line: field``) — what ``validate`` lists and what ``run`` refuses with.
+
+Nothing is imported: files are located and read with :mod:`ast` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .._suite_code import (
+    CodeRef,
+    CodeTarget,
+    SuiteCodePolicy,
+    SuiteCodeRefused,
+    case_code_refs,
+    defined_names,
+    header_code_refs,
+    locate_ref,
+)
+from ..errors import UserError
+
+if TYPE_CHECKING:
+    from ..io._loader import LoadedSuite, Origin
+
+__all__ = ["CodeUse", "refuse_located", "suite_code_uses"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CodeUse:
+    """One place a suite names code, where it is written, and the verdict of the policy."""
+
+    ref: CodeRef
+    file: str
+    line: int | None
+    #: field path as written in ``file`` (``cases[2].tool_results.get_weather.function``)
+    field: str
+    #: the file and function it would run (None when the location rule refuses it)
+    target: CodeTarget | None
+    #: why it is refused (None: it would run)
+    problem: str | None
+    #: a warning about an allowed target (the function is not defined at the file's top level)
+    warning: str | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+    def refusal_line(self) -> str:
+        """``file:line: field: message`` (the one line ``run`` and ``validate`` print)."""
+        return f"{self.where}: {self.field}: {self.problem}"
+
+
+def _origin_of(loaded: LoadedSuite, ref: CodeRef) -> Origin:
+    if ref.case_index is not None:
+        return loaded.case_origins[ref.case_index]
+    if ref.field[:1] == ("tools",) and isinstance(ref.field[1], int):
+        return loaded.tool_origins[ref.field[1]]
+    return loaded.origin
+
+
+def _use(loaded: LoadedSuite, ref: CodeRef, policy: SuiteCodePolicy) -> CodeUse:
+    from ..io._yaml_errors import format_path
+
+    origin = _origin_of(loaded, ref)
+    sub = ref.field
+    if origin is not loaded.origin and ref.case_index is None:  # a tool: path inside the tool
+        sub = ref.field[2:]
+    path = (*origin.path, *sub)
+    target: CodeTarget | None = None
+    problem: str | None = None
+    warning: str | None = None
+    try:
+        target = locate_ref(policy, ref)
+        policy.require_opt_in(target)
+    except SuiteCodeRefused as err:
+        problem = str(err)
+    if target is not None and problem is None:
+        names = defined_names(target.file)
+        first = target.attr.split(".")[0]
+        if names is None:
+            warning = f"{target.shown(policy.root)}: the file does not parse as Python"
+        elif first not in names:
+            warning = (
+                f"{target.shown(policy.root)}: no top-level '{first}' in the file "
+                "(read without running it)"
+            )
+    return CodeUse(
+        ref=ref,
+        file=origin.file,
+        line=origin.locator.line(path),
+        field=format_path(path),
+        target=target,
+        problem=problem,
+        warning=warning,
+    )
+
+
+def suite_code_uses(
+    loaded: LoadedSuite,
+    policy: SuiteCodePolicy,
+    *,
+    agent_given: bool = False,
+    judge_given: bool = False,
+) -> Iterator[CodeUse]:
+    """Every place ``loaded`` names code, with the policy's verdict. ``agent_given`` /
+    ``judge_given``: the command line names the agent / judge, so ``defaults.agent`` /
+    ``defaults.judge`` are not used."""
+    suite = loaded.suite
+    for ref in header_code_refs(suite, agent_given=agent_given, judge_given=judge_given):
+        yield _use(loaded, ref, policy)
+    for i, case in enumerate(suite.cases):
+        for ref in case_code_refs(case, i):
+            yield _use(loaded, ref, policy)
+
+
+def refuse_located(
+    path: str, policy: SuiteCodePolicy, *, agent_given: bool = False, judge_given: bool = False
+) -> None:
+    """Raise a UserError with one ``file:line: field: message`` line per refused piece of code
+    of the suite at ``path`` (nothing when all of it passes)."""
+    from ..io._loader import read_suite
+
+    lines = [
+        use.refusal_line()
+        for use in suite_code_uses(
+            read_suite(path), policy, agent_given=agent_given, judge_given=judge_given
+        )
+        if use.problem is not None
+    ]
+    if lines:
+        raise UserError(lines[0], problems=lines)
