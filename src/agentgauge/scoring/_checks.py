@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -17,11 +18,22 @@ __all__ = ["score_behavior", "score_forbidden", "score_max_calls", "score_respon
 #: identical failing calls allowed before the agent is said to loop
 MAX_IDENTICAL_FAILURES = 2
 
+#: words that tell the user a tool call failed (English; curly apostrophes are normalised first)
 _EXPLAINS = re.compile(
-    r"\b(?:error|errors|fail|failed|failing|failure|unable|couldn't|could not|can't|cannot|"
-    r"not available|unavailable|problem|issue|try again|later|timed out|timeout|went wrong|down|"
-    r"sorry|apolog\w*|unfortunately|not working|did not work|didn't work)\b"
+    r"\b(?:errors?|fail(?:s|ed|ing|ure)?|unable|couldn't|could not|can't|cannot|can not|"
+    r"wasn't able|was not able|weren't able|not able to|isn't available|not available|"
+    r"unavailable|unreachable|not responding|didn't respond|did not respond|no response|"
+    r"not working|didn't work|did not work|went wrong|problems?|issues?|try again|timed out|"
+    r"time ?out|(?:is|was|seems|appears to be) down|invalid|malformed|corrupt(?:ed)?|"
+    r"unreadable|garbled|empty|unfortunately)\b"
 )
+#: "no errors", "without problems": these words then say the opposite
+_NEGATED = re.compile(r"\b(?:no|without(?: any)?|zero)\s+(?:errors?|problems?|issues?|failures?)\b")
+#: a JSON-looking fragment ({...} or [...]) inside a reply: a pasted payload, not words
+_FRAGMENT = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]")
+_WORD = re.compile(r"[^\W\d_]+")
+#: words an explanation needs besides the pasted error text
+MIN_EXPLANATION_WORDS = 3
 
 
 def _call_key(rec: CallRecord) -> tuple[str, bytes]:
@@ -32,20 +44,109 @@ def _call_key(rec: CallRecord) -> tuple[str, bytes]:
     return rec.call.name, args
 
 
+def _malformed(result: object) -> bool:
+    """Text that looks like JSON but does not parse: a truncated or garbled tool result."""
+    if not isinstance(result, str):
+        return False
+    head = result.lstrip()[:1]
+    if head not in ("{", "["):
+        return False
+    try:
+        orjson.loads(result)
+    except orjson.JSONDecodeError:
+        return True
+    return False
+
+
+def tool_failed(rec: CallRecord) -> bool:
+    """Whether the call failed: an error result (error/exception/timeout faults, an empty
+    result, error text, see :mod:`._transcript`) or a malformed one (JSON that does not parse)."""
+    return rec.error or _malformed(rec.result)
+
+
+def _payload_strings(value: object) -> list[str]:
+    """The texts of a failed result that a reply might merely repeat (longest first)."""
+    out: list[str] = []
+
+    def walk(v: object) -> None:
+        if isinstance(v, str):
+            if v.strip():
+                out.append(v.strip())
+        elif isinstance(v, dict):
+            for item in v.values():
+                walk(item)
+        elif isinstance(v, list):
+            for item in v:
+                walk(item)
+
+    walk(value)
+    if not isinstance(value, str) and value is not MISSING:
+        with contextlib.suppress(TypeError):  # not JSON: its strings were collected above
+            out.append(orjson.dumps(value).decode())
+    return sorted(set(out), key=len, reverse=True)
+
+
+def _explanation_problem(text: str, failed: Sequence[CallRecord]) -> str | None:
+    """Why ``text`` is not a user-facing explanation of the failure (None: it is one).
+
+    It must be words, not the error payload: a reply that is JSON, or that is left with fewer
+    than :data:`MIN_EXPLANATION_WORDS` words once the failed results' texts and any pasted
+    ``{...}`` fragment are removed, only repeats the error; and what remains must say that
+    something failed (:data:`_EXPLAINS`, not negated as in "no errors").
+    """
+    stripped = text.strip()
+    try:
+        orjson.loads(stripped)
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        return f"a reply that is only data, not an explanation: {stripped[:80]!r}"
+    original = rest = stripped.replace("\u2019", "'").lower()
+    for rec in failed:
+        for piece in _payload_strings(rec.result):
+            # whole words only: an error text "x" must not eat the x of "explain"
+            rest = re.sub(rf"(?<!\w){re.escape(piece.lower())}(?!\w)", " ", rest)
+    previous = None
+    while previous != rest:
+        previous, rest = rest, _FRAGMENT.sub(" ", rest)
+    if len(_WORD.findall(rest)) < MIN_EXPLANATION_WORDS and rest != original:
+        return f"a reply that only repeats the tool's error: {stripped[:80]!r}"
+    if len(_WORD.findall(rest)) < MIN_EXPLANATION_WORDS or not _EXPLAINS.search(
+        _NEGATED.sub(" ", rest)
+    ):
+        return f"a reply that does not say the call failed: {stripped[:80]!r}"
+    return None
+
+
 def _recover(seg: Segment, prefix: str) -> Score:
+    """After a tool failure, the turn must end recovered: a later successful call (a retry or
+    another tool) or a final reply explaining the failure in words; no identical failing loop.
+    """
     name = prefix + "behavior"
     records = seg.records
-    first = next((k for k, r in enumerate(records) if r.error), -1)
-    if first < 0:
+    failed = [r for r in records if tool_failed(r)]
+    if not failed:
+        if not records:
+            return Score(
+                name=name,
+                value=0.0,
+                passed=False,
+                explanation=(
+                    "expected to recover from a tool failure, but the agent called no tool "
+                    "in this turn"
+                ),
+                expected="recover",
+                actual="no call",
+            )
         return Score(
             name=name,
             value=1.0,
             passed=None,
-            explanation="no tool error occurred in this turn; nothing to recover from",
+            explanation="no tool failed in this turn; nothing to recover from",
             expected="recover",
             actual="no error",
         )
-    failures = Counter(_call_key(r) for r in records if r.error)
+    failures = Counter(_call_key(r) for r in failed)
     (tool, args), worst = failures.most_common(1)[0]
     if worst > MAX_IDENTICAL_FAILURES:
         return Score(
@@ -59,33 +160,41 @@ def _recover(seg: Segment, prefix: str) -> Score:
             expected="recover",
             actual="loop",
         )
-    error_pos = records[first].pos
-    failed_tool = records[first].call.name
-    retried = [r for r in records[first + 1 :] if not r.error and r.result is not MISSING]
-    if retried:
+    last = failed[-1]
+    failed_tool = last.call.name
+    # a success counts only when made after the agent saw the failure (a later message), not
+    # a call made alongside the failing one
+    later = [
+        r for r in records if r.pos > last.pos and r.result is not MISSING and not tool_failed(r)
+    ]
+    if later:
+        retried = later[0].call.name in {r.call.name for r in failed}
         return Score(
             name=name,
             value=1.0,
             passed=True,
-            explanation=f"recovered: {retried[0].call.name} succeeded after {failed_tool} failed",
+            explanation=(
+                f"recovered: {later[0].call.name} succeeded after {failed_tool} failed"
+                + ("" if retried else " (another way)")
+            ),
             expected="recover",
-            actual="retried",
+            actual="retried" if retried else "alternative",
         )
     text = seg.text
-    if text is not None and seg.text_pos > error_pos and _EXPLAINS.search(text.lower()):
-        return Score(
-            name=name,
-            value=1.0,
-            passed=True,
-            explanation=f"recovered: explained the failed {failed_tool} call to the user",
-            expected="recover",
-            actual="explained",
-        )
-    got = (
-        "no reply after it"
-        if text is None or seg.text_pos < error_pos
-        else f"a reply that does not mention it: {text[:80]!r}"
-    )
+    if text is None or seg.text_pos <= last.pos:
+        got = "no reply after it"
+    else:
+        problem = _explanation_problem(text, failed)
+        if problem is None:
+            return Score(
+                name=name,
+                value=1.0,
+                passed=True,
+                explanation=f"recovered: explained the failed {failed_tool} call to the user",
+                expected="recover",
+                actual="explained",
+            )
+        got = problem
     return Score(
         name=name,
         value=0.0,
