@@ -43,6 +43,22 @@ case ",$EXTRAS," in
     ;;
 esac
 
+# the HTML report's browser tests drive the system Chromium through Playwright (Playwright's own
+# browser download does not work on machines without general internet access)
+case ",$EXTRAS," in
+  *,dev,*)
+    if ! command -v chromium >/dev/null 2>&1; then
+      if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+        log "installing Chromium for the browser tests (apt-get)"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+      else
+        log "no Chromium: the browser tests will skip (apt-get install chromium as root)"
+      fi
+    fi
+    ;;
+esac
+
 log "installing agentgauge[$EXTRAS] (editable)"
 "${pip[@]}" install -q --find-links "$WHEELHOUSE" -e ".[$EXTRAS]"
 log "ready: $VENV/bin/agentgauge"

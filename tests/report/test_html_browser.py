@@ -1,0 +1,229 @@
+"""The HTML report in a real browser (Playwright driving the system Chromium).
+
+What a user does: open the report, filter the cases, open a case's transcript and trace, go to
+the baseline comparison — with no console error, no network request and no untrusted text run
+as code. CI installs Chromium (scripts/setup.sh) and sets ``CI``: there these tests never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_html import EVIL_CATEGORY, PAYLOAD, make_run  # tests/report is on sys.path
+
+from agentgauge.io import iter_results
+from agentgauge.metrics import compare, evaluate_gates, summarize
+from agentgauge.report import render_html
+from agentgauge.schema import Gates
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: flags that keep Chromium from reaching out to the network of a closed machine
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _need(what: str) -> None:
+    message = (
+        f"{what}; the browser tests of the HTML report need it "
+        "(apt-get install chromium; pip install playwright)"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(f"{message} — CI must run them, not skip them")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("Playwright for Python is not installed")
+    chromium = _chromium()
+    if chromium is None:
+        _need("no Chromium found on PATH")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Watched:
+    """A page with every console error, page error, dialog and request recorded."""
+
+    def __init__(self, browser: Any) -> None:
+        self.page = browser.new_page()
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+        def dialog(d: Any) -> None:
+            self.dialogs.append(d.message)
+            d.dismiss()
+
+        self.page.on("dialog", dialog)
+
+        def request(route: Any) -> None:
+            url = route.request.url
+            if url.startswith("file://"):
+                route.continue_()
+            else:
+                self.requests.append(url)
+                route.abort()
+
+        self.page.route("**/*", request)
+
+    def clean(self) -> None:
+        assert self.errors == [], self.errors
+        assert self.dialogs == [], f"untrusted text ran as code: {self.dialogs}"
+        assert self.requests == [], f"the report reached out to the network: {self.requests}"
+
+
+def _write(path: Path, page: str) -> str:
+    path.write_text(page, encoding="utf-8")
+    return path.as_uri()
+
+
+@pytest.fixture
+def hostile_page(tmp_path: Path) -> str:
+    run = make_run(tmp_path)
+    gates = Gates(min_pass_rate=0.8)
+    s = summarize(run, gates=gates)
+    page = render_html(s, iter_results(run), gates=evaluate_gates(s, gates))
+    return _write(tmp_path / "report.html", page)
+
+
+@pytest.fixture
+def baseline_page(tmp_path: Path) -> str:
+    gates = Gates(max_regression_points=2)
+    s = summarize(FIXTURES / "new", gates=gates)
+    cmp = compare(FIXTURES / "base", FIXTURES / "new")
+    report = evaluate_gates(s, gates, cmp)
+    page = render_html(s, iter_results(FIXTURES / "new"), gates=report, comparison=cmp)
+    return _write(tmp_path / "compare.html", page)
+
+
+def _ids(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator("#cases-table tbody tr.row td.id").all_inner_texts()]
+
+
+def test_open_filter_and_read_a_transcript(browser: Any, hostile_page: str) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(hostile_page)
+    assert page.locator("#count").inner_text() == "showing 5 of 5"
+    assert sorted(_ids(page)) == [
+        "refuse-delete",
+        "weather-lyon",
+        "weather-oslo",
+        "weather-paris",
+        "weather-rome",
+    ]
+    # filter by status, then by text, then by category
+    page.select_option("#status", "failed")
+    assert sorted(_ids(page)) == ["refuse-delete", "weather-lyon"]
+    assert "filtered from 5" in page.locator("#count").inner_text()
+    page.select_option("#status", "")
+    page.fill("#q", "oslo")
+    assert _ids(page) == ["weather-oslo"]
+    assert page.evaluate("location.hash") == "#q=oslo"
+    page.fill("#q", "")
+    page.select_option("#category", EVIL_CATEGORY)
+    assert _ids(page) == ["refuse-delete"]
+    page.select_option("#category", "")
+    # open a case: its transcript and trace appear, hostile text shown as text
+    page.locator("#cases-table tr.row", has_text="weather-lyon").click()
+    detail = page.locator("#cases-table tr.detail-row")
+    assert detail.count() == 1
+    text = detail.inner_text()
+    assert f"Sorry {PAYLOAD} & <b>bold</b>" in text
+    for needle in ("get_forecast", "Trace timing", "temp_c"):
+        assert needle in text
+    assert detail.locator("b").count() == 0  # the <b> of the agent's text is not markup
+    # keyboard: Enter on the row closes it again
+    page.locator("#cases-table tr.row", has_text="weather-lyon").press("Enter")
+    assert page.locator("#cases-table tr.detail-row").count() == 0
+    # the page holds exactly the two scripts it was written with
+    assert page.locator("script").count() == 2
+    w.clean()
+
+
+def test_a_link_to_a_filter_opens_it(browser: Any, hostile_page: str) -> None:
+    w = Watched(browser)
+    w.page.goto(hostile_page + "#q=refuse")
+    assert _ids(w.page) == ["refuse-delete"]
+    assert w.page.input_value("#q") == "refuse"
+    w.clean()
+
+
+def test_sort_by_latency(browser: Any, hostile_page: str) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(hostile_page)
+    header = page.locator('th[data-key="latency_ms"]')
+    header.click()
+    header.click()
+    assert header.get_attribute("aria-sort") == "descending"
+    cells = page.locator("#cases-table tbody tr.row td:nth-child(6)").all_inner_texts()
+    assert cells == ["900 ms", "900 ms", "900 ms", "300 ms", "–"]
+    w.clean()
+
+
+def test_go_to_the_baseline_comparison(browser: Any, baseline_page: str) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(baseline_page)
+    page.locator('nav a[href="#baseline"]').click()
+    assert page.evaluate("location.hash") == "#baseline"
+    section = page.locator("section#baseline")
+    assert section.is_visible()
+    text = section.inner_text()
+    assert "3 fixed, 2 broken" in text
+    assert "broken (2)" in text.lower()  # the heading is upper-cased by the stylesheet
+    assert "book-trip" in text
+    # the section is scrolled into view, near the top (below the sticky navigation bar)
+    # (the browser may scroll smoothly: wait for it to settle, up to 5 s)
+    page.wait_for_function(
+        "(() => { const t = document.getElementById('baseline').getBoundingClientRect().top;"
+        " return t >= 0 && t < innerHeight / 3; })()",
+        timeout=5000,
+    )
+    w.clean()
+
+
+def test_the_watch_catches_script_errors_dialogs_and_requests(browser: Any, tmp_path: Path) -> None:
+    """The checks above can fail: a page that runs injected code is caught."""
+    w = Watched(browser)
+    bad = (
+        "<!doctype html><title>x</title><script>alert('pwned'); console.error('oops');"
+        "</script><img src='http://127.0.0.1:9/x.png'><script>undefinedFn()</script>"
+    )
+    w.page.goto(_write(tmp_path / "bad.html", bad))
+    w.page.wait_for_timeout(200)
+    assert w.dialogs == ["pwned"]
+    assert any("oops" in e for e in w.errors)
+    assert any("undefinedFn" in e for e in w.errors)
+    assert w.requests == ["http://127.0.0.1:9/x.png"]
+    with pytest.raises(AssertionError):
+        w.clean()
