@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from scoring_helpers import by_name, call, reply, score, tool
 
+from agentgauge.schema import Message, ToolCall
 from agentgauge.scoring._assign import align, assign
 
 TOOLS = [
@@ -21,6 +22,11 @@ TOOLS = [
 
 def expect(*calls: dict[str, Any], order: str = "any_order", **kw: Any) -> dict[str, Any]:
     return {"tool_calls": list(calls), "order": order, **kw}
+
+
+def one_by_one(*calls: ToolCall) -> list[Message]:
+    """Each call in its own assistant message (calls in one message are parallel)."""
+    return [m for c in calls for m in reply(c)]
 
 
 def test_parallel_calls_greedy_fails_optimal_passes() -> None:
@@ -63,28 +69,28 @@ def test_any_order_accepts_permutations() -> None:
 
 def test_strict_order() -> None:
     exp = expect({"name": "a", "arguments": {"x": 1}}, {"name": "b"}, order="strict")
-    assert score(exp, reply(call("a", x=1), call("b")), TOOLS).status == "passed"
-    cs = score(exp, reply(call("b"), call("a", x=1)), TOOLS)
+    assert score(exp, one_by_one(call("a", x=1), call("b")), TOOLS).status == "passed"
+    cs = score(exp, one_by_one(call("b"), call("a", x=1)), TOOLS)
     assert cs.status == "failed"
     order = by_name(cs, "order")
-    assert order.explanation == "calls out of order: expected a → b, got b → a"
+    assert order.explanation == "calls out of order: expected a → b, got b → a (b came before a)"
     assert by_name(cs, "tool_selection").passed
-    cs = score(exp, reply(call("a", x=1), call("c"), call("b")), TOOLS)
+    cs = score(exp, one_by_one(call("a", x=1), call("c"), call("b")), TOOLS)
     assert cs.status == "failed"
     assert "unexpected call(s) to c" in cs.explanation
 
 
 def test_in_order_allows_calls_between() -> None:
     exp = expect({"name": "a", "arguments": {"x": 1}}, {"name": "b"}, order="in_order")
-    assert score(exp, reply(call("a", x=1), call("c"), call("b")), TOOLS).status == "passed"
-    assert score(exp, reply(call("b"), call("a", x=1)), TOOLS).status == "failed"
-    assert score(exp, reply(call("a", x=1)), TOOLS).status == "failed"
+    assert score(exp, one_by_one(call("a", x=1), call("c"), call("b")), TOOLS).status == "passed"
+    assert score(exp, one_by_one(call("b"), call("a", x=1)), TOOLS).status == "failed"
+    assert score(exp, one_by_one(call("a", x=1)), TOOLS).status == "failed"
 
 
 def test_in_order_prefers_the_well_matched_pair() -> None:
     exp = expect({"name": "a", "arguments": {"x": 1}}, {"name": "b"}, order="in_order")
     # the first a(x=2) is a wrong attempt, a(x=1) then b is the right sequence
-    cs = score(exp, reply(call("a", x=2), call("a", x=1), call("b")), TOOLS)
+    cs = score(exp, one_by_one(call("a", x=2), call("a", x=1), call("b")), TOOLS)
     assert cs.status == "passed", cs.explanation
 
 

@@ -88,7 +88,7 @@ class ResultReplay:
         tool_timeout_s: float,
     ) -> None:
         self._cache = cache
-        options = {
+        options: dict[str, object] = {
             "stream": generation.stream,
             "seed": seed,
             "max_steps": max_steps,
@@ -98,6 +98,10 @@ class ResultReplay:
             "extra_arguments": scoring.extra_arguments,
             "weights": sorted(scoring.weights.items()),
         }
+        if scoring.args_match not in (None, "exact") or scoring.args_match_overrides:
+            # only when set, so that existing cache keys stay valid
+            overrides = scoring.args_match_overrides or {}
+            options["args_match"] = f"{scoring.args_match}:{sorted(overrides.items())}"
         h = hashlib.blake2b(_LAYOUT, digest_size=20)
         h.update(code_fingerprint())
         h.update(keys.head)

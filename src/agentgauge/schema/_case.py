@@ -7,7 +7,7 @@ from typing import Final
 from pydantic import Field, field_validator
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
-from ._expect import Expectation, ExtraArguments
+from ._expect import ArgsMatch, Expectation, ExtraArguments
 from ._gates import Gates
 from ._tool import FaultRate, ToolSim, ToolSpec
 
@@ -117,6 +117,11 @@ class Defaults(Model):
     system: str | None = None
     max_steps: int = Field(default=8, ge=1)
     extra_arguments: ExtraArguments = "fail"
+    #: how expected calls' arguments are compared: exact, ignore, subset or superset
+    #: (a call's own ``args_match`` wins; see docs/scoring.md)
+    args_match: ArgsMatch = "exact"
+    #: per-tool argument comparison, overriding ``args_match``: ``{search: ignore}``
+    args_match_overrides: dict[str, ArgsMatch] = Field(default_factory=dict)
     timeout_s: float = Field(default=60.0, gt=0)
     trials: int = Field(default=1, ge=1)
     #: agent spec used when ``--agent`` is not given

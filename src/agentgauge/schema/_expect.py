@@ -32,6 +32,19 @@ OrderMode = Literal["strict", "in_order", "any_order", "subset", "superset"]
 
 ExtraArguments = Literal["fail", "allow"]
 
+ArgsMatch = Literal["exact", "ignore", "subset", "superset"]
+"""How an expected call's arguments are compared with the actual call's (agentevals'
+``tool_args_match_mode``).
+
+- ``exact``: every expected argument must match (``optional`` ones may be omitted); an extra
+  argument fails unless ``extra_arguments: allow``;
+- ``ignore``: arguments are not compared, only the tool name;
+- ``subset``: the agent's arguments are a subset of the expected ones: each argument it passed
+  must be expected and match, an expected argument may be omitted, an extra one fails;
+- ``superset``: the agent's arguments include the expected ones: each expected argument must match,
+  extra arguments are fine.
+"""
+
 
 class PartialValue(Model):
     """A value that earns partial credit (e.g. ``ORY`` when ``CDG`` is expected)."""
@@ -171,6 +184,12 @@ class CallExpectation(Model):
     arguments: dict[str, ArgMatcher] = Field(default_factory=dict)
     #: unexpected extra arguments: ``fail`` (default from the suite) or ``allow``
     extra_arguments: ExtraArguments | None = None
+    #: argument comparison for this call: exact, ignore, subset or superset (default: the
+    #: suite's ``defaults.args_match_overrides`` for this tool, else ``defaults.args_match``)
+    args_match: ArgsMatch | None = None
+    #: the agent's message this call belongs to, for ``order: strict`` / ``in_order``: calls
+    #: with the same step are made together (any order among them), steps in increasing order
+    step: int | None = Field(default=None, ge=0)
 
 
 class ResponseFormat(Model):
@@ -192,6 +211,11 @@ class Expectation(Model):
     behavior: Behavior | None = None
     tool_calls: list[CallExpectation] = Field(default_factory=list)
     order: OrderMode = "any_order"
+    #: with ``order: strict``: the same message structure too: one assistant message per step
+    #: (``step`` on the calls, else one call per message), then one reply without calls
+    strict_steps: bool = False
+    #: with ``order: subset``: a turn without any tool call passes (the empty set is a subset)
+    allow_no_calls: bool = False
     #: tools that must never be called
     forbidden_tools: list[str] = Field(default_factory=list)
     #: at most this many tool calls in the turn
@@ -223,4 +247,17 @@ class Expectation(Model):
             )
         if self.behavior == "tool_call" and not self.tool_calls:
             raise ValueError("behavior 'tool_call' needs at least one entry in tool_calls")
+        if self.strict_steps and self.order != "strict":
+            raise ValueError(f"strict_steps needs order 'strict' (order is '{self.order}')")
+        if self.allow_no_calls and self.order != "subset":
+            raise ValueError(f"allow_no_calls needs order 'subset' (order is '{self.order}')")
+        steps = [c.step for c in self.tool_calls]
+        if any(s is not None for s in steps):
+            if None in steps:
+                raise ValueError("give 'step' on every expected call or on none")
+            if self.order not in ("strict", "in_order"):
+                raise ValueError(
+                    f"'step' is only used with order 'strict' or 'in_order' (order is "
+                    f"'{self.order}')"
+                )
         return self

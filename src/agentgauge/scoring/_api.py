@@ -18,6 +18,7 @@ from ..schema import (
     ToolCall,
     ToolSpec,
 )
+from ..schema._expect import ArgsMatch
 from ._args import MatchContext
 from ._behavior import classify_behavior
 from ._calls import NO_TOOL, score_calls
@@ -48,6 +49,12 @@ class ScoringConfig:
     #: default policy for unexpected extra arguments (a call expectation may override it);
     #: ``None``: the suite's ``defaults.extra_arguments`` (see :meth:`for_suite`), else ``fail``
     extra_arguments: ExtraArguments | None = None
+    #: how expected calls' arguments are compared (exact, ignore, subset, superset);
+    #: ``None``: the suite's ``defaults.args_match`` (see :meth:`for_suite`), else ``exact``
+    args_match: ArgsMatch | None = None
+    #: argument comparison per tool name, overriding ``args_match`` (a call's own wins);
+    #: ``None``: the suite's ``defaults.args_match_overrides``
+    args_match_overrides: Mapping[str, ArgsMatch] | None = None
     #: replaces the built-in behaviour heuristic: (final text, calls) -> behaviour label
     behavior_classifier: BehaviorClassifier | None = None
     #: weights of the score kinds in the overall score (missing kinds weigh 1.0)
@@ -55,9 +62,17 @@ class ScoringConfig:
 
     def for_suite(self, suite: Suite) -> ScoringConfig:
         """This config with the suite's defaults filled in where it leaves them open."""
-        if self.extra_arguments is not None:
-            return self
-        return replace(self, extra_arguments=suite.defaults.extra_arguments)
+        d = suite.defaults
+        return replace(
+            self,
+            extra_arguments=d.extra_arguments
+            if self.extra_arguments is None
+            else self.extra_arguments,
+            args_match=d.args_match if self.args_match is None else self.args_match,
+            args_match_overrides=MappingProxyType(dict(d.args_match_overrides))
+            if self.args_match_overrides is None
+            else self.args_match_overrides,
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,11 +153,24 @@ def score_turn(
     expected_behavior = exp.behavior
     records = seg.records
     if exp.tool_calls:
-        if expected_behavior == "recover":
-            # the expected calls describe the successful ones; failed attempts are the recovery's
-            records = [r for r in records if not r.error]
-        ctx = MatchContext(history, default_extra=config.extra_arguments or "fail")
-        scores.extend(score_calls(exp, records, tools, ctx, prefix))
+        ctx = MatchContext(
+            history,
+            default_extra=config.extra_arguments or "fail",
+            args_match=config.args_match or "exact",
+            args_overrides=config.args_match_overrides or {},
+        )
+        scores.extend(
+            score_calls(
+                exp,
+                records,
+                tools,
+                ctx,
+                prefix,
+                # failed attempts no expected call needs are the recovery's business
+                recover=expected_behavior == "recover",
+                assistant_pos=seg.assistant_pos,
+            )
+        )
     elif expected_behavior in _NO_BEHAVIOR_TOOLS or expected_behavior == "any_tool":
         names = [r.call.name for r in records]
         want_any = expected_behavior == "any_tool"

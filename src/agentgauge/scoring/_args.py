@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..schema import ArgMatcher, CallExpectation, ExtraArguments, ToolSpec
+from ..schema._expect import ArgsMatch
 from ._assign import assign
 from ._transcript import CallRecord, History, resolve_ref
 from ._values import MISSING, describe_type, mismatch
 
-__all__ = ["ArgPart", "CallMatch", "MatchContext", "describe_matcher", "match_call"]
+__all__ = ["ArgPart", "CallMatch", "MatchContext", "describe_matcher", "match_call", "shown"]
 
 
 class ArgPart(NamedTuple):
@@ -35,6 +36,8 @@ class CallMatch(NamedTuple):
     value: float
     passed: bool
     parts: list[ArgPart]
+    #: False when the arguments were not compared (``args_match: ignore``)
+    checked: bool = True
 
 
 @dataclass(slots=True)
@@ -48,6 +51,14 @@ class MatchContext:
     extra: ExtraArguments = "fail"
     #: position of the call being matched (refs without ``call`` take the latest result before it)
     pos: int = 0
+    #: the suite/config argument comparison (a call's ``args_match`` wins, then ``args_overrides``)
+    args_match: ArgsMatch = "exact"
+    #: argument comparison per tool name
+    args_overrides: Mapping[str, ArgsMatch] = field(default_factory=dict)
+
+    def args_mode(self, exp: CallExpectation) -> ArgsMatch:
+        """The argument comparison in force for ``exp``."""
+        return exp.args_match or self.args_overrides.get(exp.name) or self.args_match
 
 
 _regex_cache: dict[str, re.Pattern[str] | str] = {}
@@ -97,6 +108,10 @@ def _r(v: Any) -> str:
     """``repr(v)``, shortened for explanations."""
     text = repr(v)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
+
+#: ``repr(v)``, shortened for explanations
+shown = _r
 
 
 def _got(a: Any, e: Any = MISSING) -> str:
@@ -292,13 +307,24 @@ def match_call(
     exp: CallExpectation, rec: CallRecord, spec: ToolSpec | None, ctx: MatchContext, label: str
 ) -> CallMatch:
     """Score the arguments of ``rec`` against ``exp`` (names are assumed equal)."""
+    mode = ctx.args_mode(exp)
+    if mode == "ignore":
+        return CallMatch(1.0, True, [], checked=False)
     args = rec.call.arguments
     props = spec.properties() if spec is not None else {}
     ctx.pos = rec.pos
-    policy = ctx.extra = exp.extra_arguments or ctx.default_extra
+    if exp.extra_arguments is not None:
+        policy = exp.extra_arguments
+    elif mode == "exact":
+        policy = ctx.default_extra
+    else:
+        policy = "allow" if mode == "superset" else "fail"
+    ctx.extra = policy
     expected = exp.arguments
     parts = [
-        match_value(m, args.get(name, MISSING), props.get(name), ctx, f"{label}.{name}")
+        ArgPart(f"{label}.{name}", 1.0, True, f"{label}.{name}: omitted (args_match: subset)")
+        if mode == "subset" and name not in args
+        else match_value(m, args.get(name, MISSING), props.get(name), ctx, f"{label}.{name}")
         for name, m in expected.items()
     ]
     if policy == "fail" and (len(args) > len(expected) or any(k not in expected for k in args)):

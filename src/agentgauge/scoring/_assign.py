@@ -3,14 +3,16 @@
 - :func:`assign`: maximum-weight assignment of rows to columns (Hungarian algorithm, O(n³)),
   where ``None`` marks a pair that may not be matched;
 - :func:`align`: maximum-weight order-preserving alignment (a weighted longest common
-  subsequence), where other columns may sit between the matched ones.
+  subsequence), where other columns may sit between the matched ones;
+- :func:`align_groups`: the same when rows and columns come in groups without an order inside
+  (the parallel calls of one assistant message, the calls of one expected step).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["align", "assign"]
+__all__ = ["align", "align_groups", "assign"]
 
 Weights = Sequence[Sequence[float | None]]
 _INF = float("inf")
@@ -131,4 +133,116 @@ def align(weights: Weights, n_cols: int) -> list[tuple[int, int]]:
         else:
             j -= 1
     pairs.reverse()
+    return pairs
+
+
+#: above this many rows + columns in one pair of groups, :func:`align_groups` keeps listed order
+MAX_GROUP_CALLS = 12
+
+
+def _groups(keys: Sequence[int]) -> list[list[int]]:
+    by_key: dict[int, list[int]] = {}
+    for idx, k in enumerate(keys):
+        by_key.setdefault(k, []).append(idx)
+    return [by_key[k] for k in sorted(by_key)]
+
+
+_State = tuple[int, int]  # (bitmask of used rows of the row group, of used cols of the col group)
+_Back = tuple[tuple[int, int], _State, tuple[int, int] | None] | None
+
+
+def _offer(
+    cell: dict[_State, tuple[float, _Back]], state: _State, value: float, back: _Back
+) -> None:
+    old = cell.get(state)
+    if old is None or value > old[0]:
+        cell[state] = (value, back)
+
+
+def align_groups(
+    weights: Weights, row_keys: Sequence[int], col_keys: Sequence[int]
+) -> list[tuple[int, int]]:
+    """Pairs ``(row, col)`` of maximum weight with no inversion between groups.
+
+    ``row_keys[i]`` / ``col_keys[j]`` give each row's / column's group; groups are ordered by key
+    and have no order inside. Two pairs ``(i, j)`` and ``(k, l)`` may not cross: when
+    ``row_keys[i] < row_keys[k]`` then ``col_keys[j] <= col_keys[l]``, and the other way round.
+    Pairs inside one group pair may come in any order. A dynamic programme over the grid of
+    groups, tracking which members of the current row and column group are used; when a group
+    pair holds more than :data:`MAX_GROUP_CALLS` members, the listed order is used instead
+    (:func:`align`).
+    """
+    n_cols = len(col_keys)
+    if not weights or n_cols == 0:
+        return []
+    rgs, cgs = _groups(row_keys), _groups(col_keys)
+    if max(len(g) for g in rgs) + max(len(g) for g in cgs) > MAX_GROUP_CALLS:
+        order_r = [i for g in rgs for i in g]
+        order_c = [j for g in cgs for j in g]
+        sub = [[weights[i][j] for j in order_c] for i in order_r]
+        return sorted((order_r[a], order_c[b]) for a, b in align(sub, n_cols))
+    n_r, n_c = len(rgs), len(cgs)
+    # cells[p][q]: state -> (value, back); back = (previous cell, previous state, edge added)
+    cells: list[list[dict[_State, tuple[float, _Back]]]] = [
+        [{} for _ in range(n_c)] for _ in range(n_r)
+    ]
+    best_val, best_at = 0.0, None
+    for p in range(n_r):
+        rg = rgs[p]
+        for q in range(n_c):
+            cg = cgs[q]
+            cell: dict[_State, tuple[float, _Back]] = {(0, 0): (0.0, None)}
+
+            if p > 0 and q > 0:
+                prev = cells[p - 1][q - 1]
+                top = max(prev.items(), key=lambda kv: kv[1][0])
+                _offer(cell, (0, 0), top[1][0], ((p - 1, q - 1), top[0], None))
+            if q > 0:  # same row group, next column group: keep the used rows
+                for st, (v, _) in cells[p][q - 1].items():
+                    _offer(cell, (st[0], 0), v, ((p, q - 1), st, None))
+            if p > 0:  # next row group, same column group: keep the used columns
+                for st, (v, _) in cells[p - 1][q].items():
+                    _offer(cell, (0, st[1]), v, ((p - 1, q), st, None))
+            edges = [
+                (a, b, w)
+                for a, i in enumerate(rg)
+                for b, j in enumerate(cg)
+                if (w := weights[i][j]) is not None
+            ]
+            if edges:
+                # an edge adds one row and one column: visit the states by members used, so a
+                # state is final before it is extended
+                levels: dict[int, list[_State]] = {}
+                for st in cell:
+                    levels.setdefault(st[0].bit_count() + st[1].bit_count(), []).append(st)
+                level = 0
+                top_level = max(levels)
+                while level <= top_level:
+                    for st in levels.get(level, ()):
+                        v = cell[st][0]
+                        for a, b, w in edges:
+                            if st[0] >> a & 1 or st[1] >> b & 1:
+                                continue
+                            nxt = (st[0] | 1 << a, st[1] | 1 << b)
+                            if nxt not in cell:
+                                levels.setdefault(level + 2, []).append(nxt)
+                                top_level = max(top_level, level + 2)
+                            _offer(cell, nxt, v + w, ((p, q), st, (rg[a], cg[b])))
+                    level += 1
+            cells[p][q] = cell
+            for st, (v, _) in cell.items():
+                if v > best_val:
+                    best_val, best_at = v, ((p, q), st)
+    pairs: list[tuple[int, int]] = []
+    at = best_at
+    while at is not None:
+        (p, q), st = at
+        back = cells[p][q][st][1]
+        if back is None:
+            break
+        prev_cell, prev_state, edge = back
+        if edge is not None:
+            pairs.append(edge)
+        at = (prev_cell, prev_state)
+    pairs.sort()
     return pairs

@@ -7,7 +7,15 @@ and order.
 - ``tool_selection`` compares the tool names as multisets, per the order mode;
 - ``arguments`` averages the argument scores of the chosen pairs (parts: one per argument);
 - ``order`` (modes ``strict`` and ``in_order``) checks that an order-preserving alignment pairs as
-  many calls, as well, as the unordered assignment does.
+  many calls, as well, as the unordered assignment does. The calls of one assistant message are
+  parallel (no order among them), and so are expected calls sharing a ``step``;
+- ``strict_steps`` adds the message structure to ``order``: one assistant message per expected
+  step holding exactly that step's calls, then one reply without calls.
+
+A call whose tool failed is still a call: it counts for ``tool_selection`` and its arguments are
+scored. In a ``recover`` turn the successful calls are paired first; a failed attempt pairs only
+with an expected call no successful call took, and unpaired failed attempts are left to the
+``behavior`` (recover) check.
 """
 
 from __future__ import annotations
@@ -16,14 +24,20 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from ..schema import CallExpectation, Expectation, Score, ToolSpec
-from ._args import CallMatch, MatchContext, match_call
-from ._assign import align, assign
-from ._transcript import CallRecord
+from ._args import CallMatch, MatchContext, describe_matcher, match_call, shown
+from ._assign import align_groups, assign
+from ._transcript import CallRecord, error_text
+from ._values import MISSING
 
 __all__ = ["NO_TOOL", "call_labels", "score_calls"]
 
 #: the label of "no tool call" in tool_selection's expected/actual
 NO_TOOL = "<no tool>"
+#: how a text-only assistant message shows in a message-structure explanation
+_TEXT = "(text)"
+_REPLY = "(reply)"
+
+Weights = list[list[float | None]]
 
 
 def call_labels(exps: Sequence[CallExpectation]) -> list[str]:
@@ -44,7 +58,81 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(names) if names else NO_TOOL
 
 
-def _selection(exp: Expectation, records: Sequence[CallRecord], prefix: str) -> Score:
+def _grid(
+    exps: Sequence[CallExpectation],
+    records: Sequence[CallRecord],
+    tools: Mapping[str, ToolSpec],
+    ctx: MatchContext,
+    labels: Sequence[str],
+) -> tuple[dict[tuple[int, int], CallMatch], Weights]:
+    """Every same-name pair's match and the assignment weights (``None``: different tools)."""
+    matches: dict[tuple[int, int], CallMatch] = {}
+    weights: Weights = []
+    big = 2.0 * (min(len(exps), len(records)) + 1)
+    for i, e in enumerate(exps):
+        row: list[float | None] = []
+        spec = tools.get(e.name)
+        for j, rec in enumerate(records):
+            if rec.call.name != e.name:
+                row.append(None)
+                continue
+            cm = match_call(e, rec, spec, ctx, labels[i])
+            matches[i, j] = cm
+            row.append((big if cm.passed else 0.0) + 1.0 + cm.value)
+        weights.append(row)
+    return matches, weights
+
+
+def _recover_records(
+    exps: Sequence[CallExpectation],
+    records: Sequence[CallRecord],
+    tools: Mapping[str, ToolSpec],
+    ctx: MatchContext,
+    labels: Sequence[str],
+) -> list[CallRecord]:
+    """The successful calls, plus the failed ones needed by an expected call no success took."""
+    ok = [r for r in records if not r.error]
+    failed = [r for r in records if r.error]
+    if not failed:
+        return list(records)
+    matches, weights = _grid(exps, ok, tools, ctx, labels)
+    taken = {i for i, _ in assign(weights, len(ok))} if matches else set()
+    rows = [i for i in range(len(exps)) if i not in taken]
+    keep: set[int] = set()
+    if rows:
+        sub_exps = [exps[i] for i in rows]
+        sub_matches, sub_w = _grid(sub_exps, failed, tools, ctx, [labels[i] for i in rows])
+        if sub_matches:
+            keep = {id(failed[j]) for _, j in assign(sub_w, len(failed))}
+    return [r for r in records if not r.error or id(r) in keep]
+
+
+def _failure_notes(
+    pairs: Sequence[tuple[int, int]],
+    records: Sequence[CallRecord],
+    every: Sequence[CallRecord],
+) -> list[str]:
+    """``the tool failed (503 Service Unavailable); no successful retry`` per failed paired call."""
+    notes: list[str] = []
+    one_tool = len({r.call.name for r in records}) == 1
+    for _, j in pairs:
+        rec = records[j]
+        if not rec.error:
+            continue
+        who = "the tool" if one_tool else rec.call.name
+        later = any(
+            r.call.name == rec.call.name and not r.error and r.result is not MISSING
+            for r in every
+            if r.pos > rec.pos
+        )
+        then = f"a later {rec.call.name} call succeeded" if later else "no successful retry"
+        notes.append(f"{who} failed ({error_text(rec.result)}); {then}")
+    return notes
+
+
+def _selection(
+    exp: Expectation, records: Sequence[CallRecord], notes: Sequence[str], prefix: str
+) -> Score:
     expected = [e.name for e in exp.tool_calls]
     actual = [r.call.name for r in records]
     mode = exp.order
@@ -65,9 +153,11 @@ def _selection(exp: Expectation, records: Sequence[CallRecord], prefix: str) -> 
         passed = not missing
         value = common / max(len(expected), 1)
     else:  # subset
-        passed = not extra and bool(actual)
-        value = common / len(actual) if actual else 0.0
-    if passed:
+        passed = not extra and (bool(actual) or exp.allow_no_calls)
+        value = common / len(actual) if actual else (1.0 if passed else 0.0)
+    if passed and not actual:
+        explanation = "no tool called (subset with allow_no_calls: the empty set is a subset)"
+    elif passed:
         explanation = f"called {_names(actual)} as expected"
         if extra:
             explanation += f" ({mode}: extra call(s) to {', '.join(extra)} allowed)"
@@ -86,6 +176,8 @@ def _selection(exp: Expectation, records: Sequence[CallRecord], prefix: str) -> 
             if extra and mode not in ("in_order", "superset"):
                 bits.append(f"unexpected call(s) to {', '.join(extra)}")
         explanation = "; ".join(bits)
+    if notes:
+        explanation += "; " + "; ".join(notes)
     return Score(
         name=prefix + "tool_selection",
         value=value,
@@ -102,32 +194,29 @@ def score_calls(
     tools: Mapping[str, ToolSpec],
     ctx: MatchContext,
     prefix: str = "",
+    *,
+    recover: bool = False,
+    assistant_pos: Sequence[int] = (),
 ) -> list[Score]:
-    """``tool_selection``, ``arguments`` (when calls pair up) and ``order`` (when it applies)."""
+    """``tool_selection``, ``arguments`` (when calls pair up) and ``order`` (when it applies).
+
+    ``recover``: the turn expects recovery, so failed attempts no expected call needs are left
+    out; ``assistant_pos``: history positions of the turn's assistant messages (``strict_steps``).
+    """
     exps = exp.tool_calls
     labels = call_labels(exps)
-    n, m = len(exps), len(records)
-    matches: dict[tuple[int, int], CallMatch] = {}
-    weights: list[list[float | None]] = []
-    big = 2.0 * (min(n, m) + 1)
-    for i, e in enumerate(exps):
-        row: list[float | None] = []
-        spec = tools.get(e.name)
-        for j, rec in enumerate(records):
-            if rec.call.name != e.name:
-                row.append(None)
-                continue
-            cm = match_call(e, rec, spec, ctx, labels[i])
-            matches[i, j] = cm
-            row.append((big if cm.passed else 0.0) + 1.0 + cm.value)
-        weights.append(row)
-    scores = [_selection(exp, records, prefix)]
-    pairs = assign(weights, m) if matches else []
-    if pairs:
+    every = records
+    if recover:
+        records = _recover_records(exps, records, tools, ctx, labels)
+    matches, weights = _grid(exps, records, tools, ctx, labels)
+    pairs = assign(weights, len(records)) if matches else []
+    scores = [_selection(exp, records, _failure_notes(pairs, records, every), prefix)]
+    checked = [(i, j) for i, j in pairs if matches[i, j].checked]
+    if checked:
         parts: list[Score] = []
         total = 0.0
         failed: list[str] = []
-        for i, j in pairs:
+        for i, j in checked:
             cm = matches[i, j]
             total += cm.value
             for p in cm.parts:
@@ -136,38 +225,192 @@ def score_calls(
                 )
                 if not p.passed:
                     failed.append(p.explanation)
-        called = ", ".join(labels[i] for i, _ in pairs)
+        called = ", ".join(labels[i] for i, _ in checked)
         scores.append(
             Score(
                 name=prefix + "arguments",
-                value=total / len(pairs),
+                value=total / len(checked),
                 passed=not failed,
                 explanation="\n".join(failed) if failed else f"arguments of {called} as expected",
                 parts=parts,
             )
         )
-    if exp.order in ("strict", "in_order") and len(pairs) > 1:
-        scores.append(_order(exp, records, weights, pairs, labels, prefix))
+    elif pairs:
+        scores.append(
+            Score(
+                name=prefix + "arguments",
+                value=1.0,
+                passed=None,
+                explanation="arguments not compared (args_match: ignore): "
+                + ", ".join(labels[i] for i, _ in pairs),
+            )
+        )
+    if exp.strict_steps and pairs:
+        kept = {r.pos for r in records}
+        skipped = {r.pos for r in every} - kept  # messages holding only left-out attempts
+        positions = [p for p in assistant_pos if p not in skipped]
+        scores.append(_steps(exp, records, weights, pairs, positions, prefix))
+    elif exp.order in ("strict", "in_order") and len(pairs) > 1:
+        scores.append(_order(exp, records, weights, pairs, prefix))
     return scores
+
+
+def _expected_keys(exps: Sequence[CallExpectation]) -> list[int]:
+    """The step of each expected call (its index when no steps are given)."""
+    return [e.step if e.step is not None else i for i, e in enumerate(exps)]
+
+
+def _total(weights: Weights, pairs: Sequence[tuple[int, int]]) -> float:
+    return sum(w for i, j in pairs if (w := weights[i][j]) is not None)
+
+
+def _show_expected(exps: Sequence[CallExpectation]) -> list[str]:
+    """Each expected call as ``name`` or, when its tool is expected more than once, with the
+    arguments that tell those calls apart: ``get_weather(city='SF')``."""
+    out: list[str] = []
+    by_tool: dict[str, list[CallExpectation]] = {}
+    for e in exps:
+        by_tool.setdefault(e.name, []).append(e)
+    for e in exps:
+        same = by_tool[e.name]
+        if len(same) == 1:
+            out.append(e.name)
+            continue
+        keys = dict.fromkeys(k for s in same for k in s.arguments)
+        bits = []
+        for k in keys:
+            shown_k = [describe_matcher(s.arguments[k]) if k in s.arguments else "-" for s in same]
+            if len(set(shown_k)) > 1 and k in e.arguments:
+                bits.append(f"{k}={describe_matcher(e.arguments[k])}")
+        out.append(f"{e.name}({', '.join(bits)})")
+    return out
+
+
+def _show_actual(records: Sequence[CallRecord]) -> list[str]:
+    """Each actual call as ``name`` or, when its tool was called more than once, with the
+    arguments whose values differ between those calls."""
+    out: list[str] = []
+    by_tool: dict[str, list[CallRecord]] = {}
+    for r in records:
+        by_tool.setdefault(r.call.name, []).append(r)
+    for r in records:
+        same = by_tool[r.call.name]
+        if len(same) == 1:
+            out.append(r.call.name)
+            continue
+        keys = dict.fromkeys(k for s in same for k in s.call.arguments)
+        bits = []
+        for k in keys:
+            vals = [shown(s.call.arguments[k]) if k in s.call.arguments else "-" for s in same]
+            if len(set(vals)) > 1 and k in r.call.arguments:
+                bits.append(f"{k}={shown(r.call.arguments[k])}")
+        out.append(f"{r.call.name}({', '.join(bits)})")
+    return out
+
+
+def _sequence(shown_calls: Sequence[str], keys: Sequence[int]) -> list[str]:
+    """Calls grouped by key, in key order: a group of several is written ``{a, b}``."""
+    groups: dict[int, list[str]] = {}
+    for s, k in zip(shown_calls, keys, strict=True):
+        groups.setdefault(k, []).append(s)
+    return [g[0] if len(g) == 1 else "{" + ", ".join(g) + "}" for _, g in sorted(groups.items())]
 
 
 def _order(
     exp: Expectation,
     records: Sequence[CallRecord],
-    weights: list[list[float | None]],
+    weights: Weights,
     pairs: list[tuple[int, int]],
-    labels: list[str],
     prefix: str,
 ) -> Score:
-    aligned = align(weights, len(records))
-    best = sum(w for i, j in pairs if (w := weights[i][j]) is not None)
-    got = sum(w for i, j in aligned if (w := weights[i][j]) is not None)
-    passed = len(aligned) == len(pairs) and got >= best - 1e-9
+    e_keys = _expected_keys(exp.tool_calls)
+    a_keys = [r.pos for r in records]
+    aligned = align_groups(weights, e_keys, a_keys)
+    passed = (
+        len(aligned) == len(pairs) and _total(weights, aligned) >= _total(weights, pairs) - 1e-9
+    )
+    want = _show_expected(exp.tool_calls)
     if passed:
-        explanation = f"calls in the expected order: {' → '.join(labels)}"
+        explanation = f"calls in the expected order: {' → '.join(_sequence(want, e_keys))}"
     else:
-        made = " → ".join(r.call.name for r in records) or NO_TOOL
-        explanation = f"calls out of order: expected {' → '.join(labels)}, got {made}"
+        got = _show_actual(records)
+        explanation = (
+            f"calls out of order: expected {' → '.join(_sequence(want, e_keys))}, "
+            f"got {' → '.join(_sequence(got, a_keys)) or NO_TOOL}"
+        )
+        for (i, a), (k, b) in ((x, y) for x in pairs for y in pairs):
+            if e_keys[i] < e_keys[k] and a_keys[a] > a_keys[b]:
+                explanation += f" ({got[b]} came before {got[a]})"
+                break
+    return Score(
+        name=prefix + "order",
+        value=1.0 if passed else 0.0,
+        passed=passed,
+        explanation=explanation,
+        expected=" → ".join(e.name for e in exp.tool_calls),
+        actual=" → ".join(r.call.name for r in records),
+    )
+
+
+def _steps(
+    exp: Expectation,
+    records: Sequence[CallRecord],
+    weights: Weights,
+    pairs: list[tuple[int, int]],
+    positions: Sequence[int],
+    prefix: str,
+) -> Score:
+    """``order`` under ``strict_steps``: one assistant message per step, then one reply."""
+    e_keys = _expected_keys(exp.tool_calls)
+    if not positions:  # no message positions given: the call messages alone
+        positions = sorted({r.pos for r in records})
+    step_rank = {k: r for r, k in enumerate(sorted(set(e_keys)))}
+    call_pos = sorted({r.pos for r in records})
+    msg_rank = {p: r for r, p in enumerate(call_pos)}
+    texts = [p for p in positions if p not in msg_rank]
+    reasons: list[str] = []
+    if len(call_pos) != len(step_rank):
+        reasons.append(
+            f"{len(call_pos)} assistant message(s) with calls, expected {len(step_rank)}"
+        )
+    final_ok = bool(texts) and texts[-1] == positions[-1]
+    if not final_ok:
+        reasons.append("no final reply without calls")
+    extra = len(texts) - (1 if final_ok else 0)
+    if extra:
+        reasons.append(f"{extra} text-only assistant message(s) before the end")
+    if not reasons:
+        restricted: Weights = [
+            [
+                w if step_rank[e_keys[i]] == msg_rank[records[j].pos] else None
+                for j, w in enumerate(row)
+            ]
+            for i, row in enumerate(weights)
+        ]
+        same = assign(restricted, len(records))
+        if len(same) < len(pairs) or _total(weights, same) < _total(weights, pairs) - 1e-9:
+            reasons.append("the calls are grouped into messages differently from the steps")
+    passed = not reasons
+    want = " → ".join([*_sequence(_show_expected(exp.tool_calls), e_keys), _REPLY])
+    if passed:
+        explanation = f"messages as expected: {want}"
+    else:
+        got_calls = _show_actual(records)
+        by_pos: dict[int, list[str]] = {}
+        for s, r in zip(got_calls, records, strict=True):
+            by_pos.setdefault(r.pos, []).append(s)
+        got = [
+            (_REPLY if p == positions[-1] else _TEXT)
+            if p not in by_pos
+            else by_pos[p][0]
+            if len(by_pos[p]) == 1
+            else "{" + ", ".join(by_pos[p]) + "}"
+            for p in positions
+        ]
+        explanation = (
+            f"message structure differs ({'; '.join(reasons)}): expected {want}, "
+            f"got {' → '.join(got) or NO_TOOL}"
+        )
     return Score(
         name=prefix + "order",
         value=1.0 if passed else 0.0,

@@ -19,7 +19,7 @@ import orjson
 from ..schema import Message, ResultRef, ToolCall
 from ._values import MISSING
 
-__all__ = ["CallRecord", "History", "Segment", "build_segments", "resolve_ref"]
+__all__ = ["CallRecord", "History", "Segment", "build_segments", "error_text", "resolve_ref"]
 
 _ERROR_PREFIXES = ("error", "exception", "traceback", "timed out", "timeout")
 
@@ -59,6 +59,8 @@ class Segment:
     calls: list[ToolCall]
     #: history position of the message holding ``text`` (-1 when there is no text)
     text_pos: int = -1
+    #: history positions of the turn's assistant messages, in order (a call's ``pos`` is one)
+    assistant_pos: list[int] = field(default_factory=list)
 
 
 def parse_result(content: str | None) -> tuple[Any, bool]:
@@ -96,9 +98,11 @@ def build_segments(
         pending: list[CallRecord] = []
         text: str | None = None
         text_pos = -1
+        assistant_pos: list[int] = []
         for msg in messages:
             role = msg.role
             if role == "assistant":
+                assistant_pos.append(pos)
                 for call in msg.tool_calls:
                     rec = CallRecord(call, pos)
                     records.append(rec)
@@ -116,8 +120,28 @@ def build_segments(
                     rec_for.error = is_error
                 history.results.append(Result(pos, name, value))
             pos += 1
-        segments.append(Segment(records, text, calls, text_pos))
+        segments.append(Segment(records, text, calls, text_pos, assistant_pos))
     return segments, history
+
+
+def error_text(result: Any, limit: int = 80) -> str:
+    """What a failed call's result says, shortened: ``503 Service Unavailable``."""
+    if result is MISSING:
+        return "no result"
+    if type(result) is dict:
+        for key in ("error", "message", "detail", "status"):
+            v = result.get(key)
+            if isinstance(v, str) and v.strip():
+                result = v
+                break
+            if type(v) is dict and isinstance(v.get("message"), str):
+                result = v["message"]
+                break
+    if result == "":
+        return "empty result"
+    text = result if isinstance(result, str) else orjson.dumps(result).decode()
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _take_pending(pending: list[CallRecord], msg: Message) -> CallRecord | None:
