@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from .runner import RunConfig
     from .schema import CaseResult, Suite
 
 _SUITE_GLOBS = ("agentgauge_*.yaml", "agentgauge_*.yml")
@@ -40,6 +41,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="SPEC",
         help="agent under test, e.g. openai:gpt-4o-mini (default: the suite's defaults.agent)",
+    )
+    group.addoption(
+        "--agentgauge-allow-suite-code",
+        action="store_true",
+        default=None,
+        help="let the suites run Python files of their own folders (function: fakes, a python: "
+        "agent); also AGENTGAUGE_ALLOW_SUITE_CODE=1 (see docs/suite-format.md)",
     )
     group.addoption(
         "--agentgauge-run-dir",
@@ -101,20 +109,41 @@ class SuiteFile(pytest.File):
         """Run the suite (once) and index the results by case id."""
         if self._results is None:
             from .io import iter_results
-            from .runner import RunConfig, run_suite
+            from .runner import RunConfig
 
             config = self.config
             base = config.getoption("agentgauge_run_dir")
             root = Path(base) if base else Path(tempfile.mkdtemp(prefix="agentgauge-pytest-"))
             run_dir = root / self.path.stem
             agent = config.getoption("agentgauge_agent")
-            run_config = RunConfig(agent=agent, progress=False, suite_path=str(self.path))
-            run_suite(self._load(), run_config, run_dir)
+            run_config = RunConfig(
+                agent=agent,
+                progress=False,
+                suite_path=str(self.path),
+                allow_suite_code=config.getoption("agentgauge_allow_suite_code"),
+            )
+            _run_checked(self._load(), run_config, run_dir, self.path)
             by_case: dict[str, list[CaseResult]] = {}
             for result in iter_results(run_dir):
                 by_case.setdefault(result.case_id, []).append(result)
             self._results = by_case
         return self._results
+
+
+def _run_checked(suite: Suite, run_config: RunConfig, run_dir: Path, path: Path) -> None:
+    """Run the suite; code of the suite the policy refuses fails the items with the
+    ``file:line: field: message`` lines (the suite is read again, with lines, only then)."""
+    from ._suite_code import SuiteCodeRefused
+    from .runner import run_suite
+    from .runner._code_check import refuse_located
+
+    try:
+        run_suite(suite, run_config, run_dir)
+    except SuiteCodeRefused:
+        refuse_located(
+            str(path), run_config.code_policy(), agent_given=run_config.agent is not None
+        )
+        raise
 
 
 class CaseItem(pytest.Item):
@@ -143,6 +172,10 @@ class CaseItem(pytest.Item):
                 why = r.error or r.explanation or "failed"
                 lines.append(f"{self.case_id} [trial {r.trial}] {r.status}: {why}")
             return "\n".join(lines)
+        from .errors import UserError
+
+        if isinstance(excinfo.value, UserError):  # bad input (refused suite code): no traceback
+            return "\n".join(excinfo.value.problems)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
