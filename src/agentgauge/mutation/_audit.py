@@ -1,0 +1,364 @@
+"""Score every mutant (and the reference) of a case with the real scorers.
+
+The scorers are the ones a run uses: ``scoring.score_case`` with the suite's scoring defaults,
+then the suite's extra scorers that need no model — ``numeric_grounding``,
+``instruction_following``, and ``task_completion`` / ``safety`` with their deterministic rules
+(their judge is not used). Scorers that need a judge model (``equivalence``, the rubrics,
+``groundedness``, ``behavior_judge``) and ``similarity`` (an embedding model) are skipped and
+listed in the audit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+import anyio
+
+from ..schema import Case, CaseResult, Message, Suite, ToolCall, ToolSpec
+from ..scoring import ScoringConfig, score_case
+from ._mutants import AXES, Axis, CaseMutants, mutate_case
+
+__all__ = [
+    "AuditConfig",
+    "AxisCount",
+    "CaseAudit",
+    "MutantVerdict",
+    "ReferenceVerdict",
+    "SkippedScorer",
+    "SuiteAudit",
+    "audit_case",
+    "audit_suite",
+]
+
+#: scorers that need a model of some kind, and why they are skipped
+_MODEL_SCORERS: Final = {"similarity": "needs the embedding model"}
+_GROUNDING_JUDGES: Final = frozenset({"groundedness"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuditConfig:
+    """How to audit: the scoring rules, and an optional seeded sample of the cases."""
+
+    scoring: ScoringConfig = field(default_factory=ScoringConfig)
+    #: audit at most this many cases (a seeded random sample, in suite order); None: all
+    sample: int | None = None
+    seed: int = 0
+    #: run the suite's extra scorers that need no model (False: ``score_case`` alone)
+    extra_scorers: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class MutantVerdict:
+    """What the scorers said about one mutant. ``passed`` True: the mutant wrongly passed (the
+    case cannot fail on this axis); None: not checked (only a skipped judge could tell)."""
+
+    axis: Axis
+    turn: int
+    detail: str
+    passed: bool | None
+    #: why it failed (the scorers' explanation), or why it was not checked
+    explanation: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReferenceVerdict:
+    """The right transcript: ``passed`` None when it could not be built (``explanation`` says
+    why); ``defined``: built from the case's expected calls or reference text."""
+
+    passed: bool | None
+    explanation: str = ""
+    defined: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseAudit:
+    """The mutation audit of one case."""
+
+    case_id: str
+    reference: ReferenceVerdict
+    verdicts: tuple[MutantVerdict, ...] = ()
+    #: mutants that could not be built: (axis, why)
+    unbuilt: tuple[tuple[Axis, str], ...] = ()
+
+    @property
+    def survivors(self) -> list[MutantVerdict]:
+        """Mutants that passed: wrong transcripts the case does not catch."""
+        return [v for v in self.verdicts if v.passed is True]
+
+    @property
+    def surviving_axes(self) -> list[Axis]:
+        found = {v.axis for v in self.survivors}
+        return [a for a in AXES if a in found]
+
+    @property
+    def checked(self) -> list[MutantVerdict]:
+        return [v for v in self.verdicts if v.passed is not None]
+
+    @property
+    def cannot_fail(self) -> bool:
+        """Every checked mutant passed: nothing tried makes this case fail (an error)."""
+        checked = self.checked
+        return bool(checked) and all(v.passed for v in checked)
+
+    @property
+    def reference_failed(self) -> bool:
+        return self.reference.passed is False
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkippedScorer:
+    """A ``scorers:`` entry the audit did not run."""
+
+    scorer: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AxisCount:
+    """Over the audited cases: how many an axis applied to, and in how many it survived."""
+
+    axis: Axis
+    cases: int
+    survived: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SuiteAudit:
+    """The mutation audit of a suite (or of a sample of its cases)."""
+
+    suite: str
+    cases: tuple[CaseAudit, ...]
+    #: cases in the suite (``len(cases)`` is smaller when sampled)
+    total_cases: int
+    skipped_scorers: tuple[SkippedScorer, ...] = ()
+
+    @property
+    def cannot_fail(self) -> list[CaseAudit]:
+        return [c for c in self.cases if c.cannot_fail]
+
+    @property
+    def reference_failures(self) -> list[CaseAudit]:
+        return [c for c in self.cases if c.reference_failed]
+
+    @property
+    def failed(self) -> bool:
+        """Whether some case cannot fail (``validate --mutate`` then exits 2)."""
+        return any(c.cannot_fail for c in self.cases)
+
+    def axes(self) -> list[AxisCount]:
+        """Per axis: the cases it applied to and the cases where some mutant of it passed."""
+        applied: dict[str, int] = dict.fromkeys(AXES, 0)
+        survived: dict[str, int] = dict.fromkeys(AXES, 0)
+        for c in self.cases:
+            for axis in {v.axis for v in c.checked}:
+                applied[axis] += 1
+            for axis in set(c.surviving_axes):
+                survived[axis] += 1
+        return [
+            AxisCount(axis=a, cases=applied[a], survived=survived[a]) for a in AXES if applied[a]
+        ]
+
+
+# ------------------------------------------------------------------------------------ scorers
+
+
+def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScorer]]:
+    """(scorers to run, their refs, skipped entries) of the suite's ``scorers:`` section."""
+    from ..judges import SCORER_INFO, build_scorers
+
+    kept = []
+    skipped: list[SkippedScorer] = []
+    for ref in suite.scorers:
+        info = SCORER_INFO.get(ref.scorer)
+        if info is None:
+            skipped.append(SkippedScorer(scorer=ref.scorer, reason="unknown scorer"))
+        elif info.judge == "required":
+            skipped.append(SkippedScorer(scorer=ref.scorer, reason="needs a judge model"))
+        elif ref.scorer in _MODEL_SCORERS:
+            skipped.append(SkippedScorer(scorer=ref.scorer, reason=_MODEL_SCORERS[ref.scorer]))
+        else:
+            # the deterministic rules only: a scorer that may use a judge is built without one
+            kept.append(ref.model_copy(update={"judge": None}))
+    return build_scorers(kept, judge_spec=None) if kept else [], kept, skipped
+
+
+def _grounding(c: Case, refs: Sequence[Any], skipped: Sequence[Any]) -> str:
+    """``checked`` when a deterministic check of numbers applies to the case (or it has
+    context), ``judge`` when only a skipped judge would check, else ``""``."""
+    from ..judges._transcript import matches_case
+
+    if any(r.scorer == "numeric_grounding" and matches_case(c, r.cases) for r in refs):
+        return "checked"
+    if any(r.scorer in _GROUNDING_JUDGES and matches_case(c, r.cases) for r in skipped):
+        return "judge"
+    return "checked" if c.context else ""
+
+
+def _case_tools(case: Case, suite: Suite, suite_map: Mapping[str, ToolSpec]) -> dict[str, ToolSpec]:
+    if case.tools is None:
+        return dict(suite_map)
+    return {t.name: t for t in suite.tools_for(case)}
+
+
+def _first_messages(case: Case, suite: Suite) -> list[Message]:
+    system = case.system if case.system is not None else suite.defaults.system
+    msgs: list[Message] = []
+    if isinstance(case.input, str):
+        if system:
+            msgs.append(Message(role="system", content=system))
+        msgs.append(Message(role="user", content=case.input))
+        return msgs
+    if system and case.input[0].role != "system":
+        msgs.append(Message(role="system", content=system))
+    msgs.extend(case.input)
+    return msgs
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Scoring:
+    suite: Suite
+    config: ScoringConfig
+    scorers: Sequence[Any]
+    suite_map: Mapping[str, ToolSpec]
+
+
+async def _verdict(
+    case: Case, turns: list[list[Message]], tools: Mapping[str, ToolSpec], s: _Scoring
+) -> tuple[bool | None, str]:
+    """(passed, explanation) of one transcript, as a run would score it."""
+    try:
+        verdict = score_case(case, turns, tools, s.config)
+    except Exception as exc:
+        return None, f"scorer crashed: {type(exc).__name__}: {exc}"
+    failed = verdict.status != "passed"
+    lines = [verdict.explanation] if verdict.explanation else []
+    if s.scorers:
+        result = _result(case, turns, s.suite)
+        result.status = verdict.status
+        result.scores = list(verdict.scores)
+        for scorer in s.scorers:
+            try:
+                extra = await scorer.score(case, result, turns)
+            except Exception as exc:
+                name = getattr(scorer, "name", type(scorer).__name__)
+                return None, f"scorer '{name}' crashed: {type(exc).__name__}: {exc}"
+            for sc in extra:
+                if sc.passed is False:
+                    failed = True
+                    lines.append(f"{sc.name}: {sc.explanation}" if sc.explanation else sc.name)
+    return not failed, "\n".join(lines)
+
+
+def _result(case: Case, turns: list[list[Message]], suite: Suite) -> CaseResult:
+    calls: list[ToolCall] = []
+    text: str | None = None
+    messages = _first_messages(case, suite)
+    for i, turn in enumerate(turns):
+        if i > 0 and i - 1 < len(case.turns):
+            messages.append(Message(role="user", content=case.turns[i - 1].user))
+        for msg in turn:
+            messages.append(msg)
+            if msg.role == "assistant":
+                calls.extend(msg.tool_calls)
+                text = msg.content
+    return CaseResult(
+        case_id=case.id,
+        status="passed",
+        category=case.category,
+        expected_behavior=case.expect.behavior,
+        expected_tools=[c.name for c in case.expect.tool_calls],
+        calls=calls,
+        text=text,
+        messages=messages,
+    )
+
+
+async def _audit_one(
+    case: Case, s: _Scoring, refs: Sequence[Any], skipped: Sequence[Any]
+) -> CaseAudit:
+    grounding = _grounding(case, refs, skipped)
+    made: CaseMutants = mutate_case(case, s.suite, grounding=bool(grounding))
+    tools = _case_tools(case, s.suite, s.suite_map)
+    if made.reference is None:
+        # an expectation that accepts no value at all is a reference that fails
+        reference = ReferenceVerdict(
+            passed=False if made.impossible else None,
+            explanation=made.reference_problem or "",
+            defined=made.reference_defined,
+        )
+    else:
+        passed, why = await _verdict(case, made.reference, tools, s)
+        reference = ReferenceVerdict(passed=passed, explanation=why, defined=made.reference_defined)
+    verdicts: list[MutantVerdict] = []
+    for m in made.mutants:
+        if m.axis == "unsupported_number" and grounding == "judge":
+            verdicts.append(
+                MutantVerdict(
+                    axis=m.axis,
+                    turn=m.turn,
+                    detail=m.detail,
+                    passed=None,
+                    explanation="only a judge scorer (groundedness) checks this: skipped",
+                )
+            )
+            continue
+        passed, why = await _verdict(case, m.turns, tools, s)
+        verdicts.append(
+            MutantVerdict(axis=m.axis, turn=m.turn, detail=m.detail, passed=passed, explanation=why)
+        )
+    return CaseAudit(
+        case_id=case.id,
+        reference=reference,
+        verdicts=tuple(verdicts),
+        unbuilt=tuple(made.unbuilt),
+    )
+
+
+def _sample(cases: Sequence[Case], config: AuditConfig) -> list[Case]:
+    if config.sample is None or config.sample >= len(cases):
+        return list(cases)
+    picked = sorted(random.Random(config.seed).sample(range(len(cases)), config.sample))
+    return [cases[i] for i in picked]
+
+
+def audit_suite(suite: Suite, config: AuditConfig | None = None) -> SuiteAudit:
+    """Build and score the mutants of every case of ``suite`` (no model, no network).
+
+    A case whose every mutant passes cannot fail (``SuiteAudit.failed``); a reference transcript
+    that fails points at an expectation no correct agent meets, or at a reference text that is
+    not the reply the expectation asks for.
+    """
+    config = config or AuditConfig()
+    scorers: list[Any] = []
+    refs: list[Any] = []
+    skipped: list[SkippedScorer] = []
+    if config.extra_scorers:
+        scorers, refs, skipped = _extra_scorers(suite)
+    skipped_refs = [r for r in suite.scorers if any(s.scorer == r.scorer for s in skipped)]
+    s = _Scoring(
+        suite=suite,
+        config=config.scoring.for_suite(suite),
+        scorers=scorers,
+        suite_map=suite.tool_map(),
+    )
+    chosen = _sample(suite.cases, config)
+
+    async def run() -> list[CaseAudit]:
+        return [await _audit_one(c, s, refs, skipped_refs) for c in chosen]
+
+    audits = anyio.run(run)
+    return SuiteAudit(
+        suite=suite.name,
+        cases=tuple(audits),
+        total_cases=len(suite.cases),
+        skipped_scorers=tuple(skipped),
+    )
+
+
+def audit_case(case: Case, suite: Suite, config: AuditConfig | None = None) -> CaseAudit:
+    """The mutation audit of one case of ``suite``."""
+    one = suite.model_copy(update={"cases": [case]})
+    return audit_suite(one, replace(config or AuditConfig(), sample=None)).cases[0]

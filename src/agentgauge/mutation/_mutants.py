@@ -1,0 +1,378 @@
+"""Plausible wrong transcripts built from a case itself, and the right one.
+
+For every user turn with an expectation, the *reference* plan is what a correct agent does: the
+expected calls with a value each matcher accepts (then the expected reply: the case's
+``reference`` text, or a stock reply of the expected behaviour, plus every ``response_contains``
+string). Each *mutant* replaces one turn's plan by one plausible mistake and keeps every other
+turn right, so a mutant that passes shows exactly which expectation cannot fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal
+
+from ..schema import ArgMatcher, CallExpectation, Case, Expectation, Message, Suite, ToolSpec
+from ._play import PlannedCall, PlayError, TurnPlan, play
+from ._values import NoWitness, RefValue, perturb, placeholder, witness
+
+__all__ = ["AXES", "Axis", "CaseMutants", "Mutant", "mutate_case"]
+
+Axis = Literal[
+    "wrong_tool",
+    "no_call",
+    "extra_call",
+    "drop_argument",
+    "perturb_argument",
+    "reorder_calls",
+    "drop_call",
+    "text_only",
+    "refusal",
+    "clarify",
+    "forbidden_call",
+    "error_echo",
+    "unsupported_number",
+]
+
+#: every mutation axis, in report order
+AXES: Final[tuple[Axis, ...]] = (
+    "wrong_tool",
+    "no_call",
+    "extra_call",
+    "drop_argument",
+    "perturb_argument",
+    "reorder_calls",
+    "drop_call",
+    "text_only",
+    "refusal",
+    "clarify",
+    "forbidden_call",
+    "error_echo",
+    "unsupported_number",
+)
+
+#: stock replies (each classified as its behaviour by the built-in heuristic)
+ANSWER_TEXT: Final = "Here is what you asked for."
+DONE_TEXT: Final = "Done."
+CLARIFY_TEXT: Final = "Which one do you mean? Please tell me a bit more."
+REFUSAL_TEXT: Final = "I'm sorry, but I can't help with that."
+NO_TOOL_TEXT: Final = "I can't do that with the tools I have."
+#: amounts that a reply states without support (the first one no source mentions is used)
+_UNSUPPORTED: Final = ("7,391.25", "8,462.75", "9,573.50")
+
+_STOCK: Final[dict[str | None, str]] = {
+    "answer": ANSWER_TEXT,
+    "clarify": CLARIFY_TEXT,
+    "refuse": REFUSAL_TEXT,
+    "no_tool": NO_TOOL_TEXT,
+    "recover": DONE_TEXT,
+    "tool_call": DONE_TEXT,
+    "any_tool": DONE_TEXT,
+    None: ANSWER_TEXT,
+}
+#: behaviours for which an extra (any) tool call is wrong
+_NO_CALL_BEHAVIORS: Final = frozenset({"answer", "clarify", "refuse", "no_tool"})
+#: order modes under which one call more than expected fails
+_EXACT_ORDERS: Final = frozenset({"strict", "any_order", "subset"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mutant:
+    """One plausible wrong transcript: the axis, the turn it changes, and what it did."""
+
+    axis: Axis
+    turn: int
+    detail: str
+    #: the agent's messages per turn (the argument ``score_case`` takes)
+    turns: list[list[Message]] = field(repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseMutants:
+    """The reference transcript of a case and its mutants."""
+
+    case_id: str
+    #: the right transcript; None when it could not be built (see ``reference_problem``)
+    reference: list[list[Message]] | None
+    reference_problem: str | None = None
+    #: the expectation accepts no transcript at all (no correct agent can pass)
+    impossible: bool = False
+    #: whether the case itself gives the right moves (expected calls or reference text), not
+    #: only a behaviour the stock replies stand for
+    reference_defined: bool = False
+    mutants: list[Mutant] = field(default_factory=list)
+    #: mutants that could not be built: (axis, why)
+    unbuilt: list[tuple[Axis, str]] = field(default_factory=list)
+
+
+def _expectations(case: Case) -> list[Expectation | None]:
+    return [case.expect, *(t.expect for t in case.turns)]
+
+
+def _reply(exp: Expectation) -> str:
+    text = exp.reference or _STOCK.get(exp.behavior, ANSWER_TEXT)
+    folded = text.casefold()
+    missing = [s for s in exp.response_contains if s.casefold() not in folded]
+    return " ".join([text, *missing])
+
+
+def _placeholder_call(tool: ToolSpec) -> PlannedCall:
+    props = tool.properties()
+    return PlannedCall(tool.name, {n: placeholder(props.get(n)) for n in tool.required()})
+
+
+def _call_args(call: CallExpectation, tool: ToolSpec | None) -> dict[str, Any]:
+    props = tool.properties() if tool is not None else {}
+    args: dict[str, Any] = {}
+    for name, m in call.arguments.items():
+        if m.optional and m.any:
+            continue
+        try:
+            args[name] = witness(m, props.get(name))
+        except NoWitness:
+            if not m.optional:
+                raise
+            # an optional argument with no acceptable value (BFCL's "omit it") is left out
+    return args
+
+
+def _error_tools(case: Case) -> list[str]:
+    """Tools whose scripted simulation (of the case, or the tool's own) returns an error."""
+    out: list[str] = []
+    for name, entry in case.tool_results.items():
+        sims = entry if isinstance(entry, list) else [entry]
+        if any(s.fault is not None for s in sims):
+            out.append(name)
+    return out
+
+
+class _Builder:
+    def __init__(self, case: Case, suite: Suite, grounding: bool) -> None:
+        self.case = case
+        self.offered = suite.tools_for(case)
+        self.tools: dict[str, ToolSpec] = {t.name: t for t in suite.tools}
+        self.tools.update({t.name: t for t in self.offered})
+        self.grounding = grounding
+        self.error_tools = _error_tools(case)
+        sims = [t.name for t in self.offered if t.simulation and t.simulation.fault]
+        self.error_tools += [n for n in sims if n not in self.error_tools]
+
+    # ------------------------------------------------------------------------- reference
+
+    def reference(self, exp: Expectation | None) -> TurnPlan:
+        if exp is None:
+            return TurnPlan(text=ANSWER_TEXT)
+        text = _reply(exp)
+        recover = exp.behavior == "recover"
+        if exp.tool_calls:
+            calls = tuple(
+                PlannedCall(c.name, _call_args(c, self.tools.get(c.name))) for c in exp.tool_calls
+            )
+            return TurnPlan(calls=calls, text=text, retry_errors=recover, explain_errors=recover)
+        if exp.behavior == "any_tool" and self.offered:
+            return TurnPlan(calls=(_placeholder_call(self.offered[0]),), text=text)
+        if recover:
+            failing = [self.tools[n] for n in self.error_tools if n in self.tools]
+            calls = tuple(_placeholder_call(t) for t in failing[:1])
+            return TurnPlan(calls=calls, text=text, retry_errors=True, explain_errors=True)
+        return TurnPlan(text=text)
+
+    # --------------------------------------------------------------------------- mutants
+
+    def mutants(
+        self, exp: Expectation, ref: TurnPlan | None
+    ) -> Iterator[tuple[Axis, str, TurnPlan]]:
+        behavior = exp.behavior
+        if exp.tool_calls and ref is not None:
+            yield from self._call_mutants(exp, ref)
+        elif exp.tool_calls:
+            yield "no_call", "no tool call", TurnPlan(text=_reply(exp))
+        else:
+            yield from self._text_mutants(exp, ref)
+        if behavior not in ("answer", "no_tool"):
+            yield "text_only", f"a text-only answer: {ANSWER_TEXT!r}", TurnPlan(text=ANSWER_TEXT)
+        if behavior not in ("refuse", "no_tool"):
+            yield "refusal", f"a refusal: {REFUSAL_TEXT!r}", TurnPlan(text=REFUSAL_TEXT)
+        if behavior not in ("clarify", "no_tool"):
+            yield "clarify", f"a clarifying question: {CLARIFY_TEXT!r}", TurnPlan(text=CLARIFY_TEXT)
+        if ref is None:
+            return
+        if exp.forbidden_tools:
+            name = exp.forbidden_tools[0]
+            tool = self.tools.get(name)
+            bad = _placeholder_call(tool) if tool is not None else PlannedCall(name)
+            yield (
+                "forbidden_call",
+                f"also calls forbidden {name}",
+                replace(ref, calls=(*ref.calls, bad)),
+            )
+        if behavior == "recover" or (self.error_tools and ref.calls):
+            yield (
+                "error_echo",
+                "replies with the raw tool error",
+                replace(ref, echo_error=True, retry_errors=False, explain_errors=False),
+            )
+        if self.grounding:
+            number = self._unsupported_number()
+            yield (
+                "unsupported_number",
+                f"the reply states {number}, found in no source",
+                replace(ref, text=f"{ref.text or ''} That comes to {number} in total.".strip()),
+            )
+
+    def _call_mutants(
+        self, exp: Expectation, ref: TurnPlan
+    ) -> Iterator[tuple[Axis, str, TurnPlan]]:
+        calls = ref.calls
+        first = calls[0].name
+        other = next((t.name for t in self.offered if t.name != first), None)
+        if other is not None:
+            wrong = (replace(calls[0], name=other), *calls[1:])
+            yield "wrong_tool", f"{first} -> {other}", replace(ref, calls=wrong)
+        yield "no_call", "no tool call, the same reply", TurnPlan(text=ref.text)
+        over_limit = exp.max_calls is not None and len(calls) + 1 > exp.max_calls
+        if exp.order in _EXACT_ORDERS or over_limit:
+            yield (
+                "extra_call",
+                f"{calls[-1].name} called once more",
+                replace(ref, calls=(*calls, calls[-1])),
+            )
+        for k, (planned, expected) in enumerate(zip(calls, exp.tool_calls, strict=True)):
+            tool = self.tools.get(planned.name)
+            props = tool.properties() if tool is not None else {}
+            label = planned.name if len(calls) == 1 else f"{planned.name}[{k}]"
+            for name, m in expected.arguments.items():
+                if name not in planned.arguments:
+                    continue
+                value = planned.arguments[name]
+                schema = props.get(name)
+                if not m.optional and not _default_accepted(m, schema, value):
+                    dropped = {a: v for a, v in planned.arguments.items() if a != name}
+                    yield (
+                        "drop_argument",
+                        f"{label}.{name} left out",
+                        _with_call(ref, k, replace(planned, arguments=dropped)),
+                    )
+                if isinstance(value, RefValue):
+                    if m.any:
+                        continue
+                    wrong_value: Any = replace(value, wrong=True)
+                    detail = f"{label}.{name}: not the value of {value.ref.tool}.{value.ref.path}"
+                else:
+                    got = perturb(m, value, schema)
+                    if got is None:
+                        continue
+                    wrong_value, how = got
+                    detail = f"{label}.{name}{how}"
+                args = {**planned.arguments, name: wrong_value}
+                yield (
+                    "perturb_argument",
+                    detail,
+                    _with_call(ref, k, replace(planned, arguments=args)),
+                )
+        if len(calls) >= 2:
+            if exp.order in ("strict", "in_order") and list(reversed(calls)) != list(calls):
+                yield (
+                    "reorder_calls",
+                    "the calls in reverse order",
+                    replace(ref, calls=tuple(reversed(calls))),
+                )
+            if exp.order != "subset":
+                yield (
+                    "drop_call",
+                    f"the last call ({calls[-1].name}) left out",
+                    replace(ref, calls=calls[:-1]),
+                )
+
+    def _text_mutants(
+        self, exp: Expectation, ref: TurnPlan | None
+    ) -> Iterator[tuple[Axis, str, TurnPlan]]:
+        behavior = exp.behavior
+        if behavior in ("any_tool", "recover") and ref is not None and ref.calls:
+            yield "no_call", "no tool call, the same reply", TurnPlan(text=ref.text)
+        if ref is None or not (behavior in _NO_CALL_BEHAVIORS or exp.max_calls is not None):
+            return
+        pool = [t for t in self.offered if t.name not in exp.forbidden_tools] or self.offered
+        if not pool:
+            return
+        extra = _placeholder_call(pool[0])
+        count = 1 if exp.max_calls is None else exp.max_calls + 1
+        yield (
+            "extra_call",
+            f"calls {extra.name}" + (f" {count} times" if count > 1 else ""),
+            (replace(ref, calls=(*ref.calls, *([extra] * count)))),
+        )
+
+    def _unsupported_number(self) -> str:
+        case = self.case
+        texts = [*case.context, case.input if isinstance(case.input, str) else ""]
+        if isinstance(case.input, list):
+            texts += [m.content or "" for m in case.input]
+        texts += [t.user for t in case.turns]
+        texts += [repr(s) for s in case.tool_results.values()]
+        joined = " ".join(texts)
+        return next((n for n in _UNSUPPORTED if n not in joined), _UNSUPPORTED[0])
+
+
+def _with_call(ref: TurnPlan, k: int, call: PlannedCall) -> TurnPlan:
+    calls = list(ref.calls)
+    calls[k] = call
+    return replace(ref, calls=tuple(calls))
+
+
+def _default_accepted(m: ArgMatcher, schema: Any, value: Any) -> bool:
+    """Whether leaving the argument out is right: its schema default is a value the matcher
+    lists (the scorer judges an omission as the default)."""
+    if not isinstance(schema, dict) or "default" not in schema:
+        return False
+    default = schema["default"]
+    return default == value or (m.one_of is not None and default in m.one_of)
+
+
+def mutate_case(case: Case, suite: Suite, *, grounding: bool = False) -> CaseMutants:
+    """The reference transcript of ``case`` and its mutants (``suite`` gives the tools).
+
+    ``grounding``: also build the ``unsupported_number`` mutant (a reply stating a number no
+    source supports), for cases a groundedness check applies to.
+    """
+    b = _Builder(case, suite, grounding)
+    expectations = _expectations(case)
+    plans: list[TurnPlan | None] = []
+    problem: str | None = None
+    impossible = False
+    for i, exp in enumerate(expectations):
+        try:
+            plans.append(b.reference(exp))
+        except NoWitness as exc:
+            plans.append(None)
+            impossible = impossible or exc.impossible
+            problem = problem or f"turn {i}: {exc}"
+    defined = any(e is not None and (e.tool_calls or e.reference) for e in expectations)
+    fallback = [p if p is not None else TurnPlan(text=ANSWER_TEXT) for p in plans]
+    reference: list[list[Message]] | None = None
+    if problem is None:
+        try:
+            reference = play(case, b.tools, fallback)
+        except PlayError as exc:
+            problem = f"the reference cannot be played: {exc}"
+    out = CaseMutants(
+        case_id=case.id,
+        reference=reference,
+        reference_problem=problem,
+        impossible=impossible,
+        reference_defined=defined,
+    )
+    for i, exp in enumerate(expectations):
+        if exp is None:
+            continue
+        for axis, detail, plan in b.mutants(exp, plans[i]):
+            changed = [*fallback[:i], plan, *fallback[i + 1 :]]
+            try:
+                turns = play(case, b.tools, changed)
+            except PlayError as exc:
+                out.unbuilt.append((axis, f"turn {i}: {exc}"))
+                continue
+            shown = f"turn {i}: {detail}" if len(expectations) > 1 else detail
+            out.mutants.append(Mutant(axis=axis, turn=i, detail=shown, turns=turns))
+    return out

@@ -1,0 +1,195 @@
+"""Turn plans into transcripts: the messages an agent following the plan would produce, with the
+tool results the case's simulations give (as the runner's simulator gives them).
+
+A plan says, per user turn, which calls the agent makes (in order, each answered before the
+next) and what it replies. Playing it simulates each call from the case's ``tool_results``
+(successive items for successive calls of a tool, across turns), else the tool's own
+``simulation``, else the runner's "no simulated result" error. Rate faults (``faults``) are not
+drawn and Python fakes (``function:``) are not called: such a call gets ``{"status": "ok"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from ..schema import Case, Message, ToolCall, ToolSim, ToolSpec
+from ..scoring._transcript import History, Result, parse_result, resolve_ref
+from ..scoring._values import MISSING
+from ._values import NoWitness, RefValue, perturb
+
+__all__ = ["PlannedCall", "TurnPlan", "play"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    """A call the agent makes: argument values may be :class:`RefValue` placeholders."""
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlan:
+    """What the agent does in one turn."""
+
+    calls: tuple[PlannedCall, ...] = ()
+    text: str | None = None
+    #: a call whose result is an error is made once more (a sensible retry)
+    retry_errors: bool = False
+    #: when a call failed, the reply says so before ``text``
+    explain_errors: bool = False
+    #: stop calling at the first error result and reply with the error's own text (error_echo);
+    #: playing fails when no call errs
+    echo_error: bool = False
+
+
+class PlayError(Exception):
+    """The plan cannot be played (an unresolvable reference, no error to echo)."""
+
+
+class _Simulator:
+    def __init__(self, case: Case, tools: Mapping[str, ToolSpec]) -> None:
+        self.case = case
+        self.tools = tools
+        self.counts: dict[str, int] = {}
+
+    def content(self, name: str) -> str:
+        n = self.counts.get(name, 0)
+        self.counts[name] = n + 1
+        sim: ToolSim | None
+        scripted = self.case.tool_results.get(name)
+        if isinstance(scripted, list):
+            sim = scripted[min(n, len(scripted) - 1)] if scripted else None
+        elif scripted is not None:
+            sim = scripted
+        else:
+            tool = self.tools.get(name)
+            sim = tool.simulation if tool is not None else None
+        if sim is None:
+            return _dumps({"error": f"no simulated result for tool '{name}'"})
+        if sim.fault == "error":
+            return _dumps({"error": sim.error or f"{name} failed"})
+        if sim.fault == "exception":
+            return _dumps(
+                {"error": f"tool '{name}' raised an exception: {sim.error or 'internal error'}"}
+            )
+        if sim.fault == "timeout":
+            return _dumps({"error": f"tool '{name}' timed out"})
+        if sim.fault == "empty":
+            return ""
+        if sim.fault == "malformed":
+            return '{"result": [{"id": 1, "value": "trunc'
+        if sim.function is not None:
+            return _dumps({"status": "ok"})
+        return _dumps(sim.result)
+
+
+def _dumps(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return orjson.dumps(value, default=str).decode()
+
+
+def _error_text(content: str) -> str:
+    value, _ = parse_result(content)
+    if isinstance(value, dict) and isinstance(value.get("error"), str):
+        return str(value["error"])
+    return content or "error"
+
+
+class _Player:
+    def __init__(self, case: Case, tools: Mapping[str, ToolSpec]) -> None:
+        self.sim = _Simulator(case, tools)
+        self.tools = tools
+        self.history = History()
+        self.pos = 0
+        self.ids = 0
+        prefix = case.input if isinstance(case.input, list) else ()
+        for msg in prefix:
+            if msg.role == "tool":
+                value, _ = parse_result(msg.content)
+                self.history.results.append(Result(self.pos, msg.name or "", value))
+            self.pos += 1
+
+    def resolve(self, value: Any, schema: Any) -> Any:
+        if isinstance(value, RefValue):
+            got, problem = resolve_ref(value.ref, self.history, self.pos)
+            if got is MISSING:
+                raise PlayError(problem or "unresolvable reference")
+            if not value.wrong:
+                return got
+            wrong = perturb(value.matcher.model_copy(update={"ref": None}), got, schema)
+            if wrong is None:
+                raise PlayError("no wrong value for a reference")
+            return wrong[0]
+        if isinstance(value, dict):
+            return {k: self.resolve(v, _prop(schema, k)) for k, v in value.items()}
+        if isinstance(value, list):
+            items = schema.get("items") if isinstance(schema, dict) else None
+            return [self.resolve(v, items) for v in value]
+        return value
+
+    def call(self, planned: PlannedCall, out: list[Message]) -> str:
+        tool = self.tools.get(planned.name)
+        schema = tool.parameters if tool is not None else None
+        args = {k: self.resolve(v, _prop(schema, k)) for k, v in planned.arguments.items()}
+        self.ids += 1
+        call = ToolCall(name=planned.name, arguments=args, id=f"m{self.ids}")
+        out.append(Message(role="assistant", tool_calls=[call]))
+        self.pos += 1
+        content = self.sim.content(planned.name)
+        out.append(Message(role="tool", content=content, tool_call_id=call.id, name=planned.name))
+        value, _ = parse_result(content)
+        self.history.results.append(Result(self.pos, planned.name, value))
+        self.pos += 1
+        return content
+
+    def turn(self, plan: TurnPlan) -> list[Message]:
+        out: list[Message] = []
+        failures: list[str] = []
+        for planned in plan.calls:
+            content = self.call(planned, out)
+            failed = parse_result(content)[1]
+            if failed and plan.echo_error:
+                out.append(Message(role="assistant", content=_error_text(content)))
+                self.pos += 1
+                return out
+            if failed:
+                failures.append(f"{planned.name} returned an error ({_error_text(content)})")
+                if plan.retry_errors:
+                    self.call(planned, out)
+        if plan.echo_error:
+            raise PlayError("no call of this turn returns an error")
+        text = plan.text
+        if failures and plan.explain_errors:
+            note = "Sorry: " + "; ".join(failures) + "."
+            text = f"{note} {text}" if text else note
+        if text:
+            out.append(Message(role="assistant", content=text))
+            self.pos += 1
+        return out
+
+
+def _prop(schema: Any, key: str) -> Any:
+    if not isinstance(schema, dict):
+        return None
+    props = schema.get("properties")
+    return props.get(key) if isinstance(props, dict) else None
+
+
+def play(
+    case: Case, tools: Mapping[str, ToolSpec], plans: Sequence[TurnPlan]
+) -> list[list[Message]]:
+    """The per-turn messages of an agent following ``plans`` (raises :class:`PlayError`)."""
+    player = _Player(case, tools)
+    turns: list[list[Message]] = []
+    for plan in plans:
+        try:
+            turns.append(player.turn(plan))
+        except NoWitness as exc:
+            raise PlayError(str(exc)) from None
+    return turns
