@@ -15,7 +15,8 @@ from agentgauge.errors import UserError
 from agentgauge.io import load_suite
 from agentgauge.io._export import write_suite
 from agentgauge.io.importers import ImportOptions, import_suite
-from agentgauge.schema import ArgMatcher, Suite
+from agentgauge.schema import ArgMatcher, Message, Suite, ToolCall
+from agentgauge.scoring import score_case
 
 _WEATHER = {
     "name": "get_forecast",
@@ -151,8 +152,10 @@ def test_categories_behaviours_and_expectations(tmp_path: Path) -> None:
     assert single.system is None
     (call,) = single.expect.tool_calls
     assert call.name == "get_forecast"
-    assert call.arguments["city"] == ArgMatcher(value="Oslo")
-    assert call.arguments["window"] == ArgMatcher(value={"start": "08:00", "end": "18:00"})
+    assert call.arguments["city"] == ArgMatcher(value="Oslo", ignore_case=True, ignore_space=True)
+    assert call.arguments["window"] == ArgMatcher(
+        value={"start": "08:00", "end": "18:00"}, ignore_case=True, ignore_space=True
+    )
     assert call.extra_arguments is None  # the suite default: extra arguments fail
     assert single.tags == ["acebench", "normal_single_turn_single_function"]
 
@@ -300,3 +303,78 @@ def test_real_acebench_data(shared_data: Path, tmp_path: Path) -> None:
     write_suite(suite, out)
     result = CliRunner().invoke(cli, ["validate", str(out)])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "status"),
+    [
+        # the ground truth: city "Oslo", days 3, hourly true, window 08:00-18:00
+        ({}, "passed"),
+        # ACEBench lower-cases and drops spaces before comparing strings: these passed there
+        # and failed here
+        ({"city": "oslo "}, "passed"),
+        ({"city": "OSLO"}, "passed"),
+        ({"window": {"start": "08:00 ", "end": "18:00"}}, "passed"),
+        # a different value still fails
+        ({"city": "Bergen"}, "failed"),
+        ({"window": {"start": "09:00", "end": "18:00"}}, "failed"),
+        ({"days": 4}, "failed"),
+        ({"hourly": False}, "failed"),
+    ],
+)
+def test_call_verdicts(tmp_path: Path, arguments: dict[str, Any], status: str) -> None:
+    suite = _import(_dataset(tmp_path / "ace", _FILES))
+    case = next(c for c in suite.cases if c.id == "normal_single_turn_single_function_0")
+    right = {
+        "city": "Oslo",
+        "days": 3,
+        "hourly": True,
+        "window": {"start": "08:00", "end": "18:00"},
+    }
+    call = ToolCall(name="get_forecast", arguments={**right, **arguments})
+    turn = [Message(role="assistant", tool_calls=[call])]
+    tools = {t.name: t for t in suite.tools}
+    assert score_case(case, [turn], tools).status == status
+
+
+def _upper(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.upper() + " "
+    if isinstance(value, list):
+        return [_upper(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _upper(v) for k, v in value.items()}
+    return value
+
+
+@pytest.mark.shared_data
+def test_real_acebench_calls_ignore_case_and_space_and_still_fail_wrong_values(
+    shared_data: Path,
+) -> None:
+    suite = _import(shared_data / "acebench")
+    pooled = {t.name: t for t in suite.tools}
+    checked = changed = 0
+    for case in suite.cases:
+        if not case.expect.tool_calls:
+            continue
+        tools = dict(pooled)
+        for t in case.tools or []:
+            if not isinstance(t, str):
+                tools[t.name] = t
+        right = [
+            ToolCall(name=c.name, arguments={k: m.value for k, m in c.arguments.items()})
+            for c in case.expect.tool_calls
+        ]
+        shouted = [ToolCall(name=c.name, arguments=_upper(c.arguments)) for c in right]
+        verdict = score_case(case, [[Message(role="assistant", tool_calls=shouted)]], tools)
+        assert verdict.status == "passed", (case.id, verdict.explanation)
+        checked += 1
+        first = right[0]
+        key = next((k for k, v in first.arguments.items() if isinstance(v, str)), None)
+        if key is None:
+            continue
+        wrong = first.model_copy(update={"arguments": {**first.arguments, key: "zz-not-it"}})
+        turn = [Message(role="assistant", tool_calls=[wrong, *right[1:]])]
+        assert score_case(case, [turn], tools).status == "failed", case.id
+        changed += 1
+    assert (checked, changed) == (273, 187)

@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from ...errors import UserError
 from ...schema import (
+    ArgMatcher,
     Behavior,
     CallExpectation,
     Case,
@@ -50,7 +51,6 @@ from .._convert import bfcl_schema_to_json_schema
 from ._common import (
     ImportOptions,
     Record,
-    exact_arguments,
     iter_json_records,
     pool_tools,
     read_answers,
@@ -252,6 +252,18 @@ def _names(values: Any, where: str) -> list[str]:
     return [str(v).strip() for v in values]
 
 
+def _matcher(value: JsonValue) -> ArgMatcher:
+    """The expected value; text (also inside lists and objects) ignoring case and spacing.
+
+    ACEBench's checker lower-cases strings and drops spaces and ``, . / - _ * ^`` before it
+    compares them, and then accepts a value that contains the expected one; every value this
+    matcher accepts ACEBench accepts too (the reverse does not hold: see docs/importers.md).
+    """
+    if isinstance(value, str | list | dict):
+        return ArgMatcher(value=value, ignore_case=True, ignore_space=True)
+    return ArgMatcher(value=value)
+
+
 def _expect(category: str, truth: Any, where: str, tools: dict[str, ToolSpec]) -> Expectation:
     if category in _SPECIAL:
         behavior = _SPECIAL[category][1]
@@ -276,7 +288,8 @@ def _expect(category: str, truth: Any, where: str, tools: dict[str, ToolSpec]) -
             raise UserError(f"{where}: ground_truth.{name}: expected an object of arguments")
         if name not in tools:
             raise UserError(f"{where}: ground_truth: '{name}' is not among the functions")
-        calls.append(CallExpectation(name=name, arguments=exact_arguments(args)))
+        matchers = {k: _matcher(v) for k, v in args.items()}
+        calls.append(CallExpectation(name=name, arguments=matchers))
     return Expectation(tool_calls=calls, order="any_order")
 
 
