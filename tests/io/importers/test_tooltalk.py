@@ -15,7 +15,8 @@ from agentgauge.errors import UserError
 from agentgauge.io import load_suite
 from agentgauge.io._export import write_suite
 from agentgauge.io.importers import ImportOptions, import_suite
-from agentgauge.schema import ArgMatcher, Message, Suite, ToolSim
+from agentgauge.schema import ArgMatcher, Case, Message, Suite, ToolCall, ToolSim, ToolSpec
+from agentgauge.scoring import score_case
 
 
 def _api(name: str, params: dict[str, Any], response: Any, exception: str | None = None) -> Any:
@@ -226,3 +227,96 @@ def test_real_tooltalk_data(shared_data: Path, tmp_path: Path) -> None:
     write_suite(suite, out)
     result = CliRunner().invoke(cli, ["validate", str(out)])
     assert result.exit_code == 0, result.output
+
+
+def _turns_of(case: Case, extra: dict[int, list[ToolCall]] | None = None) -> list[list[Message]]:
+    """The recorded replies as the agent's turns (plus ``extra`` calls in some turns)."""
+    turns: list[list[Message]] = []
+    for i, exp in enumerate([case.expect, *(t.expect for t in case.turns)]):
+        assert exp is not None
+        calls = [
+            ToolCall(name=c.name, arguments={k: m.value for k, m in c.arguments.items()})
+            for c in exp.tool_calls
+        ]
+        calls += (extra or {}).get(i, [])
+        turns.append([Message(role="assistant", content=exp.reference, tool_calls=calls)])
+    return turns
+
+
+def _tools(suite: Suite) -> dict[str, ToolSpec]:
+    return {t.name: t for t in suite.tools}
+
+
+def test_an_action_the_reply_did_not_make_fails_it(tmp_path: Path) -> None:
+    suite = _import(_write(tmp_path / "tooltalk" / "a.json", _CONVERSATION))
+    (case,) = suite.cases
+    assert case.expect.forbidden_tools == ["DeleteAlarm"]
+    assert score_case(case, _turns_of(case), _tools(suite)).status == "passed"
+    # ToolTalk fails a successful action that matches no ground-truth call ("bad action");
+    # this passed before, as in_order allows other calls between the expected ones
+    delete = ToolCall(name="DeleteAlarm", arguments={"session_token": _TOKEN, "alarm_id": "a0"})
+    bad = score_case(case, _turns_of(case, {0: [delete]}), _tools(suite))
+    assert bad.status == "failed"
+    assert "forbidden tool called: DeleteAlarm" in bad.explanation
+    # a lookup (not an action) between the expected calls is fine, as in ToolTalk
+    lookup = ToolCall(name="GetReminders", arguments={"session_token": _TOKEN})
+    assert score_case(case, _turns_of(case, {0: [lookup]}), _tools(suite)).status == "passed"
+
+
+def test_send_email_recipients_in_any_order(tmp_path: Path) -> None:
+    recipients = ["ann@example.org", "bo@example.org"]
+    email = {
+        "session_token": _TOKEN,
+        "to": recipients,
+        "subject": "Hi",
+        "body": "See you.",
+    }
+    conversation = {
+        **_CONVERSATION,
+        "apis_used": ["SendEmail"],
+        "conversation": [
+            {"index": 0, "role": "user", "text": "Email Ann and Bo: see you."},
+            {
+                "index": 1,
+                "role": "assistant",
+                "text": "Sent.",
+                "apis": [_api("SendEmail", email, {"email_id": "e1"})],
+            },
+        ],
+    }
+    suite = _import(_write(tmp_path / "tooltalk" / "e.json", conversation))
+    (case,) = suite.cases
+
+    def status(to: list[str]) -> str:
+        call = ToolCall(name="SendEmail", arguments={**email, "to": to})
+        return score_case(
+            case, [[Message(role="assistant", tool_calls=[call])]], _tools(suite)
+        ).status
+
+    assert status(recipients) == "passed"
+    assert status(recipients[::-1]) == "passed"  # ToolTalk compares the recipients as a set
+    assert status(recipients[:1]) == "failed"
+    assert status(["ann@example.org", "cy@example.org"]) == "failed"
+
+
+@pytest.mark.shared_data
+def test_real_tooltalk_replay_passes_and_a_bad_action_fails(shared_data: Path) -> None:
+    suite = _import(shared_data / "tooltalk")
+    tools = _tools(suite)
+    guarded = 0
+    bad_caught = 0
+    for case in suite.cases:
+        assert score_case(case, _turns_of(case), tools).status == "passed", case.id
+        expectations = [case.expect, *(t.expect for t in case.turns)]
+        guarded += sum(1 for e in expectations if e is not None and e.forbidden_tools)
+        i, exp = next(
+            ((i, e) for i, e in enumerate(expectations) if e is not None and e.forbidden_tools),
+            (-1, None),
+        )
+        if exp is None:
+            continue
+        action = ToolCall(name=exp.forbidden_tools[0], arguments={})
+        verdict = score_case(case, _turns_of(case, {i: [action]}), tools)
+        assert verdict.status == "failed", case.id
+        bad_caught += 1
+    assert (guarded, bad_caught) == (109, 47)

@@ -11,8 +11,10 @@ Each conversation becomes one multi-turn case (docs/importers.md explains why):
   session token when logged in), in agentgauge's wording;
 - ``input``: the first user turn; ``turns``: every later user turn that got a reply;
 - ``expect`` (of the first reply and of each turn): the calls the recorded reply made, every
-  recorded argument exactly, extra arguments allowed, in that order (other calls may come
-  between); a reply that made no call expects ``no_tool``; ``reference`` is the reply's text;
+  recorded argument exactly (``SendEmail``'s ``to`` in any order), extra arguments allowed, in
+  that order (other calls may come between, but no call of an action API the reply did not make:
+  those are ``forbidden_tools``, ToolTalk's "bad actions"); a reply that made no call expects
+  ``no_tool``; ``reference`` is the reply's text;
 - ``tool_results``: per API, the recorded responses in conversation order (a recorded exception
   becomes an ``error`` fault with its text), so the simulated APIs answer as the real ones did;
 - ``tools``: ToolTalk's data holds no API documentation, so each API's schema is derived from
@@ -31,6 +33,7 @@ import orjson
 
 from ...errors import UserError
 from ...schema import (
+    ArgMatcher,
     CallExpectation,
     Case,
     Expectation,
@@ -41,7 +44,7 @@ from ...schema import (
     ToolSpec,
     Turn,
 )
-from ._common import ImportOptions, Record, exact_arguments, read_text, source_metadata, unique_id
+from ._common import ImportOptions, Record, read_text, source_metadata, unique_id
 
 __all__ = ["import_tooltalk"]
 
@@ -66,6 +69,32 @@ _PLUGINS: Final[dict[str, tuple[str, ...]]] = {
     "Reminder": ("AddReminder", "CompleteReminder", "DeleteReminder", "GetReminders"),
     "Weather": ("CurrentWeather", "ForecastWeather", "HistoricWeather"),
 }
+#: the APIs ToolTalk calls actions (``is_action``): a successful call of one that matches no
+#: ground-truth call is a "bad action", which fails the conversation
+_ACTIONS: Final = frozenset(
+    {
+        "ChangePassword",
+        "DeleteAccount",
+        "LogoutUser",
+        "RegisterUser",
+        "ResetPassword",
+        "SendVerificationCode",
+        "UpdateAccountInformation",
+        "UserLogin",
+        "AddAlarm",
+        "DeleteAlarm",
+        "CreateEvent",
+        "DeleteEvent",
+        "ModifyEvent",
+        "SendEmail",
+        "SendMessage",
+        "AddReminder",
+        "CompleteReminder",
+        "DeleteReminder",
+    }
+)
+#: (API, parameter) compared as a set by ToolTalk's checker
+_UNORDERED: Final = frozenset({("SendEmail", "to")})
 _REPLAY_NOTE: Final = (
     "tool_results replay the recorded responses in call order; ToolTalk's APIs are stateful, "
     "so a different sequence of calls gets responses that do not fit it"
@@ -244,17 +273,31 @@ def _system(user: Any, meta: Any) -> str:
     return "\n".join(lines)
 
 
-def _expectation(step: _Step) -> Expectation:
+def _matcher(api: str, param: str, value: JsonValue) -> ArgMatcher:
+    if (api, param) in _UNORDERED and isinstance(value, list):
+        return ArgMatcher(value=value, unordered=True)
+    return ArgMatcher(value=value)
+
+
+def _expectation(step: _Step, offered: list[str]) -> Expectation:
     reference = "\n\n".join(step.texts) or None
     if not step.calls:
         return Expectation(behavior="no_tool", reference=reference)
     calls = [
         CallExpectation(
-            name=c.name, arguments=exact_arguments(c.arguments), extra_arguments="allow"
+            name=c.name,
+            arguments={k: _matcher(c.name, k, v) for k, v in c.arguments.items()},
+            extra_arguments="allow",
         )
         for c in step.calls
     ]
-    return Expectation(tool_calls=calls, order="in_order", reference=reference)
+    # other calls may come between the expected ones (lookups), but not an action this reply
+    # did not make: ToolTalk fails such a "bad action"
+    expected = {c.name for c in step.calls}
+    forbidden = [a for a in offered if a in _ACTIONS and a not in expected]
+    return Expectation(
+        tool_calls=calls, order="in_order", forbidden_tools=forbidden, reference=reference
+    )
 
 
 def _sim(call: _Call) -> ToolSim:
@@ -305,8 +348,8 @@ def _case(rec: Record, steps: list[_Step], options: ImportOptions, taken: set[st
         input=input_,
         system=_system(data.get("user"), data.get("metadata")),
         tools=list(offered),
-        expect=_expectation(first),
-        turns=[Turn(user="\n\n".join(s.users), expect=_expectation(s)) for s in later],
+        expect=_expectation(first, offered),
+        turns=[Turn(user="\n\n".join(s.users), expect=_expectation(s, offered)) for s in later],
         tool_results=dict(tool_results),
         metadata=meta,
     )
