@@ -1,7 +1,8 @@
 """Accuracy of the built-in behaviour heuristic on When2Call's ready-made responses.
 
 Each When2Call test row carries four responses to the same request: ``direct`` (an answer),
-``tool_call`` (a JSON tool call written as text, the way prompt-mode models write it),
+``tool_call`` (a JSON tool call written as text, the way prompt-mode models write it; read as
+real calls first, as recorded responses are),
 ``request_for_info`` (a clarifying question) and ``cannot_answer`` (a refusal). The classifier
 should label them ``answer``, ``tool_call``, ``clarify`` and ``refuse``.
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agentgauge.scoring import classify_behavior
+from agentgauge.scoring._behavior import json_text_calls
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT.parent / "shared" / "data" / "when2call" / "when2call_test_llm_judge.jsonl"
@@ -76,8 +78,10 @@ def label_replies(path: Path) -> Iterator[tuple[str, str]]:
 
 
 def classify(text: str) -> str:
-    """The label a reply gets (``classify_behavior`` of a text-only reply)."""
-    return classify_behavior(text, [])
+    """The label a recorded text reply gets when scored: a whole-JSON tool call is first read as
+    real calls (as ``read_responses`` does), then ``classify_behavior`` labels the reply."""
+    calls = json_text_calls(text) or []
+    return classify_behavior(text, calls)
 
 
 def evaluate(replies: Iterable[tuple[str, str]]) -> tuple[Confusion, list[tuple[str, str, str]]]:

@@ -9,6 +9,7 @@ import pytest
 from scoring_helpers import call
 
 from agentgauge.scoring import classify_behavior
+from agentgauge.scoring._behavior import json_text_calls
 from agentgauge.scoring._dates import dates_equal, parse_date
 
 WHEN2CALL = (
@@ -46,8 +47,9 @@ LABELS = Path(__file__).with_name("behavior_labels.jsonl")
         ("Sorry, I don't have a tool for that.", "refuse"),
         ("There's no tool available to check stock prices.", "refuse"),
         ("It will be sunny tomorrow; you won't need an umbrella.", "answer"),
-        ('{"name": "get_weather", "arguments": {"city": "Paris"}}', "tool_call"),
-        ('```json\n[{"name": "f", "parameters": {}}]\n```', "tool_call"),
+        # a tool call written as text is no call (tool selection sees none): read as text
+        ('{"name": "get_weather", "arguments": {"city": "Paris"}}', "answer"),
+        ('```json\n[{"name": "f", "parameters": {}}]\n```', "answer"),
         ('{"temperature": 20}', "answer"),
     ],
 )
@@ -174,7 +176,10 @@ def test_when2call_accuracy() -> None:
             row = json.loads(line)
             rows += 1
             for kind, label in want.items():
-                hits[kind] += classify_behavior(row["answers"][kind], []) == label
+                text = row["answers"][kind]
+                # scored as recorded responses are: a whole-JSON tool call is read as calls
+                calls = json_text_calls(text) or []
+                hits[kind] += classify_behavior(text, calls) == label
     accuracy = {k: v / rows for k, v in hits.items()}
     # measured 98.0 / 100 / 99.3 / 100 % (all 300 rows); the floor leaves room for wording changes
     assert min(accuracy.values()) >= 0.93, accuracy

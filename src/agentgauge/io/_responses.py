@@ -5,7 +5,10 @@ One JSON object per line, in either form (the two may be mixed):
 - agentgauge's own: ``{"case_id", "trial"?, "text"?, "calls"?: [{"name", "arguments"}]}``, or
   ``{"case_id", "trial"?, "messages": [...]}`` with the agent's whole transcript for the case
   (assistant turns and the tool results it received); ``arguments`` may be an object or a JSON
-  string;
+  string. A ``text`` with no ``calls`` whose whole text is a JSON tool call,
+  ``{"name": ..., "arguments": {...}}`` or a list of them (what prompt-mode models write, and
+  When2Call's ready ``tool_call`` answers), is read as those calls (form ``native-json-text``),
+  so the behaviour and tool-selection scores see the same call (docs/scoring.md);
 - BFCL's result files: ``{"id", "result", ...}`` where ``result`` is a list of
   ``{"<function name>": "<JSON arguments>"}`` (function-calling models; the arguments may also
   be an object) or a string of Python call syntax such as ``"[math.factorial(number=5)]"``
@@ -47,7 +50,8 @@ class RecordedResponse:
     text: str | None
     #: ``file:line`` of the record, for messages
     where: str
-    #: ``native``, ``bfcl-fc`` (function-calling result) or ``bfcl-prompt`` (Python syntax)
+    #: ``native``, ``native-json-text`` (calls decoded from a JSON text), ``bfcl-fc``
+    #: (function-calling result) or ``bfcl-prompt`` (Python syntax)
     form: str
     #: a whole transcript (``messages`` in the native form)
     messages: list[Message] | None = None
@@ -348,6 +352,12 @@ def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
             case_id, trial, calls, finals[-1] if finals else None, where, "native", messages
         )
     calls = _native_calls(data.get("calls", []), where)
+    if not calls and text is not None:
+        from ..scoring._behavior import json_text_calls
+
+        written = json_text_calls(text)
+        if written is not None:  # a prompt-mode tool call written as JSON text: real calls
+            return RecordedResponse(case_id, trial, written, text, where, "native-json-text")
     return RecordedResponse(case_id, trial, calls, text, where, "native")
 
 

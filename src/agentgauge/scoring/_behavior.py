@@ -4,8 +4,10 @@ refusal — a deterministic, documented heuristic (see docs/scoring.md), replace
 
 Rules, in order:
 
-1. any tool call → ``tool_call``; so is a reply whose whole text is a JSON tool call
-   (``{"name": ..., "arguments": ...}``, or a list of them) — what prompt-mode models write;
+1. any tool call → ``tool_call``. A reply whose whole text is a JSON tool call
+   (``{"name": ..., "arguments": ...}``, or a list of them) is not a call by itself: given as
+   text it is an ``answer``, as tool selection sees no call either; recorded responses decode it
+   into real calls first (:func:`json_text_calls`);
 2. a question (or a "please provide/specify…" request) asking the user for missing information
    → ``clarify``; polite closers ("Is there anything else I can help with?", "Would you like more
    details?") do not count;
@@ -26,7 +28,7 @@ import orjson
 
 from ..schema import ToolCall
 
-__all__ = ["BEHAVIORS", "classify_behavior"]
+__all__ = ["BEHAVIORS", "classify_behavior", "json_text_calls"]
 
 BEHAVIORS: Final = ("tool_call", "answer", "clarify", "refuse")
 
@@ -107,21 +109,50 @@ _WH_QUESTION = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def _looks_like_tool_call(text: str) -> bool:
+def json_text_calls(text: str | None) -> list[ToolCall] | None:
+    """The tool calls a reply writes as JSON text, or None when the text is not that.
+
+    The whole text (optionally in a ``` fence) must be one ``{"name": ..., "arguments": {...}}``
+    object (``parameters`` may stand for ``arguments``; the arguments may be a JSON string of an
+    object) or a non-empty list of them — what prompt-mode models write. Recorded responses turn
+    such a text into real calls (``io.read_responses``); :func:`classify_behavior` calls such a
+    text, given without calls, an ``answer``, since no tool was called.
+    """
+    if not text:
+        return None
     s = text.strip()
     if s.startswith("```"):
         s = s.strip("`").removeprefix("json").strip()
     if not s or s[0] not in "[{":
-        return False
+        return None
     try:
         data = orjson.loads(s)
     except orjson.JSONDecodeError:
-        return False
+        return None
     items = data if isinstance(data, list) else [data]
-    return bool(items) and all(
-        isinstance(x, dict) and "name" in x and ("arguments" in x or "parameters" in x)
-        for x in items
-    )
+    calls: list[ToolCall] = []
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        name = item.get("name")
+        key = "arguments" if "arguments" in item else "parameters"
+        if not isinstance(name, str) or not name.strip() or key not in item:
+            return None
+        args = item[key]
+        if isinstance(args, str):
+            try:
+                args = orjson.loads(args)
+            except orjson.JSONDecodeError:
+                return None
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            return None
+        try:
+            calls.append(ToolCall(name=name, arguments=args, id=None))
+        except (ValueError, RecursionError):  # not JSON values pydantic accepts, or too deep
+            return None
+    return calls or None
 
 
 def _asks(t: str) -> bool:
@@ -152,8 +183,9 @@ def classify_behavior(text: str | None, calls: Sequence[ToolCall]) -> str:
         return "tool_call"
     if not text or not text.strip():
         return "answer"
-    if _looks_like_tool_call(text):
-        return "tool_call"
+    if json_text_calls(text) is not None:
+        # a tool call written as text is not a call: tool selection sees no call, and so do we
+        return "answer"
     t = text.translate(_APOSTROPHES).lower()
     if _asks(t):
         return "clarify"
