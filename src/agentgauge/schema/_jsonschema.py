@@ -87,7 +87,10 @@ _DESCRIPTIONS: dict[tuple[str, str], str] = {
     ("ToolSim", "result"): "A static result (any JSON value).",
     ("ToolSim", "fault"): "error, exception, timeout, empty or malformed.",
     ("ToolSim", "error"): "The error text the agent sees (implies fault: error).",
-    ("ToolSim", "function"): "package.module:callable of a stateful Python fake.",
+    ("ToolSim", "function"): (
+        "file.py:callable (module:callable: module.py) of a stateful Python fake, a file in the "
+        "suite's folder; runs only with --allow-suite-code."
+    ),
     ("FaultRate", "kind"): "error, exception, timeout, empty or malformed.",
     ("FaultRate", "rate"): "Fraction of tool calls that get the fault (seeded).",
     ("Labels", "intents"): "Expected intents.",

@@ -20,7 +20,8 @@ class ToolSim(Model):
     - ``fault``: an injected failure — ``error`` (an error result the agent sees, text in
       ``error``), ``exception`` (the tool raises), ``timeout`` (the tool never answers within its
       time limit), ``empty`` (an empty result), ``malformed`` (a result that is not valid JSON);
-    - ``function``: ``package.module:callable`` for a stateful fake, called with the arguments.
+    - ``function``: ``file.py:callable`` for a stateful fake, called with the arguments (a file
+      of the suite's folder; it runs only with the user's opt-in, ``--allow-suite-code``).
     """
 
     result: JsonValue = None
