@@ -216,6 +216,18 @@ def test_optimal_pairing_where_first_fit_fails() -> None:
     cs = score(exp, bad, TOOLS)
     assert cs.status == "failed"
     assert "search[1].limit: expected 2, got" in cs.explanation
+    # the same case in agentevals' terms: tool_args_match_mode superset, search(q=x) and
+    # search(q=x, limit=2); first fit gives limit=2 to the first and fails, optimal passes
+    exp = {
+        "order": "superset",
+        "tool_calls": [
+            {"name": "search", "arguments": {"q": "x"}},
+            {"name": "search", "arguments": {"q": "x", "limit": 2}},
+        ],
+    }
+    cfg = ScoringConfig(args_match="superset")
+    assert score(exp, good, TOOLS, config=cfg).status == "passed"
+    assert score(exp, bad, TOOLS, config=cfg).status == "failed"
 
 
 # --- argument modes ----------------------------------------------------------------------------
@@ -402,6 +414,27 @@ def test_expectation_rules(data: dict[str, Any], message: str) -> None:
     calls = [{"name": "get_weather", "step": s} for s in steps]
     with pytest.raises(ValidationError, match=message):
         Expectation.model_validate({"tool_calls": calls, **data})
+
+
+def test_new_fields_survive_export() -> None:
+    from agentgauge.io._export import case_record
+
+    case = Case.model_validate(
+        {
+            "id": "c",
+            "input": "q",
+            "expect": {
+                "order": "strict",
+                "strict_steps": True,
+                "tool_calls": [{"name": "search", "step": 0, "args_match": "ignore"}],
+            },
+        }
+    )
+    assert Case.model_validate(case_record(case)) == case
+    sub = {"id": "d", "input": "q", "expect": {"order": "subset", "allow_no_calls": True}}
+    sub["expect"]["tool_calls"] = [{"name": "search"}]
+    case = Case.model_validate(sub)
+    assert Case.model_validate(case_record(case)) == case
 
 
 def _brute(w: list[list[float | None]], rk: list[int], ck: list[int]) -> float:

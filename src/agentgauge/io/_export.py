@@ -122,6 +122,10 @@ def _expectation(e: Expectation) -> dict[str, Any]:
                 c["arguments"] = {k: _matcher(v) for k, v in call.arguments.items()}
             if call.extra_arguments is not None:
                 c["extra_arguments"] = call.extra_arguments
+            if call.args_match is not None:
+                c["args_match"] = call.args_match
+            if call.step is not None:
+                c["step"] = call.step
             calls.append(c)
         data = {"tool_calls": calls, **data}
     return data
