@@ -2,7 +2,8 @@
 
 One JSON object per line, in either form (the two may be mixed):
 
-- agentgauge's own: ``{"case_id", "trial"?, "text"?, "calls"?: [{"name", "arguments"}]}``, or
+- agentgauge's own: ``{"case_id", "trial"?, "text"?, "calls"?: [{"name", "arguments"}],
+  "labels"?: {"route", "skill", "intents"}}`` (``labels``: what the agent reported choosing), or
   ``{"case_id", "trial"?, "messages": [...]}`` with the agent's whole transcript for the case
   (assistant turns and the tool results it received); ``arguments`` may be an object or a JSON
   string. A ``text`` with no ``calls`` whose whole text is a JSON tool call,
@@ -25,18 +26,20 @@ import ast
 import json
 import operator
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
 import orjson
 
 from ..errors import UserError
-from ..schema import Message, ToolCall
+from ..schema import Labels, Message, ToolCall
 
 __all__ = ["RecordedResponse", "decode_python_calls", "read_responses", "restore_tool_name"]
 
-_NATIVE_KEYS: Final = frozenset({"version", "case_id", "trial", "text", "calls", "messages"})
+_NATIVE_KEYS: Final = frozenset(
+    {"version", "case_id", "trial", "text", "calls", "messages", "labels"}
+)
 _MAX_PROBLEMS: Final = 50
 
 
@@ -59,6 +62,8 @@ class RecordedResponse:
     decode_error: str | None = None
     #: the call names were rewritten by a function-calling API (``.`` became ``_``)
     dotted_names_mangled: bool = field(default=False)
+    #: the route / skill / intents the agent reported (native ``labels``), for the module metrics
+    labels: Labels | None = None
 
     def turns(self, tool_names: Collection[str]) -> list[list[Message]]:
         """The agent's turns for ``score_case``: one turn (the case input has one)."""
@@ -361,6 +366,19 @@ def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
     return RecordedResponse(case_id, trial, calls, text, where, "native")
 
 
+def _labels(raw: Any, where: str) -> Labels:
+    from pydantic import ValidationError
+
+    try:
+        return Labels.model_validate(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        at = "".join(f".{p}" for p in first["loc"])
+        raise UserError(
+            f"{where}: labels{at}: {first['msg']} (expected {{route, skill, intents}})"
+        ) from None
+
+
 def _records(path: Path) -> Iterator[tuple[int, bytes]]:
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below
@@ -399,6 +417,8 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
                 raise UserError(f"{where}: expected a JSON object")
             if "case_id" in data:
                 response = _from_native(data, where)
+                if data.get("labels") is not None:
+                    response = replace(response, labels=_labels(data["labels"], where))
             elif "id" in data and "result" in data:
                 response = _from_bfcl(data, where)
             else:

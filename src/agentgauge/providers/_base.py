@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..schema import Message, ToolSpec, Usage
+from ..schema import Labels, Message, ToolSpec, Usage
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +40,10 @@ class ModelResponse:
     #: time to first token, when streamed
     ttft_ms: float | None = None
     finish_reason: str | None = None
+    #: what the agent reports about its own decision: the route, skill or intents it chose
+    #: (``Labels``); recorded on the trace step and in ``CaseResult.predicted_labels``, where
+    #: routing / skill / intent accuracy read it (docs/metrics.md, "Diagnosis")
+    labels: Labels | None = None
 
 
 @runtime_checkable

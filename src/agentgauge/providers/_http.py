@@ -9,9 +9,11 @@ The contract (JSON both ways), documented in docs/providers.md::
 
     200 OK
     {"text": "...", "tool_calls": [{"name": "...", "arguments": {...}, "id": "..."}],
-     "usage": {"input_tokens": 12, "output_tokens": 3}, "model": "..."}
+     "usage": {"input_tokens": 12, "output_tokens": 3}, "model": "...",
+     "labels": {"route": "...", "skill": "...", "intents": ["..."]}}
 
-Every reply field is optional. Non-2xx replies become ProviderErrors (429/5xx transient,
+Every reply field is optional; a field not listed here is an error (the case errors), never
+silently dropped. Non-2xx replies become ProviderErrors (429/5xx transient,
 ``Retry-After`` honoured). ``AGENTGAUGE_HTTP_TOKEN`` (or the ``token`` option) is sent as a
 bearer token; ``headers`` adds more.
 """
@@ -23,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ProviderError, UserError
-from ..schema import Message, ToolCall, Usage
+from ..schema import Labels, Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
 from ._common import parse_arguments
 from ._wire import WireClient
@@ -57,12 +59,64 @@ def request_body(request: ModelRequest) -> dict[str, Any]:
     }
 
 
+#: the fields of a reply, of a tool call in it and of its usage; anything else is an error
+REPLY_FIELDS = ("text", "tool_calls", "usage", "model", "labels")
+_CALL_FIELDS = ("name", "arguments", "id")
+_USAGE_FIELDS = ("input_tokens", "output_tokens")
+_LABEL_FIELDS = ("route", "skill", "intents")
+
+
+def _refuse_unknown(raw: dict[str, Any], known: tuple[str, ...], what: str, where: str) -> None:
+    """A key the contract does not know would be dropped without a trace: refuse it."""
+    extra = [k for k in raw if k not in known]
+    if not extra:
+        return
+    from ..io._yaml_errors import did_you_mean
+
+    hint = did_you_mean(str(extra[0]), known)
+    if not hint and any(k in _LABEL_FIELDS for k in extra):
+        hint = " (report route, skill and intents inside 'labels')"
+    raise ProviderError(
+        f"{where}: unknown field(s) {sorted(map(str, extra))} in {what}{hint}; "
+        f"known: {', '.join(known)}",
+        transient=False,
+    )
+
+
+def _labels(raw: Any, where: str) -> Labels | None:
+    """``labels: {route, skill, intents}``: what the agent chose, for the module metrics."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise ProviderError(
+            f"{where}: 'labels' must be an object {{route, skill, intents}}", transient=False
+        )
+    _refuse_unknown(raw, _LABEL_FIELDS, "'labels'", where)
+    route, skill, intents = raw.get("route"), raw.get("skill"), raw.get("intents")
+    for key, value in (("route", route), ("skill", skill)):
+        if value is not None and not isinstance(value, str):
+            raise ProviderError(f"{where}: labels.{key} must be a string", transient=False)
+    if intents is None:
+        intents = []
+    if not isinstance(intents, list) or not all(isinstance(i, str) for i in intents):
+        raise ProviderError(f"{where}: labels.intents must be a list of strings", transient=False)
+    if route is None and skill is None and not intents:
+        return None
+    return Labels(route=route, skill=skill, intents=intents)
+
+
 def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
-    """Read an HTTP agent's reply; a malformed reply is a non-transient ProviderError."""
+    """Read an HTTP agent's (or a python: agent's dict) reply.
+
+    A malformed reply — not an object, a field of the wrong type, or a field the contract does
+    not know (which would otherwise be dropped without a trace, e.g. ``tool_call`` for
+    ``tool_calls`` or a top-level ``route``) — is a non-transient ProviderError.
+    """
     if not isinstance(body, dict):
         raise ProviderError(
             f"{where}: expected a JSON object, got {str(body)[:100]}", transient=False
         )
+    _refuse_unknown(body, REPLY_FIELDS, "the reply", where)
     text = body.get("text")
     if text is not None and not isinstance(text, str):
         text = str(text)
@@ -73,6 +127,7 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
     for i, raw in enumerate(raw_calls):
         if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
             raise ProviderError(f"{where}: tool_calls[{i}] needs a 'name'", transient=False)
+        _refuse_unknown(raw, _CALL_FIELDS, f"tool_calls[{i}]", where)
         calls.append(
             ToolCall(
                 name=raw["name"],
@@ -81,6 +136,9 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
             )
         )
     usage = body.get("usage") or {}
+    if not isinstance(usage, dict):
+        raise ProviderError(f"{where}: 'usage' must be an object", transient=False)
+    _refuse_unknown(usage, _USAGE_FIELDS, "'usage'", where)
     return ModelResponse(
         message=Message(role="assistant", content=text, tool_calls=calls),
         usage=Usage(
@@ -89,6 +147,7 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
         ),
         model=str(body.get("model") or ""),
         finish_reason="tool_calls" if calls else "stop",
+        labels=_labels(body.get("labels"), where),
     )
 
 

@@ -10,7 +10,9 @@ the generation config. It returns the agent's next turn as any of:
 - a :class:`~agentgauge.schema.ToolCall` or a list of them;
 - a :class:`~agentgauge.schema.Message` (text and/or tool calls);
 - a :class:`~agentgauge.providers.ModelResponse` (to report token usage, the model, ...);
-- a dict ``{"text": ..., "tool_calls": [{"name": ..., "arguments": {...}}], "usage": {...}}``;
+- a dict ``{"text": ..., "tool_calls": [{"name": ..., "arguments": {...}}], "usage": {...},
+  "labels": {"route": ..., "skill": ..., "intents": [...]}}`` (the http: reply contract; a key
+  it does not know is an error, not dropped);
 - ``None``: an empty reply.
 
 Sync callables run in a worker thread of their own (so a blocking agent does not stall the run,

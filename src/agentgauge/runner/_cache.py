@@ -26,7 +26,7 @@ import orjson
 
 from ..errors import UserError
 from ..providers._base import GenerateConfig, ModelResponse
-from ..schema import Message, ToolSpec, Usage
+from ..schema import Labels, Message, ToolSpec, Usage
 
 CACHE_FILE = "responses.sqlite3"
 _COMMIT_EVERY = 256
@@ -34,7 +34,7 @@ _COMMIT_AFTER_S = 1.0
 
 
 #: bump when the key or value layout changes (old entries then simply miss)
-_LAYOUT = b"agentgauge-cache-2"
+_LAYOUT = b"agentgauge-cache-3"
 
 
 class RequestKeys:
@@ -98,21 +98,23 @@ class RequestHasher:
 
 
 def encode_response(resp: ModelResponse) -> bytes:
-    """A header line (usage, model, finish reason) and the message's own JSON."""
+    """A header line (usage, model, finish reason, labels) and the message's own JSON."""
+    labels = None if resp.labels is None else resp.labels.model_dump(exclude_defaults=True)
     header = orjson.dumps(
-        [resp.usage.input_tokens, resp.usage.output_tokens, resp.model, resp.finish_reason]
+        [resp.usage.input_tokens, resp.usage.output_tokens, resp.model, resp.finish_reason, labels]
     )
     return header + b"\n" + resp.message.model_dump_json(exclude_defaults=True).encode()
 
 
 def decode_response(raw: bytes) -> ModelResponse:
     header, _, message = raw.partition(b"\n")
-    inp, out, model, finish = orjson.loads(header)
+    inp, out, model, finish, labels = orjson.loads(header)
     return ModelResponse(
         message=Message.model_validate_json(message),
         usage=Usage(input_tokens=inp, output_tokens=out),
         model=model,
         finish_reason=finish,
+        labels=None if labels is None else Labels.model_validate(labels),
     )
 
 

@@ -179,6 +179,7 @@ def _build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> 
         ttft_ms=tr.ttft_ms,
         cost_usd=tr.cost_usd,
         step_limit_hit=bool(tr.step_limit_turns),
+        predicted_labels=tr.labels,
     )
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import anyio
 
 from ..providers._base import GenerateConfig, ModelRequest, ModelResponse, Provider
-from ..schema import Message, ToolCall, ToolSpec, TraceEvent
+from ..schema import Labels, Message, ToolCall, ToolSpec, TraceEvent
 from ._cache import RequestKeys, ResponseCache
 from ._prices import FREE_PREFIXES, cost_usd
 from ._retry import RetryPolicy, with_retries
@@ -40,6 +40,28 @@ class Transcript:
     cost_usd: float | None = None
     #: user turns (0 = the case input) whose step limit was reached
     step_limit_turns: list[int] = field(default_factory=list)
+    #: what the agent reported about its decisions (route, skill, intents), merged over the
+    #: case's responses: see :func:`merge_labels`
+    labels: Labels | None = None
+
+
+def merge_labels(seen: Labels | None, new: Labels | None) -> Labels | None:
+    """The case's reported labels after one more response.
+
+    The first route and the first skill reported win (the decision an agent makes on the
+    request; a later step is a sub-agent's business); intents accumulate, in the order they were
+    first reported. Every response's own labels stay on its trace step.
+    """
+    if new is None:
+        return seen
+    if seen is None:
+        return new
+    intents = list(dict.fromkeys([*seen.intents, *new.intents]))
+    return Labels(
+        route=seen.route if seen.route is not None else new.route,
+        skill=seen.skill if seen.skill is not None else new.skill,
+        intents=intents,
+    )
 
 
 class ModelCaller:
@@ -136,6 +158,8 @@ class ModelCaller:
             tr.cost_usd = (tr.cost_usd or 0.0) + cost
         if tr.ttft_ms is None and resp.ttft_ms is not None and not cached:
             tr.ttft_ms = resp.ttft_ms
+        if resp.labels is not None:
+            tr.labels = merge_labels(tr.labels, resp.labels)
         tr.trace.append(
             TraceEvent(
                 kind="model",
@@ -149,6 +173,7 @@ class ModelCaller:
                 cached=cached,
                 cost_usd=cost,
                 attempts=attempts,
+                labels=resp.labels,
             )
         )
         return resp

@@ -33,6 +33,8 @@ class TraceEvent(Model):
     cached: bool = False
     cost_usd: float | None = None
     attempts: int = 1
+    #: the route / skill / intents the agent reported with this response (when it did)
+    labels: Labels | None = None
     # --- tool steps
     tool: str | None = None
     arguments: dict[str, JsonValue] | None = None
@@ -95,8 +97,10 @@ class CaseResult(Model):
     ttft_ms: float | None = None
     cost_usd: float | None = None
     #: module-level labels the agent itself reported (its recognised intents, chosen route or
-    #: skill), when the agent under test exposes them; metrics prefer these to inferring intents
-    #: from the tool calls
+    #: skill: ``ModelResponse.labels``, a ``labels`` key in a python:/http: reply, or ``labels``
+    #: in a recorded response), merged over the case's responses (the first route and skill,
+    #: every intent); metrics prefer these to inferring intents from the tool calls, and
+    #: measure routing and skill accuracy only from them
     predicted_labels: Labels | None = None
     #: why the case errored (provider failure, timeout, scorer crash), kept apart from failure
     error: str | None = None

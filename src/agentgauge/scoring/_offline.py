@@ -125,6 +125,8 @@ def _result_line(
         line["tool_calls"] = len(calls)
         if response.messages is not None:
             line["messages"] = [m.model_dump(mode="json") for m in response.messages]
+        if response.labels is not None:
+            line["predicted_labels"] = response.labels.model_dump(mode="json")
     if verdict is None:
         line["status"] = "error"
         line["score"] = 0.0
