@@ -77,13 +77,16 @@ def evaluate_classifier(path: Path, limit: int | None = None) -> Tally | None:
     """Path (a): the deterministic classifier; None when the scoring module lacks it."""
     try:
         from agentgauge.scoring import classify_behavior
+        from agentgauge.scoring._behavior import json_text_calls
     except ImportError:
         return None
     to_kind = {v: k for k, v in BEHAVIOR_LABELS.items()}
     pairs: Counter[tuple[str, str]] = Counter()
     for row in rows(path, limit):
         for kind in KINDS:
-            label = classify_behavior(row["answers"][kind], [])
+            text = row["answers"][kind]
+            # as recorded responses are read: a whole-JSON tool call is a real call
+            label = classify_behavior(text, json_text_calls(text) or [])
             pairs[kind, to_kind.get(label, label)] += 1
     return Tally(pairs)
 
