@@ -5,6 +5,7 @@ concurrency, simulated tools and injected faults, retries, a per-case timeout, a
 and a crash-safe results journal; ``arun_suite`` is the same as a coroutine.
 """
 
+from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
 from ._cache import CacheStats, PruneReport, ResponseCache, cache_stats, prune_cache
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, default_cache_dir
 from ._journal import RUN_FILE, read_record
@@ -22,6 +23,8 @@ __all__ = [
     "ResponseCache",
     "RunConfig",
     "RunOutcome",
+    "SuiteCodePolicy",
+    "SuiteCodeRefused",
     "SuiteSurvey",
     "ToolState",
     "arun_suite",
