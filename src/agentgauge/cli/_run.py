@@ -163,6 +163,28 @@ def _with_judges(config: RunConfig, suite: Suite, judge: str | None) -> RunConfi
     return replace(config, extra_scorers=(*config.extra_scorers, *extra), judge=spec)
 
 
+class _AgentSpec(click.types.StringParamType):
+    """An agent spec; ``AGENTGAUGE_AGENT`` is one spec, never split at spaces."""
+
+    name = "spec"
+
+    def split_envvar_value(self, rv: str) -> list[str]:
+        return [rv]
+
+
+def _one_agent(given: tuple[str, ...]) -> str | None:
+    """``--agent`` given twice used to keep the last one silently: until a run can test several
+    agents, a repeat is a usage error."""
+    if len(given) > 1:
+        from ..errors import UserError
+
+        raise UserError(
+            f"--agent given {len(given)} times ({', '.join(given)}); a run tests one agent: "
+            "run each agent on its own and compare the runs with 'agentgauge compare'"
+        )
+    return given[0] if given else None
+
+
 #: options that --resume takes from run.json, not from the command line (parameter -> flag)
 _RECORDED_OPTIONS = {
     "agent": "--agent",
@@ -218,7 +240,10 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
 @click.option(
     "--agent",
     envvar="AGENTGAUGE_AGENT",
-    help="Agent spec (default: the suite's defaults.agent, else local:smollm2).",
+    multiple=True,  # only to notice a repeat, which is refused (_one_agent)
+    type=_AgentSpec(),
+    callback=lambda ctx, param, value: _one_agent(value),
+    help="Agent spec (default: the suite's defaults.agent, else local:smollm2). Once per run.",
 )
 @click.option(
     "--judge",
