@@ -31,7 +31,7 @@ from ._audit import (
     audit_suite,
 )
 from ._mutants import AXES, Axis, CaseMutants, Mutant, mutate_case
-from ._report import audit_findings, audit_summary
+from ._report import audit_findings, audit_summary, case_findings
 
 __all__ = [
     "AXES",
@@ -49,5 +49,6 @@ __all__ = [
     "audit_findings",
     "audit_suite",
     "audit_summary",
+    "case_findings",
     "mutate_case",
 ]

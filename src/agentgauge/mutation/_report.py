@@ -21,7 +21,7 @@ from ..io._loader import Origin
 from ..io._yaml_errors import format_path
 from ._audit import CaseAudit, SkippedScorer, SuiteAudit
 
-__all__ = ["audit_findings", "audit_summary"]
+__all__ = ["audit_findings", "audit_summary", "case_findings"]
 
 #: at most this many surviving mutants are spelled out per axis and case
 _SHOWN: Final = 2
