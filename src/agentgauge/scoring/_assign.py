@@ -176,7 +176,8 @@ def align_groups(
     if not weights or n_cols == 0:
         return []
     rgs, cgs = _groups(row_keys), _groups(col_keys)
-    if max(len(g) for g in rgs) + max(len(g) for g in cgs) > MAX_GROUP_CALLS:
+    singletons = len(rgs) == len(weights) and len(cgs) == n_cols  # sequential calls: plain LCS
+    if singletons or max(len(g) for g in rgs) + max(len(g) for g in cgs) > MAX_GROUP_CALLS:
         order_r = [i for g in rgs for i in g]
         order_c = [j for g in cgs for j in g]
         sub = [[weights[i][j] for j in order_c] for i in order_r]

@@ -210,7 +210,8 @@ def score_calls(
         records = _recover_records(exps, records, tools, ctx, labels)
     matches, weights = _grid(exps, records, tools, ctx, labels)
     pairs = assign(weights, len(records)) if matches else []
-    scores = [_selection(exp, records, _failure_notes(pairs, records, every), prefix)]
+    notes = _failure_notes(pairs, records, every) if any(r.error for r in records) else []
+    scores = [_selection(exp, records, notes, prefix)]
     checked = [(i, j) for i, j in pairs if matches[i, j].checked]
     if checked:
         parts: list[Score] = []
@@ -264,48 +265,51 @@ def _total(weights: Weights, pairs: Sequence[tuple[int, int]]) -> float:
     return sum(w for i, j in pairs if (w := weights[i][j]) is not None)
 
 
-def _show_expected(exps: Sequence[CallExpectation]) -> list[str]:
-    """Each expected call as ``name`` or, when its tool is expected more than once, with the
-    arguments that tell those calls apart: ``get_weather(city='SF')``."""
+def _show(calls: Sequence[tuple[str, dict[str, str]]]) -> list[str]:
+    """Each call as ``name`` or, when its tool occurs more than once, with the arguments that
+    tell those calls apart: ``get_weather(city='SF')``. ``calls``: (name, shown arguments)."""
+    by_tool: dict[str, list[dict[str, str]]] = {}
+    for name, args in calls:
+        by_tool.setdefault(name, []).append(args)
+    differ: dict[str, list[str]] = {}
+    for name, same in by_tool.items():
+        if len(same) > 1:
+            keys = dict.fromkeys(k for args in same for k in args)
+            differ[name] = [k for k in keys if len({args.get(k, "-") for args in same}) > 1]
     out: list[str] = []
-    by_tool: dict[str, list[CallExpectation]] = {}
-    for e in exps:
-        by_tool.setdefault(e.name, []).append(e)
-    for e in exps:
-        same = by_tool[e.name]
-        if len(same) == 1:
-            out.append(e.name)
-            continue
-        keys = dict.fromkeys(k for s in same for k in s.arguments)
-        bits = []
-        for k in keys:
-            shown_k = [describe_matcher(s.arguments[k]) if k in s.arguments else "-" for s in same]
-            if len(set(shown_k)) > 1 and k in e.arguments:
-                bits.append(f"{k}={describe_matcher(e.arguments[k])}")
-        out.append(f"{e.name}({', '.join(bits)})")
+    for name, args in calls:
+        if name not in differ:
+            out.append(name)
+        else:
+            bits = [f"{k}={args[k]}" for k in differ[name] if k in args]
+            out.append(f"{name}({', '.join(bits)})")
     return out
+
+
+def _show_expected(exps: Sequence[CallExpectation]) -> list[str]:
+    """The expected calls for explanations (see :func:`_show`)."""
+    names = Counter(e.name for e in exps)
+    return _show(
+        [
+            (e.name, {k: describe_matcher(m) for k, m in e.arguments.items()})
+            if names[e.name] > 1
+            else (e.name, {})
+            for e in exps
+        ]
+    )
 
 
 def _show_actual(records: Sequence[CallRecord]) -> list[str]:
-    """Each actual call as ``name`` or, when its tool was called more than once, with the
-    arguments whose values differ between those calls."""
-    out: list[str] = []
-    by_tool: dict[str, list[CallRecord]] = {}
-    for r in records:
-        by_tool.setdefault(r.call.name, []).append(r)
-    for r in records:
-        same = by_tool[r.call.name]
-        if len(same) == 1:
-            out.append(r.call.name)
-            continue
-        keys = dict.fromkeys(k for s in same for k in s.call.arguments)
-        bits = []
-        for k in keys:
-            vals = [shown(s.call.arguments[k]) if k in s.call.arguments else "-" for s in same]
-            if len(set(vals)) > 1 and k in r.call.arguments:
-                bits.append(f"{k}={shown(r.call.arguments[k])}")
-        out.append(f"{r.call.name}({', '.join(bits)})")
-    return out
+    """The actual calls for explanations (see :func:`_show`)."""
+    names = Counter(r.call.name for r in records)
+    return _show(
+        [
+            (r.call.name, {k: shown(v) for k, v in r.call.arguments.items()})
+            if names[r.call.name] > 1
+            else (r.call.name, {})
+            for r in records
+        ]
+    )
 
 
 def _sequence(shown_calls: Sequence[str], keys: Sequence[int]) -> list[str]:
