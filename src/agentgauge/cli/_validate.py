@@ -13,10 +13,18 @@ from ..io import CategoryMix, LintFinding, SuiteCheck, check_suite
 from ._options import allow_suite_code_option, text_or_json_option
 
 if TYPE_CHECKING:
+    from ..mutation import SuiteAudit
     from ..runner._code_check import CodeUse
+
+#: suite index -> its mutation audit and the audit's findings (``validate --mutate``)
+_Audits = dict[int, tuple["SuiteAudit", list[LintFinding]]]
 
 
 def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
+    return _findings_json(check.findings)
+
+
+def _findings_json(findings: list[LintFinding]) -> list[dict[str, Any]]:
     return [
         {
             "severity": f.severity,
@@ -27,7 +35,7 @@ def _finding_dict(check: SuiteCheck) -> list[dict[str, Any]]:
             "field": f.field,
             "case_id": f.case_id,
         }
-        for f in check.findings
+        for f in findings
     ]
 
 
@@ -238,6 +246,13 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     "scorers that need a judge are not reported as lacking one.",
 )
 @allow_suite_code_option
+@click.option(
+    "--mutate",
+    is_flag=True,
+    help="Also audit every case with wrong transcripts built from it (wrong tool, dropped or "
+    "changed arguments, refusal, ...) scored by the real scorers: a case none of them fails is "
+    "an error (docs/mutation.md).",
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -247,6 +262,7 @@ def command(
     quiet: bool,
     judge: str | None,
     allow_suite_code: bool,
+    mutate: bool,
 ) -> None:
     """Validate and lint SUITE files (YAML/JSON suites, folders holding suite.yaml, JSONL cases).
 
@@ -260,8 +276,11 @@ def command(
     checks = [check_suite(path, judge=judge or None) for path in suites]
     code = [_suite_code(c, allow_suite_code or None, judge) for c in checks]
     failed = any(c.failed(strict=strict) for c in checks)
+    audits = _mutation_audits(checks) if mutate else None
+    if audits:
+        failed = failed or any(_audit_failed(f, strict) for _, f in audits.values())
     if fmt == "json":
-        click.echo(_json_report(checks, strict, code))
+        click.echo(_with_mutation(_json_report(checks, strict, code), audits, strict))
         ctx.exit(2 if failed else 0)
     rich = sys.stdout.isatty()
     for check, uses in zip(checks, code, strict=True):
@@ -280,4 +299,89 @@ def command(
             else:
                 _plain_summary(check, strict)
             _code_listing(uses)
+    if audits is not None:
+        _print_audits(checks, audits, strict=strict, quiet=quiet, rich=rich)
     ctx.exit(2 if failed else 0)
+
+
+# ----------------------------------------------------------------------------- --mutate
+
+
+def _mutation_audits(checks: list[SuiteCheck]) -> _Audits:
+    """The mutation audit of every suite that loaded (a suite with problems is not audited)."""
+    from ..mutation import audit_findings, audit_suite
+
+    out: _Audits = {}
+    for i, check in enumerate(checks):
+        if check.loaded is not None and not check.problems:
+            audit = audit_suite(check.loaded.suite)
+            out[i] = (audit, audit_findings(audit, check.loaded))
+    return out
+
+
+def _audit_failed(findings: list[LintFinding], strict: bool) -> bool:
+    return any(strict or f.severity == "error" for f in findings)
+
+
+def _print_audits(
+    checks: list[SuiteCheck], audits: _Audits, *, strict: bool, quiet: bool, rich: bool
+) -> None:
+    from ..mutation import audit_summary
+
+    for i, check in enumerate(checks):
+        if i not in audits:
+            continue
+        audit, findings = audits[i]
+        for finding in findings:
+            if quiet and finding.severity == "warning" and not strict:
+                continue
+            if rich:
+                _rich_finding(finding, strict)
+            else:
+                click.echo(finding.format())
+        if not quiet:
+            lines = audit_summary(audit)
+            click.echo(f"{check.path}: {lines[0]}")
+            for line in lines[1:]:
+                click.echo(line)
+
+
+def _with_mutation(report: str, audits: _Audits | None, strict: bool) -> str:
+    """The JSON report with each audited suite's ``mutation`` section (and ``ok`` updated)."""
+    if audits is None:
+        return report
+    data = orjson.loads(report)
+    for i, (audit, findings) in audits.items():
+        entry = data["suites"][i]
+        entry["mutation"] = _mutation_json(audit, findings)
+        entry["ok"] = entry["ok"] and not _audit_failed(findings, strict)
+    data["ok"] = all(e["ok"] for e in data["suites"])
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+
+
+def _mutation_json(audit: SuiteAudit, findings: list[LintFinding]) -> dict[str, Any]:
+    return {
+        "cases": len(audit.cases),
+        "total_cases": audit.total_cases,
+        "mutants": sum(len(c.checked) for c in audit.cases),
+        "passed_mutants": sum(len(c.survivors) for c in audit.cases),
+        "cannot_fail": [c.case_id for c in audit.cannot_fail],
+        "reference_failures": [c.case_id for c in audit.reference_failures],
+        "axes": {a.axis: {"cases": a.cases, "passed": a.survived} for a in audit.axes()},
+        "skipped_scorers": [
+            {"scorer": s.scorer, "reason": s.reason} for s in audit.skipped_scorers
+        ],
+        "findings": _findings_json(findings),
+        "case_results": [
+            {
+                "case_id": c.case_id,
+                "cannot_fail": c.cannot_fail,
+                "reference": {"passed": c.reference.passed, "explanation": c.reference.explanation},
+                "mutants": len(c.checked),
+                "passed_mutants": [
+                    {"axis": v.axis, "turn": v.turn, "detail": v.detail} for v in c.survivors
+                ],
+            }
+            for c in audit.cases
+        ],
+    }
