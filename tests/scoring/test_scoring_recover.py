@@ -147,6 +147,20 @@ def test_an_explanation_must_come_after_the_failure() -> None:
     assert beh.explanation.endswith("no successful retry and no reply after it")
 
 
+def test_expected_calls_of_a_recover_case_skip_a_malformed_attempt() -> None:
+    expect = {
+        "behavior": "recover",
+        "tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}],
+    }
+    retried = [_call(), _result(MALFORMED_TEXT), _call(k=1), _result('{"temp": 20}', k=1)]
+    cs = score(expect, [*retried, Message(role="assistant", content="20°C")], TOOLS)
+    assert cs.status == "passed", cs.explanation  # before: "unexpected call(s) to get_weather"
+    only_failed = [_call(), _result(MALFORMED_TEXT), Message(role="assistant", content="Done!")]
+    cs = score(expect, only_failed, TOOLS)
+    assert cs.status == "failed"
+    assert by_name(cs, "behavior").passed is False
+
+
 def test_no_call_at_all_fails_and_no_failure_is_skipped() -> None:
     beh = _behavior([Message(role="assistant", content="I cannot check the weather.")])
     assert (beh.passed, beh.actual) == (False, "no call")

@@ -3,8 +3,9 @@
 Tool results are the ``tool`` messages of the transcript; their ``content`` is the JSON text of the
 result (plain text is kept as a string). A result counts as an error when it is a JSON object with
 a truthy ``error`` key (what the runner hands the agent for an injected fault), a truthy
-``is_error``, or ``status`` ``"error"``/``"failed"``; when it is empty; or when it is plain text
-starting with ``error``, ``exception``, ``traceback`` or ``timed out``.
+``is_error``, or ``status`` ``"error"``/``"failed"``; when it is empty; when it starts like JSON
+(``{`` or ``[``) but does not parse (a malformed result); or when it is plain text starting with
+``error``, ``exception``, ``traceback`` or ``timed out``.
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ def parse_result(content: str | None) -> tuple[Any, bool]:
         value = orjson.loads(content)
     except orjson.JSONDecodeError:
         low = content.lstrip()[:16].lower()
-        return content, low.startswith(_ERROR_PREFIXES)
+        # text that starts like JSON but does not parse is a broken result (the ``malformed``
+        # fault's truncated object): the call failed
+        return content, low.startswith(_ERROR_PREFIXES) or low[:1] in ("{", "[")
     if type(value) is dict:
         err = value.get("error")
         if err or value.get("is_error") is True or value.get("status") in ("error", "failed"):
