@@ -14,6 +14,7 @@ from ._case import (
 from ._expect import (
     MATCHER_KEYS,
     ArgMatcher,
+    ArgsMatch,
     Behavior,
     CallExpectation,
     Expectation,
@@ -35,6 +36,7 @@ __all__ = [
     "KNOWN_CATEGORIES",
     "MATCHER_KEYS",
     "ArgMatcher",
+    "ArgsMatch",
     "Behavior",
     "CallExpectation",
     "Case",

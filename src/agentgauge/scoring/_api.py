@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from ..schema import (
+    ArgsMatch,
     Case,
     Expectation,
     ExtraArguments,
@@ -18,7 +19,6 @@ from ..schema import (
     ToolCall,
     ToolSpec,
 )
-from ..schema._expect import ArgsMatch
 from ._args import MatchContext
 from ._behavior import classify_behavior
 from ._calls import NO_TOOL, score_calls

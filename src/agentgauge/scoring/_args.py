@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..schema import ArgMatcher, CallExpectation, ExtraArguments, ToolSpec
-from ..schema._expect import ArgsMatch
+from ..schema import ArgMatcher, ArgsMatch, CallExpectation, ExtraArguments, ToolSpec
 from ._assign import assign
 from ._transcript import CallRecord, History, resolve_ref
 from ._values import MISSING, describe_type, mismatch
