@@ -79,8 +79,10 @@ def test_error_like_faults_reach_the_agent_as_error_json(
 def test_empty_and_malformed_faults() -> None:
     empty = call(simulator(case_results={"get_weather": ToolSim(fault="empty")}))
     assert (empty.fault, empty.content) == ("empty", "")
+    assert empty.error == "tool 'get_weather' returned an empty result"  # was None: no failure
     bad = call(simulator(case_results={"get_weather": ToolSim(fault="malformed")}))
     assert bad.fault == "malformed"
+    assert bad.error == "tool 'get_weather' returned a malformed result (not valid JSON)"
     assert bad.content == MALFORMED_TEXT
     with pytest.raises(orjson.JSONDecodeError):
         orjson.loads(bad.content)

@@ -199,16 +199,22 @@ class ToolSimulator:
         if fault == "timeout":
             msg = f"tool '{name}' timed out after {self._timeout_s:g}s"
             return self._outcome({"error": msg}, "timeout", msg, start)
+        # every fault is a failed call, in the trace as for the scorer (docs/scoring.md, recover)
         if fault == "empty":
             return ToolOutcome(
-                content="", result="", fault="empty", error=None, start=start, end=time.time()
+                content="",
+                result="",
+                fault="empty",
+                error=f"tool '{name}' returned an empty result",
+                start=start,
+                end=time.time(),
             )
         # malformed
         return ToolOutcome(
             content=MALFORMED_TEXT,
             result=MALFORMED_TEXT,
             fault="malformed",
-            error=None,
+            error=f"tool '{name}' returned a malformed result (not valid JSON)",
             start=start,
             end=time.time(),
         )
