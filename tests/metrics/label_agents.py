@@ -34,3 +34,8 @@ def top_level_route(messages: list[Message], tools: list[ToolSpec]) -> dict[str,
 def typo(messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
     """``tool_call`` for ``tool_calls``: the call used to vanish without a trace."""
     return {"tool_call": [{"name": "get_weather", "arguments": {}}]}
+
+
+def silent(messages: list[Message], tools: list[ToolSpec]) -> str:
+    """Reports nothing about its routing."""
+    return "Done."

@@ -91,6 +91,18 @@ def test_a_wrong_route_lowers_routing_accuracy(tmp_path: Path) -> None:
     assert (weather.tp, weather.fn) == (0, 1)
 
 
+def test_an_agent_that_reports_no_route_gets_a_warning_not_a_silent_blank(tmp_path: Path) -> None:
+    s = _run("silent", tmp_path)
+    assert s.diagnosis.routing_accuracy.n == 0
+    assert (
+        "routing accuracy: 2 scored result(s) expect a route (labels.route) but the agent "
+        'reported none, so they are not measured; report it as "labels": {"route": ...} in the '
+        "reply (docs/providers.md)"
+    ) in s.warnings
+    assert any(w.startswith("skill accuracy: 2 scored result(s)") for w in s.warnings)
+    assert not [w for w in _run("router", tmp_path / "router").warnings if "accuracy:" in w]
+
+
 def test_labels_survive_the_response_cache_and_result_replay(tmp_path: Path) -> None:
     first = _run("router", tmp_path / "first", cache=True)
     replayed = _run("router", tmp_path / "replayed", cache=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +90,8 @@ class _Acc:
     clarify: RateAcc = field(default_factory=RateAcc)
     routing: RateAcc = field(default_factory=RateAcc)
     skill: RateAcc = field(default_factory=RateAcc)
+    #: scored results with an expected route / skill that nothing reported (not measured)
+    unreported: Counter[str] = field(default_factory=Counter)
     call_decision: RateAcc = field(default_factory=RateAcc)
     memory: RateAcc = field(default_factory=RateAcc)
     memory_by: defaultdict[int, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
@@ -262,8 +264,12 @@ class _Acc:
             self.clarify.add(behavior == "clarify")
         labels, predicted = r.labels, r.predicted_labels
         if labels is not None:
-            self._label_match(self.routing, "route", labels.route, predicted, r)
-            self._label_match(self.skill, "skill", labels.skill, predicted, r)
+            for acc, name, want in (
+                (self.routing, "route", labels.route),
+                (self.skill, "skill", labels.skill),
+            ):
+                if want is not None and not self._label_match(acc, name, want, predicted, r):
+                    self.unreported[name] += 1
         if labels is not None and labels.intents:
             self._intents(r, labels.intents, called, selection)
         self._memory(r)
@@ -271,17 +277,22 @@ class _Acc:
     @staticmethod
     def _label_match(
         acc: RateAcc, field: str, expected: str | None, predicted: Labels | None, r: CaseResult
-    ) -> None:
-        """Route / skill: the agent's reported label, else a scorer's score of that name."""
+    ) -> bool:
+        """Route / skill: the agent's reported label, else a scorer's score of that name.
+
+        Returns whether the result could be measured (False: nothing reported it).
+        """
         if expected is None:
-            return
+            return False
         got = getattr(predicted, field) if predicted is not None else None
         if got is not None:
             acc.add(got == expected)
-            return
+            return True
         score = case_score(r.scores, field)
         if score is not None:
             acc.add(score.passed)
+            return True
+        return False
 
     def _intents(
         self, r: CaseResult, intents: list[str], called: list[str], selection: bool | None
@@ -455,6 +466,13 @@ class _Acc:
             ],
         )
         summary.warnings = small_sample_warnings(summary, self.gates)
+        for name, n in sorted(self.unreported.items()):
+            metric = "routing" if name == "route" else "skill"
+            summary.warnings.append(
+                f"{metric} accuracy: {n} scored result(s) expect a {name} (labels.{name}) but "
+                f"the agent reported none, so they are not measured; report it as "
+                f'"labels": {{"{name}": ...}} in the reply (docs/providers.md)'
+            )
         if self.untracked_trials:
             summary.warnings.append(
                 "run.json records one trial per case but the results hold more; case counts "
