@@ -74,22 +74,37 @@ def test_clean_suite_exits_0_with_a_plain_summary(tmp_path: Path) -> None:
     assert "\x1b[" not in out  # no colour codes when stdout is not a terminal
 
 
-def test_unknown_tool_is_a_warning_unless_strict(tmp_path: Path) -> None:
+def test_an_expected_call_to_an_undefined_tool_is_an_error(tmp_path: Path) -> None:
+    # no agent can call a tool that is not offered: the case cannot pass (issue 17)
     path = write(
         tmp_path,
         "name: x\n" + TOOL + "cases:\n  - id: a\n    input: hi\n    expect:\n      tool_calls:\n"
         "        - name: get_wether\n",
     )
     finding = (
-        f"{path}:13: cases[0].expect.tool_calls[0].name: warning: expected call to "
+        f"{path}:13: cases[0].expect.tool_calls[0].name: error: expected call to "
         "'get_wether', which is not defined (did you mean 'get_weather'?) [unknown-tool]"
     )
     code, out = run(str(path))
-    assert code == 0
-    assert finding in out.splitlines()
-    code, out = run(str(path), "--strict")
     assert code == 2
     assert finding in out.splitlines()
+
+
+def test_call_errors_are_reported_with_the_schema_problems(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "name: x\n" + TOOL + "cases:\n  - id: a\n    input: hi\n    expect:\n      tool_calls:\n"
+        "        - name: get_wether\n"
+        "  - id: b\n    inputt: hi\n",
+    )
+    code, out = run(str(path))
+    assert code == 2
+    lines = out.splitlines()
+    assert f"{path}:15: cases[1].inputt: unknown field 'inputt' (did you mean 'input'?)" in lines
+    assert (
+        f"{path}:13: cases[0].expect.tool_calls[0].name: error: expected call to "
+        "'get_wether', which is not defined (did you mean 'get_weather'?) [unknown-tool]"
+    ) in lines
 
 
 def test_quiet_prints_only_failures(tmp_path: Path) -> None:

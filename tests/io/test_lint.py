@@ -278,3 +278,67 @@ def test_enum_check_respects_ignore_case(tmp_path: Path) -> None:
     ) == [(22, "not-in-enum", "cases[0].expect.tool_calls[0].arguments.unit")]
     loose = call("            city: x\n            unit: {value: Celsius, ignore_case: true}\n")
     assert findings(tmp_path, loose) == []
+
+
+def test_expected_calls_no_agent_can_make_are_errors(tmp_path: Path) -> None:
+    """An expected call to an undefined tool, or to a tool the case does not offer, is an
+    error; an undefined forbidden tool or simulated result stays a warning (issue 17)."""
+    path = tmp_path / "suite.yaml"
+    path.write_text(
+        WEATHER + "  - name: other\ncases:\n"
+        "  - id: a\n    input: hi\n    tool_results: {ghost: {result: 1}}\n    expect:\n"
+        "      forbidden_tools: [delete_all]\n"
+        "      tool_calls: [{name: get_wether, arguments: {city: x}}]\n"
+        "  - id: b\n    input: hi\n    tools: [other]\n"
+        "    expect: {tool_calls: [{name: get_weather, arguments: {city: x}}]}\n"
+        "  - id: c\n    input: hi\n    tools: [get_weather]\n"
+        "    expect: {tool_calls: [{name: get_weather, arguments: {city: x}}]}\n",
+        encoding="utf-8",
+    )
+    got = [
+        (f.severity, f.code, f.case_id)
+        for f in lint_suite(read_suite(path))
+        if f.code in ("unknown-tool", "tool-not-offered")
+    ]
+    assert got == [
+        ("warning", "unknown-tool", "a"),  # tool_results.ghost
+        ("warning", "unknown-tool", "a"),  # forbidden delete_all
+        ("error", "unknown-tool", "a"),
+        ("error", "tool-not-offered", "b"),
+    ]
+    assert check_suite(path).failed()
+
+
+def test_call_errors_come_with_the_loading_problems(tmp_path: Path) -> None:
+    path = tmp_path / "suite.yaml"
+    cases = (
+        "cases:\n"
+        "  - id: a\n    input: hi\n    expect: {tool_calls: [{name: get_wether}]}\n"
+        "  - id: bad\n    input: hi\n    max_steps: many\n"
+        "  - id: b\n    input: hi\n    tools: [get_weather]\n"
+        "    turns: [{user: more, expect: {tool_calls: [{name: nope}]}}]\n"
+    )
+    path.write_text(WEATHER + cases, encoding="utf-8")
+    check = check_suite(path)
+    assert check.loaded is None
+    assert [p.split(": ", 1)[1] for p in check.problems] == [
+        "cases[1].max_steps: Input should be a valid integer (got 'many')"
+    ]
+    assert [(f.line, f.severity, f.code, f.field) for f in check.findings] == [
+        (17, "error", "unknown-tool", "cases[0].expect.tool_calls[0].name"),
+        (24, "error", "unknown-tool", "cases[2].turns[0].expect.tool_calls[0].name"),
+    ]
+    assert "did you mean 'get_weather'" in check.findings[0].message
+
+
+def test_no_call_errors_when_the_tools_themselves_have_problems(tmp_path: Path) -> None:
+    # with a broken tool definition the names it would define are unknown: say nothing
+    path = tmp_path / "suite.yaml"
+    path.write_text(
+        "name: x\ntools:\n  - name: get_weather\n    paramters: {}\ncases:\n"
+        "  - id: a\n    input: hi\n    expect: {tool_calls: [{name: get_weather}]}\n",
+        encoding="utf-8",
+    )
+    check = check_suite(path)
+    assert check.problems
+    assert check.findings == []

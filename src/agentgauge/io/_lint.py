@@ -12,9 +12,11 @@ Codes:
 ``duplicate-tool``          two tools share a name (error)
 ``bad-regex``               a ``regex`` matcher that does not compile (error)
 ``bad-date``                a ``date: true`` value that does not parse as a date
-``unknown-tool``            an expected call, forbidden tool, simulated result or ``ref`` names
-                            a tool that is not defined
+``unknown-tool``            an expected call (error), forbidden tool, simulated result or
+                            ``ref`` names a tool that is not defined
 ``tool-not-offered``        an expected call names a suite tool that the case does not offer
+                            (error); both call errors are reported even when the suite has
+                            loading problems
 ``unknown-argument``        an expected argument the tool's schema does not have
 ``missing-argument``        a required argument of the tool has no expectation
 ``optional-required``       an argument marked ``optional`` that the tool requires
@@ -315,28 +317,42 @@ class _Linter:
                         (*call_at, "arguments", *issue.path),
                         case,
                     )
+            offer_issue = _call_tool_issue(call.name, defined, offered)
+            if offer_issue is not None:
+                code, message = offer_issue
+                self.add("error", code, message, origin, (*call_at, "name"), case)
             tool = defined.get(call.name)
-            if tool is None:
-                self.add(
-                    "warning",
-                    "unknown-tool",
-                    f"expected call to '{call.name}', which is not defined"
-                    + did_you_mean(call.name, defined),
-                    origin,
-                    (*call_at, "name"),
-                    case,
-                )
-                continue
-            if offered is not None and call.name not in offered:
-                self.add(
-                    "warning",
-                    "tool-not-offered",
-                    f"expected call to '{call.name}', which this case does not offer",
-                    origin,
-                    (*call_at, "name"),
-                    case,
-                )
-            self.call_arguments(case, origin, call_at, call, tool)
+            if tool is not None:
+                self.call_arguments(case, origin, call_at, call, tool)
+
+    def call_tools(self) -> list[LintFinding]:
+        """Only the expected calls to tools a case does not offer (undefined, or not in its
+        ``tools``): what :func:`check_suite` reports beside loading problems."""
+        for case, origin in zip(self.suite.cases, self.loaded.case_origins, strict=True):
+            defined, offered = self.offer(case)
+            for at, expect in _expectations(case):
+                for j, call in enumerate(expect.tool_calls):
+                    issue = _call_tool_issue(call.name, defined, offered)
+                    if issue is not None:
+                        code, message = issue
+                        where = (*at, "tool_calls", j, "name")
+                        self.add("error", code, message, origin, where, case)
+        return self.findings
+
+    def offer(self, case: Case) -> tuple[dict[str, ToolSpec], set[str] | None]:
+        """The tools defined for ``case`` (suite tools and its inline ones) and the names it
+        offers (None: every suite tool)."""
+        defined = dict(self.tools)
+        if case.tools is None:
+            return defined, None
+        offered: set[str] = set()
+        for t in case.tools:
+            if isinstance(t, ToolSpec):
+                defined[t.name] = t
+                offered.add(t.name)
+            elif t in self.tools:
+                offered.add(t)
+        return defined, offered
 
     def call_arguments(
         self,
@@ -498,6 +514,27 @@ class _Linter:
                 )
 
 
+def _expectations(case: Case) -> list[tuple[tuple[PathElem, ...], Expectation]]:
+    found: list[tuple[tuple[PathElem, ...], Expectation]] = [(("expect",), case.expect)]
+    found += [(("turns", i, "expect"), t.expect) for i, t in enumerate(case.turns) if t.expect]
+    return found
+
+
+def _call_tool_issue(
+    name: str, defined: dict[str, ToolSpec], offered: set[str] | None
+) -> tuple[str, str] | None:
+    """(code, message) when an expected call names a tool the case does not offer: no agent
+    can make that call, so the case cannot pass."""
+    if name not in defined:
+        return (
+            "unknown-tool",
+            f"expected call to '{name}', which is not defined" + did_you_mean(name, defined),
+        )
+    if offered is not None and name not in offered:
+        return "tool-not-offered", f"expected call to '{name}', which this case does not offer"
+    return None
+
+
 #: optional expectation fields that, when set, give a scorer something to fail
 _CHECKED_FIELDS: Final = (
     "response_format",
@@ -562,10 +599,13 @@ def check_suite(path: str | Path, *, judge: str | None = None) -> SuiteCheck:
 
     ``judge``: the judge spec a run will be given, as for :func:`lint_suite`."""
     from ..errors import UserError
-    from ._loader import read_suite
+    from ._loader import read_partial_suite, read_suite
 
     try:
         loaded = read_suite(path)
     except UserError as err:
-        return SuiteCheck(path=str(path), loaded=None, problems=list(err.problems))
+        # calls no agent can make are errors too: report them now, not after the fix
+        partial = read_partial_suite(path)
+        found = _Linter(partial, judge).call_tools() if partial is not None else []
+        return SuiteCheck(path=str(path), loaded=None, problems=list(err.problems), findings=found)
     return SuiteCheck(path=str(path), loaded=loaded, findings=lint_suite(loaded, judge=judge))

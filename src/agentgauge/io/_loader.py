@@ -34,7 +34,15 @@ from ._yaml import (
 )
 from ._yaml_errors import format_path, kind_of, unknown_field_message, validation_problems
 
-__all__ = ["SUITE_FILE_NAMES", "LoadedSuite", "Origin", "load_cases", "load_suite", "read_suite"]
+__all__ = [
+    "SUITE_FILE_NAMES",
+    "LoadedSuite",
+    "Origin",
+    "load_cases",
+    "load_suite",
+    "read_partial_suite",
+    "read_suite",
+]
 
 #: file names looked for when a folder is given as a suite
 SUITE_FILE_NAMES: Final = ("suite.yaml", "suite.yml", "suite.json")
@@ -369,6 +377,8 @@ class _Head:
     case_origins: list[Origin] = field(default_factory=list)
     #: (path, file name as shown, "suite.yaml:7: case_files[0]") of each case file
     case_files: list[tuple[Path, str, str | None]] = field(default_factory=list)
+    #: every tool definition was read without a problem (so a name it lacks is really missing)
+    tools_complete: bool = False
 
 
 def _read_head(path: str | Path) -> _Head:
@@ -429,14 +439,16 @@ def _read_head(path: str | Path) -> _Head:
         tools.extend(more)
         tool_origins.extend(more_origins)
 
+    tools_complete = suite is not None and not problems.lines
     cases, case_origins = _cases_from_document(doc, problems, ("cases",), data.get("cases", []))
     case_files: list[tuple[Path, str, str | None]] = [
         (suite_path.parent / name, _display_beside(display, name), referenced_at)
         for name, referenced_at in _file_list(head, "case_files", doc, problems)
     ]
     return _Head(
-        display, root, problems, suite, tools, tool_origins, cases, case_origins, case_files
-    )
+        display, root, problems, suite, tools, tool_origins, cases, case_origins, case_files,
+        tools_complete,
+    )  # fmt: skip
 
 
 def _resolved(head: _Head, cases: list[Case]) -> Suite:
@@ -460,6 +472,26 @@ def read_suite(path: str | Path) -> LoadedSuite:
         cases.extend(more_cases)
         case_origins.extend(more_origins)
     head.problems.raise_if_any()
+    return LoadedSuite(
+        _resolved(head, cases), head.display, head.root, case_origins, head.tool_origins
+    )
+
+
+def read_partial_suite(path: str | Path) -> LoadedSuite | None:
+    """The part of a suite with problems that did load: its tools and the cases that validated
+    (for checks worth reporting beside the problems). None when the tool definitions themselves
+    have a problem, or the file is not a suite at all."""
+    try:
+        head = _read_head(path)
+    except UserError:
+        return None
+    if head.suite is None or not head.tools_complete:
+        return None
+    cases, case_origins = head.cases, head.case_origins
+    for file, display, referenced_at in head.case_files:
+        more_cases, more_origins = _read_case_file(file, display, head.problems, referenced_at)
+        cases.extend(more_cases)
+        case_origins.extend(more_origins)
     return LoadedSuite(
         _resolved(head, cases), head.display, head.root, case_origins, head.tool_origins
     )
