@@ -24,7 +24,9 @@ record may call a tool here either, and each kind asks for the reply its referen
 an ``error`` record (an invalid date, an unknown place) is a ``clarify`` case — point out the
 problem and ask for a valid value, as all 28 error references of the framework's dataset do —
 not ``recover``, which scores only the handling of a failed tool call and so let any reply
-pass when no tool fails.
+pass when no tool fails. A function-call ground truth is compared as the framework's first check
+compares it (:func:`_framework_matcher`): numbers as numbers, other values as lower-cased,
+stripped text.
 """
 
 from __future__ import annotations
