@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import UserError
+from .errors import SuiteCodeRefused, UserError
 
 if TYPE_CHECKING:
     from .schema import Case, Suite, ToolSim
@@ -57,10 +57,6 @@ ENV_VAR: Literal["AGENTGAUGE_ALLOW_SUITE_CODE"] = "AGENTGAUGE_ALLOW_SUITE_CODE"
 CONFIG_KEY = "allow_suite_code"
 
 CodeKind = Literal["tool function", "agent", "judge"]
-
-
-class SuiteCodeRefused(UserError):
-    """The suite names code the policy does not let it run (one line: what, and why)."""
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

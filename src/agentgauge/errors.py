@@ -3,20 +3,27 @@
 ```
 AgentGaugeError
 ├── UserError        bad input or flags: the CLI prints its one-line message and exits 2
-│   └── MissingExtraError   an optional dependency is not installed (names the pip command)
+│   ├── MissingExtraError   an optional dependency is not installed (names the pip command)
+│   └── SuiteCodeRefused    the suite names code the suite-code policy does not let it run
 ├── ProviderError    the agent under test (or a judge) failed: carries status and retry_after
 ├── ToolError        a simulated tool failed in a way the case did not ask for
 └── ScorerError      a scorer could not produce a score (recorded on the case, never raised past it)
+    └── JudgeError   an LLM judge gave no usable verdict (bad output twice, or its provider failed)
 ```
+
+Every exception agentgauge raises on purpose is one of these; other packages re-export them
+(``agentgauge.judges.JudgeError`` is this class) but never define their own public error classes.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "AgentGaugeError",
+    "JudgeError",
     "MissingExtraError",
     "ProviderError",
     "ScorerError",
+    "SuiteCodeRefused",
     "ToolError",
     "UserError",
 ]
@@ -50,6 +57,10 @@ class MissingExtraError(UserError):
         )
 
 
+class SuiteCodeRefused(UserError):
+    """The suite names code the policy does not let it run (one line: what, and why)."""
+
+
 class ProviderError(AgentGaugeError):
     """A model provider failed.
 
@@ -80,3 +91,10 @@ class ToolError(AgentGaugeError):
 
 class ScorerError(AgentGaugeError):
     """A scorer failed; the case is recorded with status ``error``."""
+
+
+class JudgeError(ScorerError):
+    """The judge gave no usable verdict (bad output twice, or the provider failed).
+
+    Judge scorers record it on the score as a judge error, never as a pass or a fail.
+    """

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from ..errors import JudgeError
     from ._calibration import (
         CalibrationReport,
         LabelledExample,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
         TaskCompletionScorer,
         check_format,
     )
-    from ._judge import Judge, JudgeConfig, JudgeError, JudgeResult, resolve_judge
+    from ._judge import Judge, JudgeConfig, JudgeResult, resolve_judge
     from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
     from ._rulejudge import RuleJudge
     from ._scorers import (
@@ -76,7 +77,7 @@ _EXPORTS: dict[str, str] = {
     "check_format": "._checks",
     "Judge": "._judge",
     "JudgeConfig": "._judge",
-    "JudgeError": "._judge",
+    "JudgeError": "agentgauge.errors",
     "JudgeResult": "._judge",
     "resolve_judge": "._judge",
     "SCORERS": "._registry",

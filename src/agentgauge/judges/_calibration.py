@@ -22,8 +22,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..errors import UserError
-from ._judge import Judge, JudgeError, JudgeResult
+from ..errors import JudgeError, UserError
+from ._judge import Judge, JudgeResult
 from ._tasks import get_task
 
 

@@ -10,11 +10,11 @@ from typing import Any
 import anyio
 import orjson
 
-from ..errors import MissingExtraError
+from ..errors import JudgeError, MissingExtraError
 from ..schema import Case, CaseResult, Message, ResponseFormat, Score
 from ..scoring._numeric_grounding import check_numeric_grounding
 from ..scoring._transcript import parse_result
-from ._judge import Judge, JudgeError
+from ._judge import Judge
 from ._text import tokens
 from ._transcript import (
     agent_calls,

@@ -24,7 +24,7 @@ import anyio
 import orjson
 from pydantic import ValidationError
 
-from ..errors import ProviderError, ScorerError
+from ..errors import JudgeError, ProviderError
 from ..providers._base import GenerateConfig, ModelRequest, Provider
 
 if TYPE_CHECKING:
@@ -41,10 +41,6 @@ from ._tasks import (
     get_task,
 )
 from ._templates import Template, load_template, render
-
-
-class JudgeError(ScorerError):
-    """The judge gave no usable verdict (bad output twice, or the provider failed)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -363,7 +359,6 @@ def _aggregate(
 __all__ = [
     "Judge",
     "JudgeConfig",
-    "JudgeError",
     "JudgeResult",
     "extract_json",
     "parse_reply",

@@ -12,8 +12,9 @@ from typing import Any
 
 import orjson
 
+from ..errors import JudgeError
 from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec
-from ._judge import Judge, JudgeError, JudgeResult
+from ._judge import Judge, JudgeResult
 from ._transcript import (
     agent_calls,
     final_text,
