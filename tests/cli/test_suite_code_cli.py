@@ -222,7 +222,7 @@ def test_the_suites_judge_is_suite_code_but_the_command_lines_is_not(folder: Pat
     suite = folder / "suite.yaml"
     suite.write_text(
         SUITE.format(ref="fakes:lookup")
-        + "scorers:\n  - {scorer: quality, judge: 'python:os:system'}\n"
+        + "scorers:\n  - {scorer: relevance, judge: 'python:os:system'}\n"
     )
     code, out = run(folder, "--allow-suite-code")
     assert code == 2
@@ -252,3 +252,29 @@ def test_resume_runs_a_python_agent_only_when_the_command_line_names_it(folder: 
     code, out = invoke("run", "--resume", str(run_dir), "--agent", "mock:")
     assert code == 2
     assert "--agent cannot be changed on resume" in out
+
+
+def test_resume_checks_a_judge_read_back_from_run_json(folder: Path) -> None:
+    write_suite(folder, "fakes:lookup")
+    (folder / "suite.yaml").write_text(
+        (folder / "suite.yaml").read_text() + "scorers:\n  - {scorer: relevance}\n"
+    )
+    run_dir = folder.parent / "run"
+    code, out = run(folder, "--allow-suite-code", "--judge", "mock:judge")
+    assert code == 0, out
+    (run_dir / "results.jsonl").write_text("")
+    record = json.loads((run_dir / "run.json").read_text())
+    assert record["judge"] == "mock:judge"
+    record["judge"] = "python:os:system"  # a run directory someone else prepared
+    (run_dir / "run.json").write_text(json.dumps(record))
+    code, out = invoke("run", "--resume", str(run_dir), "--allow-suite-code", "--no-progress")
+    assert code == 2
+    assert out.strip() == (
+        f"{run_dir}/run.json: judge 'python:os:system': refused: a suite may name only a Python "
+        "file of its own folder (python:file.py:function), never a module ('os') (to use a "
+        "judge of your own, give --judge SPEC)"
+    )
+    code, out = invoke(
+        "run", "--resume", str(run_dir), "--allow-suite-code", "--judge", "mock:judge"
+    )
+    assert code == 0, out

@@ -273,8 +273,8 @@ def test_judge_specs_of_the_suite_are_checked_and_made_absolute(folder: Path) ->
             "name": "s",
             "defaults": {"judge": "python:fakes.py:agent"},
             "scorers": [
-                {"scorer": "quality", "judge": "mock:judge"},
-                {"scorer": "quality", "judge": "python:sub/../fakes.py:agent"},
+                {"scorer": "relevance", "judge": "mock:judge"},
+                {"scorer": "relevance", "judge": "python:sub/../fakes.py:agent"},
             ],
         }
     )

@@ -431,10 +431,14 @@ def command(
         )
     if resume_dir is not None and judge is None and record.judge:
         # a judge read back from run.json is not the user's command line: checked as suite code
-        recorded = record.judge
-        judge = check_suite_code(
-            suite_path, config, lambda: config.code_policy().check_spec(recorded, "judge")
-        )
+        from .._suite_code import SuiteCodeRefused
+
+        try:
+            judge = config.code_policy().check_spec(record.judge, "judge")
+        except SuiteCodeRefused as err:
+            raise SuiteCodeRefused(
+                f"{resume_dir}/run.json: {err} (to use a judge of your own, give --judge SPEC)"
+            ) from None
     config = check_suite_code(
         suite_path,
         config,
