@@ -224,3 +224,22 @@ def test_axis_helper_sees_mutants() -> None:
     got = audit({"id": "c", "input": "q", "expect": {"behavior": "refuse"}})["c"]
     assert axis(got, "text_only") == [False]
     assert "refusal" not in {v.axis for v in got.verdicts}
+
+
+def test_parallel_calls_go_out_in_one_message_ordered_calls_one_by_one() -> None:
+    calls = [{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": "k"}}]
+    suite = Suite.model_validate(
+        {
+            "name": "t",
+            "tools": TOOLS,
+            "cases": [
+                {"id": "par", "input": "q", "expect": {"tool_calls": calls}},
+                {"id": "seq", "input": "q", "expect": {"order": "strict", "tool_calls": calls}},
+            ],
+        }
+    )
+    par, seq = (mutate_case(c, suite).reference for c in suite.cases)
+    assert par is not None
+    assert seq is not None
+    assert [len(m.tool_calls) for m in par[0] if m.role == "assistant"] == [2, 0]
+    assert [len(m.tool_calls) for m in seq[0] if m.role == "assistant"] == [1, 1, 0]

@@ -169,10 +169,18 @@ def test_text_replies_found_when_no_behaviour_is_expected(name: str, good_behavi
     assert axis(got["good"], name) == [False]
 
 
+FORBIDDEN = {"id": "c", "input": "q", "expect": {"tool_calls": [CALL_A], "forbidden_tools": ["b"]}}
+
+
+@pytest.mark.usefixtures("lax_scoring")
 def test_forbidden_call_found_when_the_scorer_ignores_forbidden_tools() -> None:
-    case = {"id": "c", "input": "q", "expect": {"tool_calls": [CALL_A], "forbidden_tools": ["b"]}}
-    assert axis(audit(case, mode="bfcl")["c"], "forbidden_call") == [True]
-    assert axis(audit(case)["c"], "forbidden_call") == [False]
+    assert axis(audit(FORBIDDEN)["c"], "forbidden_call") == [True]
+
+
+def test_forbidden_call_caught() -> None:
+    assert axis(audit(FORBIDDEN)["c"], "forbidden_call") == [False]
+    # BFCL's checker has no forbidden tools, but counts the calls: the extra one fails it
+    assert axis(audit(FORBIDDEN, mode="bfcl")["c"], "forbidden_call") == [False]
     assert axis(audit(FORBIDDEN_ONLY)["weak"], "forbidden_call") == [False]
 
 

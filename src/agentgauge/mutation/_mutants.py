@@ -169,7 +169,14 @@ class _Builder:
             calls = tuple(
                 PlannedCall(c.name, _call_args(c, self.tools.get(c.name))) for c in exp.tool_calls
             )
-            return TurnPlan(calls=calls, text=text, retry_errors=recover, explain_errors=recover)
+            ordered = exp.order in ("strict", "in_order")
+            return TurnPlan(
+                calls=calls,
+                text=text,
+                retry_errors=recover,
+                explain_errors=recover,
+                sequential=ordered,
+            )
         if exp.behavior == "any_tool" and self.offered:
             return TurnPlan(calls=(_placeholder_call(self.offered[0]),), text=text)
         if recover:

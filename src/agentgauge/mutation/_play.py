@@ -1,11 +1,14 @@
 """Turn plans into transcripts: the messages an agent following the plan would produce, with the
 tool results the case's simulations give (as the runner's simulator gives them).
 
-A plan says, per user turn, which calls the agent makes (in order, each answered before the
-next) and what it replies. Playing it simulates each call from the case's ``tool_results``
-(successive items for successive calls of a tool, across turns), else the tool's own
-``simulation``, else the runner's "no simulated result" error. Rate faults (``faults``) are not
-drawn and Python fakes (``function:``) are not called: such a call gets ``{"status": "ok"}``.
+A plan says, per user turn, which calls the agent makes and what it replies. The calls go out
+together in one assistant message (parallel calls, as one-shot agents and BFCL's checker see
+them), or one after the other, each answered before the next, when an argument is taken from an
+earlier result or the agent retries after an error. Playing it simulates each call from the
+case's ``tool_results`` (successive items for successive calls of a tool, across turns), else
+the tool's own ``simulation``, else the runner's "no simulated result" error. Rate faults
+(``faults``) are not drawn and Python fakes (``function:``) are not called: such a call gets
+``{"status": "ok"}``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class TurnPlan:
     retry_errors: bool = False
     #: when a call failed, the reply says so before ``text``
     explain_errors: bool = False
+    #: one call at a time, each after the previous result (the order of the calls matters)
+    sequential: bool = False
     #: stop calling at the first error result and reply with the error's own text (error_echo);
     #: playing fails when no call errs
     echo_error: bool = False
@@ -148,7 +153,33 @@ class _Player:
         self.pos += 1
         return content
 
+    def parallel(self, plan: TurnPlan) -> list[Message]:
+        """All calls in one assistant message, then their results (what one-shot agents and
+        BFCL's checker expect)."""
+        calls: list[ToolCall] = []
+        for planned in plan.calls:
+            tool = self.tools.get(planned.name)
+            schema = tool.parameters if tool is not None else None
+            args = {k: self.resolve(v, _prop(schema, k)) for k, v in planned.arguments.items()}
+            self.ids += 1
+            calls.append(ToolCall(name=planned.name, arguments=args, id=f"m{self.ids}"))
+        out = [Message(role="assistant", tool_calls=calls)]
+        self.pos += 1
+        for call in calls:
+            content = self.sim.content(call.name)
+            out.append(Message(role="tool", content=content, tool_call_id=call.id, name=call.name))
+            value, _ = parse_result(content)
+            self.history.results.append(Result(self.pos, call.name, value))
+            self.pos += 1
+        if plan.text:
+            out.append(Message(role="assistant", content=plan.text))
+            self.pos += 1
+        return out
+
     def turn(self, plan: TurnPlan) -> list[Message]:
+        sequential = plan.sequential or plan.retry_errors or plan.echo_error
+        if plan.calls and not sequential and not any(map(_has_ref, plan.calls)):
+            return self.parallel(plan)
         out: list[Message] = []
         failures: list[str] = []
         for planned in plan.calls:
@@ -172,6 +203,21 @@ class _Player:
             out.append(Message(role="assistant", content=text))
             self.pos += 1
         return out
+
+
+def _has_ref(call: PlannedCall) -> bool:
+    """Whether an argument is taken from an earlier result (the call must wait for it)."""
+
+    def inner(v: Any) -> bool:
+        if isinstance(v, RefValue):
+            return True
+        if isinstance(v, dict):
+            return any(inner(x) for x in v.values())
+        if isinstance(v, list):
+            return any(inner(x) for x in v)
+        return False
+
+    return any(inner(v) for v in call.arguments.values())
 
 
 def _prop(schema: Any, key: str) -> Any:
