@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
+from .._messages import did_you_mean, format_path
 from ..schema import (
     CATEGORY_STRATA,
     CallExpectation,
@@ -54,7 +55,6 @@ from ._lint_scorers import scorer_findings
 from ._lint_values import matcher_issues, structural_issues
 from ._loader import LoadedSuite, Origin
 from ._yaml import FixedLocator, PathElem
-from ._yaml_errors import did_you_mean, format_path
 
 __all__ = [
     "STRATA_TARGETS",

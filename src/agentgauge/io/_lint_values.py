@@ -7,9 +7,9 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .._messages import kind_of
 from ..schema import MATCHER_KEYS, ArgMatcher
 from ._yaml import PathElem
-from ._yaml_errors import kind_of
 
 
 def schema_types(schema: Any) -> set[str] | None:

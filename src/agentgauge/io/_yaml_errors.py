@@ -20,13 +20,16 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from .._messages import did_you_mean as did_you_mean
+from .._messages import format_path as format_path
+from .._messages import kind_of as kind_of
 from ._yaml import Locator, PathElem
 
 #: at most this many characters per message (pydantic's can run long)
@@ -49,36 +52,6 @@ _SHAPES: dict[str, str] = {
     "bool_parsing": "true or false",
     "none_required": "null",
 }
-
-
-def format_path(path: Sequence[PathElem]) -> str:
-    """``("cases", 2, "expect")`` -> ``cases[2].expect``."""
-    out: list[str] = []
-    for elem in path:
-        if isinstance(elem, int):
-            out.append(f"[{elem}]")
-        else:
-            out.append(f".{elem}" if out else elem)
-    return "".join(out)
-
-
-def kind_of(value: Any) -> str:
-    """A short name of a value's JSON type, with an article."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
 
 
 def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
@@ -139,12 +112,6 @@ def _model_at(root: type[BaseModel] | None, path: Sequence[PathElem]) -> type[Ba
         if isinstance(member, type) and issubclass(member, BaseModel):
             return member
     return None
-
-
-def did_you_mean(name: str, options: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest of ``options``, or ``""``."""
-    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def unknown_field_message(key: str, model: type[BaseModel] | None = None) -> str:

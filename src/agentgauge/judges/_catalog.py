@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ..io._yaml_errors import did_you_mean, kind_of
+from .._messages import did_you_mean, kind_of
 from ..schema import ScorerRef
 
 #: how a scorer uses a judge: it cannot run without one, it uses one when given, or never

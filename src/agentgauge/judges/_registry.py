@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from .._messages import format_path
 from ..errors import UserError
-from ..io._yaml_errors import format_path
 from ..schema import ScorerRef, Suite, ToolSpec
 from ._catalog import SCORER_INFO, scorer_ref_issues
 from ._checks import (

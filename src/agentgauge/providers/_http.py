@@ -71,7 +71,7 @@ def _refuse_unknown(raw: dict[str, Any], known: tuple[str, ...], what: str, wher
     extra = [k for k in raw if k not in known]
     if not extra:
         return
-    from ..io._yaml_errors import did_you_mean
+    from .._messages import did_you_mean
 
     hint = did_you_mean(str(extra[0]), known)
     if not hint and any(k in _LABEL_FIELDS for k in extra):

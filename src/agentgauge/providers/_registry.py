@@ -30,7 +30,7 @@ def spec_problem(spec: str) -> str | None:
     prefix, sep, _ = spec.partition(":")
     if sep and prefix in _FACTORIES:
         return None
-    from ..io._yaml_errors import did_you_mean
+    from .._messages import did_you_mean
 
     hint = did_you_mean(f"{prefix}:", [f"{p}:" for p in _FACTORIES]) if sep else ""
     return f"unknown provider spec '{spec}'{hint or f' (expected one of {_known()})'}"

@@ -62,7 +62,7 @@ def _origin_of(loaded: LoadedSuite, ref: CodeRef) -> Origin:
 
 
 def _use(loaded: LoadedSuite, ref: CodeRef, policy: SuiteCodePolicy) -> CodeUse:
-    from ..io._yaml_errors import format_path
+    from .._messages import format_path
 
     origin = _origin_of(loaded, ref)
     sub = ref.field
