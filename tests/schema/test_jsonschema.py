@@ -103,7 +103,7 @@ def suite_with_scorers(*entries: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_scorers_entries_follow_the_scorer_catalog() -> None:
-    from agentgauge.judges._catalog import SCORER_INFO
+    from agentgauge.schema import SCORER_INFO
 
     v = validator()
     # every known scorer with every argument it takes (of the right kind) validates

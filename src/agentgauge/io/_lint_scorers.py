@@ -37,8 +37,8 @@ def scorer_findings(suite: Suite, judge: str | None = None) -> Iterator[ScorerFi
     """
     if not suite.scorers:
         return
-    from ..judges._catalog import SCORER_INFO, scorer_ref_issues
     from ..providers._registry import spec_problem
+    from ..schema import SCORER_INFO, scorer_ref_issues
 
     for i, ref in enumerate(suite.scorers):
         at: tuple[PathElem, ...] = ("scorers", i)
@@ -73,7 +73,7 @@ def _unmatched_cases(
 ) -> Iterator[ScorerFinding]:
     if not suite.cases:
         return
-    from ..judges._transcript import matches_case
+    from ..schema import matches_case
 
     globs: list[tuple[tuple[PathElem, ...], str]] = [
         ((*at, "cases", j), p) for j, p in enumerate(ref.cases)

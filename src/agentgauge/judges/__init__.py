@@ -24,6 +24,7 @@ from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ..errors import JudgeError
+    from ..schema import SCORER_INFO, ScorerInfo, scorer_ref_issues
     from ._calibration import (
         CalibrationReport,
         LabelledExample,
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
         read_labels,
         weighted_kappa,
     )
-    from ._catalog import SCORER_INFO, ScorerInfo, scorer_ref_issues
     from ._checks import (
         InstructionFollowingScorer,
         NumericGroundingScorer,
@@ -66,9 +66,9 @@ _EXPORTS: dict[str, str] = {
     "cohen_kappa": "._calibration",
     "read_labels": "._calibration",
     "weighted_kappa": "._calibration",
-    "SCORER_INFO": "._catalog",
-    "ScorerInfo": "._catalog",
-    "scorer_ref_issues": "._catalog",
+    "SCORER_INFO": "agentgauge.schema",
+    "ScorerInfo": "agentgauge.schema",
+    "scorer_ref_issues": "agentgauge.schema",
     "InstructionFollowingScorer": "._checks",
     "NumericGroundingScorer": "._checks",
     "SafetyScorer": "._checks",

@@ -11,7 +11,7 @@ import anyio
 import orjson
 
 from ..errors import JudgeError, MissingExtraError
-from ..schema import Case, CaseResult, Message, ResponseFormat, Score
+from ..schema import Case, CaseResult, Message, ResponseFormat, Score, matches_case
 from ..scoring._numeric_grounding import check_numeric_grounding
 from ..scoring._transcript import parse_result
 from ._judge import Judge
@@ -21,7 +21,6 @@ from ._transcript import (
     all_replies,
     final_text,
     judge_error_score,
-    matches_case,
     question,
     record_judge_error,
     system_prompt,

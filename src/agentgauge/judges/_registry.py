@@ -21,8 +21,7 @@ from typing import Any, Final
 
 from .._messages import format_path
 from ..errors import UserError
-from ..schema import ScorerRef, Suite, ToolSpec
-from ._catalog import SCORER_INFO, scorer_ref_issues
+from ..schema import SCORER_INFO, ScorerRef, Suite, ToolSpec, scorer_ref_issues
 from ._checks import (
     InstructionFollowingScorer,
     NumericGroundingScorer,

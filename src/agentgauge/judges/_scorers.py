@@ -13,13 +13,12 @@ from typing import Any
 import orjson
 
 from ..errors import JudgeError
-from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec
+from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec, matches_case
 from ._judge import Judge, JudgeResult
 from ._transcript import (
     agent_calls,
     final_text,
     judge_error_score,
-    matches_case,
     offered_tools,
     question,
     record_judge_error,

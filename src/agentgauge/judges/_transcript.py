@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Sequence
 
 from ..schema import Case, CaseResult, Message, Score, ToolCall, ToolSpec
@@ -120,14 +119,6 @@ def agent_calls(turns: Sequence[Sequence[Message]]) -> list[ToolCall]:
     return [c for turn in turns for m in turn if m.role == "assistant" for c in m.tool_calls]
 
 
-def matches_case(case: Case, patterns: Sequence[str]) -> bool:
-    """Whether the case's id, category or a tag matches one of ``patterns`` (empty: always)."""
-    if not patterns:
-        return True
-    names = [case.id, case.category, *case.tags]
-    return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
-
-
 def judge_error_score(name: str, problem: str) -> Score:
     """A score that records a judge failure: neither pass nor fail."""
     return Score(name=name, value=0.0, passed=None, explanation=JUDGE_ERROR + problem)
@@ -153,7 +144,6 @@ __all__ = [
     "final_text",
     "is_judge_error",
     "judge_error_score",
-    "matches_case",
     "offered_tools",
     "question",
     "record_judge_error",

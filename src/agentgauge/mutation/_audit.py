@@ -188,7 +188,7 @@ def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScor
 def _grounding(c: Case, refs: Sequence[Any], skipped: Sequence[Any]) -> str:
     """``checked`` when a deterministic check of numbers applies to the case (or it has
     context), ``judge`` when only a skipped judge would check, else ``""``."""
-    from ..judges._transcript import matches_case
+    from ..schema import matches_case
 
     if any(r.scorer == "numeric_grounding" and matches_case(c, r.cases) for r in refs):
         return "checked"

@@ -11,6 +11,7 @@ from ._case import (
     Suite,
     Turn,
 )
+from ._catalog import SCORER_INFO, ScorerInfo, matches_case, scorer_ref_issues
 from ._expect import (
     MATCHER_KEYS,
     ArgMatcher,
@@ -35,6 +36,7 @@ __all__ = [
     "FORMAT_VERSION",
     "KNOWN_CATEGORIES",
     "MATCHER_KEYS",
+    "SCORER_INFO",
     "ArgMatcher",
     "ArgsMatch",
     "Behavior",
@@ -60,6 +62,7 @@ __all__ = [
     "RunRecord",
     "Score",
     "ScorerGate",
+    "ScorerInfo",
     "ScorerRef",
     "Status",
     "Suite",
@@ -70,6 +73,8 @@ __all__ = [
     "Turn",
     "Usage",
     "expand_matcher",
+    "matches_case",
+    "scorer_ref_issues",
     "tool",
     "tool_from_function",
 ]

@@ -164,7 +164,7 @@ def _scorer_variants(base: dict[str, Any]) -> dict[str, Any]:
     Editors then complete scorer names and argument names and flag a typo, as ``validate``
     does (both read the scorer catalog).
     """
-    from ..judges._catalog import SCORER_INFO
+    from ._catalog import SCORER_INFO
 
     variants = []
     for info in SCORER_INFO.values():

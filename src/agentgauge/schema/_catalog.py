@@ -13,13 +13,14 @@ validates cannot then fail at run start on a scorer name or argument.
 
 from __future__ import annotations
 
+import fnmatch
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._messages import did_you_mean, kind_of
-from ..schema import ScorerRef
+from ._case import Case, ScorerRef
 
 #: how a scorer uses a judge: it cannot run without one, it uses one when given, or never
 JudgeUse = Literal["required", "optional", "none"]
@@ -289,5 +290,17 @@ __all__ = [
     "ScorerArg",
     "ScorerInfo",
     "ScorerIssue",
+    "matches_case",
     "scorer_ref_issues",
 ]
+
+
+def matches_case(case: Case, patterns: Sequence[str]) -> bool:
+    """Whether the case's id, category or a tag matches one of ``patterns`` (empty: always).
+
+    The rule of a scorer entry's ``cases:`` list, shared by the scorers, lint and mutation.
+    """
+    if not patterns:
+        return True
+    names = [case.id, case.category, *case.tags]
+    return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
