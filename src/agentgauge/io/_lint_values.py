@@ -178,7 +178,7 @@ def structural_issues(
         except re.error as err:
             yield Issue("bad-regex", path, f"invalid regular expression {m.regex!r}: {err}")
     if m.date:
-        from ..scoring._dates import parse_date
+        from .._dates import parse_date
 
         for value in [m.value, *(m.one_of or [])]:
             if isinstance(value, str) and parse_date(value) is None:

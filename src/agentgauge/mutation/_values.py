@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Final
 
+from .._dates import parse_date
 from ..schema import ArgMatcher, ResultRef
-from ..scoring._dates import parse_date
 from ..scoring._values import schema_types
 
 __all__ = ["NoWitness", "RefValue", "perturb", "regex_example", "witness"]

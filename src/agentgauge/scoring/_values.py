@@ -25,7 +25,7 @@ import math
 import unicodedata
 from typing import Any, Final, Protocol
 
-from ._dates import dates_equal
+from .._dates import dates_equal
 
 __all__ = [
     "MISSING",

@@ -1,4 +1,5 @@
-"""A small, dependency-free date parser for the ``date`` comparator.
+"""A small, dependency-free date parser for the ``date`` comparator (base layer: scoring, lint
+and mutation share it).
 
 It understands the forms people and models write dates in, and nothing clever:
 
