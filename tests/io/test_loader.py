@@ -64,7 +64,7 @@ def test_custom_tags_are_rejected(tmp_path: Path) -> None:
 
 def test_duplicate_keys_are_reported(tmp_path: Path) -> None:
     path = write(tmp_path, "s.yaml", "name: x\ncases:\n  - id: a\n    input: hi\n    id: b\n")
-    assert problems_of(path) == [f"{path}:5: duplicate key 'id'"]
+    assert problems_of(path) == [f"{path}:5: cases[0].id: duplicate key 'id'"]
 
 
 def test_missing_field_uses_the_parent_mapping_line(tmp_path: Path) -> None:

@@ -110,11 +110,15 @@ def command(
     total = len(suite.cases)
     # notes are cases left out ("<id>: not exported: why") and where side files went
     written = total - sum(1 for note in notes if ": not exported: " in note)
-    click.echo(f"imported {total} case(s) from {len(sources)} file(s); wrote {written} to {output}")
+    # the files read are those the cases came from (a folder given is not one of them), plus
+    # each file given that gave no case (worth seeing)
     files = Counter(str(c.metadata.get("source_file", "?")) for c in suite.cases)
     if fmt != "suite":
         for src in sources:
-            files.setdefault(src.name, 0)  # a file that gave no case is worth seeing
+            if not src.is_dir():
+                files.setdefault(src.name, 0)
+    read = len(files) if fmt != "suite" else len(sources)
+    click.echo(f"imported {total} case(s) from {read} file(s); wrote {written} to {output}")
     _table("per source file", files, total)
     _table("per category", Counter(c.category for c in suite.cases), total)
     _table("per behavior", Counter(str(c.expect.behavior) for c in suite.cases), total)

@@ -34,6 +34,7 @@ import orjson
 
 from ..errors import UserError
 from ..schema import Labels, Message, ToolCall
+from ._yaml import open_input, too_deep, too_deep_message
 
 __all__ = ["RecordedResponse", "decode_python_calls", "read_responses", "restore_tool_name"]
 
@@ -380,13 +381,10 @@ def _labels(raw: Any, where: str) -> Labels:
 
 
 def _records(path: Path) -> Iterator[tuple[int, bytes]]:
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such responses file") from None
-    except OSError as err:
-        raise UserError(f"{path}: cannot read: {err.strerror or err}") from None
-    with fh:
+    if not path.exists() and not path.is_symlink():
+        raise UserError(f"{path}: no such responses file")
+    # a regular file within the size limit (never a device or pipe); see docs/suite-format.md
+    with open_input(path, str(path)) as fh:
         for number, raw in enumerate(fh, start=1):
             if raw.strip():
                 yield number, raw
@@ -412,6 +410,13 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
             except ValueError:
                 problems.append(f"{where}: invalid JSON: {err.args[0]}")
                 continue
+            except RecursionError:
+                problems.append(too_deep_message(str(p), number, ()))
+                continue
+        deep = too_deep(data, raw)
+        if deep is not None:
+            problems.append(too_deep_message(str(p), number, deep))
+            continue
         try:
             if not isinstance(data, dict):
                 raise UserError(f"{where}: expected a JSON object")
@@ -441,4 +446,6 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
             break
     if problems:
         raise UserError(problems[0], problems=problems)
+    if not out:
+        raise UserError(f"{p}:1: no responses in the file (expected one JSON object per line)")
     return out

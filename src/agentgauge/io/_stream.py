@@ -41,7 +41,7 @@ from ._loader import (
     _resolved,
     _validate_case,
 )
-from ._yaml import FixedLocator, reading
+from ._yaml import FixedLocator, decode_utf8, open_input, too_deep, too_deep_message
 
 __all__ = ["CaseVisitor", "StreamedSuite", "open_suite"]
 
@@ -162,8 +162,12 @@ def _jsonl_cases(
     mark = len(problems.lines)
     number = 0
     try:
-        with reading(display, referenced_at=referenced_at), path.open(encoding="utf-8-sig") as fh:
-            for chunk in fh:
+        with open_input(path, display, referenced_at=referenced_at) as fh:
+            for raw in fh:
+                # decoded line by line (a byte \n never occurs inside a UTF-8 character)
+                chunk = decode_utf8(raw, display, first_line=number + 1)
+                if number == 0:
+                    chunk = chunk.removeprefix("\ufeff")
                 for line in chunk.splitlines():
                     number += 1
                     stripped = line.strip()
@@ -174,6 +178,10 @@ def _jsonl_cases(
                     except orjson.JSONDecodeError as err:
                         msg = getattr(err, "msg", str(err))
                         problems.add(f"{display}:{number}: invalid JSON: {msg}")
+                        continue
+                    deep = too_deep(data, stripped)
+                    if deep is not None:
+                        problems.add(too_deep_message(display, number, deep))
                         continue
                     origin = Origin(display, FixedLocator(number))
                     case = _validate_case(data, origin, _NO_FIELD, problems)

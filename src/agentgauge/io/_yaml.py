@@ -14,12 +14,14 @@ finding), and JSONL records know the line they came from.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import IO, Any, Final, Protocol
 
 import orjson
 import yaml
@@ -30,6 +32,42 @@ PathElem = str | int
 """One step of a path into a document: a mapping key or a list index."""
 
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# ------------------------------------------------------------------ limits on untrusted input
+# (documented in docs/suite-format.md, "Limits on untrusted input")
+
+#: lists and mappings nested in one document (a JSONL line is a document), at most
+MAX_DEPTH: Final = 100
+#: nodes that YAML aliases may add to a document (beyond those written out), at most
+MAX_ALIAS_NODES: Final = 100_000
+#: the default of the file-size limit, in MB (the user's ``AGENTGAUGE_MAX_FILE_MB`` overrides)
+DEFAULT_MAX_FILE_MB: Final = 256
+MAX_FILE_ENV: Final = "AGENTGAUGE_MAX_FILE_MB"
+#: YAML's own tags that build something other than JSON's plain types (refused); tags
+#: unknown to the safe loader (``!!python/...``, ``!custom``) are refused by it as custom tags
+_NOT_PLAIN_TAGS: Final = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("binary", "timestamp", "set", "omap", "pairs", "value", "yaml")
+)
+_YAML_TAG_PREFIX: Final = "tag:yaml.org,2002:"
+
+
+def max_file_bytes() -> int:
+    """The largest input file read, in bytes (``AGENTGAUGE_MAX_FILE_MB``, default 256 MB)."""
+    raw = os.environ.get(MAX_FILE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_FILE_MB * 1024 * 1024
+    try:
+        mb = float(raw)
+    except ValueError:
+        mb = -1.0
+    if not mb > 0:
+        raise UserError(f"{MAX_FILE_ENV}: expected a number of megabytes above 0, got {raw!r}")
+    return int(mb * 1024 * 1024)
+
+
+def _mb(n: int) -> str:
+    return f"{round(n / (1024 * 1024), 3):g} MB"
 
 
 #: first characters of plain scalars that may resolve to something other than a string
@@ -51,6 +89,31 @@ class _CoreLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                 return str(super().resolve(kind, value, implicit))
             return _STR_TAG
         return _SEQ_TAG if kind is yaml.SequenceNode else _MAP_TAG
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        tag = node.tag or ""
+        if tag in _NOT_PLAIN_TAGS:
+            raise _BadValue(
+                node,
+                f"tag !!{tag[len(_YAML_TAG_PREFIX) :]} is not allowed (suites are plain data: "
+                "strings, numbers, true/false, null, lists and mappings)",
+            )
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, OverflowError) as err:
+            shown = node.value if isinstance(node, yaml.ScalarNode) else ""
+            shown = shown if len(shown) <= 40 else shown[:39] + "…"
+            what = tag.removeprefix(_YAML_TAG_PREFIX)
+            raise _BadValue(node, f"cannot read {shown!r} as {what}: {err}") from None
+
+
+class _BadValue(Exception):
+    """A value the constructor cannot build (``!!float abc``), with its node."""
+
+    def __init__(self, node: yaml.Node, message: str) -> None:
+        super().__init__(message)
+        self.node = node
+        self.message = message
 
 
 _CoreLoader.yaml_implicit_resolvers = {}
@@ -77,13 +140,23 @@ _CoreLoader.add_implicit_resolver(
 )
 
 
+#: integers a suite may hold: what JSON readers take (orjson: 64 bits, signed or unsigned)
+_INT_RANGE: Final = (-(2**63), 2**64 - 1)
+
+
 def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
     text = str(loader.construct_scalar(node))
+    if len(text) > 30:
+        raise ValueError("integer out of range (at most 64 bits; quote it to keep it as text)")
     if text.startswith("0o"):
-        return int(text[2:], 8)
-    if text.startswith("0x"):
-        return int(text[2:], 16)
-    return int(text, 10)
+        value = int(text[2:], 8)
+    elif text.startswith("0x"):
+        value = int(text[2:], 16)
+    else:
+        value = int(text, 10)
+    if not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+        raise ValueError("integer out of range (at most 64 bits; quote it to keep it as text)")
+    return value
 
 
 _CoreLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
@@ -188,9 +261,24 @@ class Document:
     locator: Locator
 
 
+def _line_of_offset(err: yaml.YAMLError, text: str) -> int | None:
+    """The 1-based line of a reader error (it has a position, not a line)."""
+    position = getattr(err, "position", None)
+    if not isinstance(position, int):
+        return None
+    if _BaseLoader is not yaml.SafeLoader:  # libyaml counts bytes of the UTF-8 text
+        return text.encode("utf-8", "surrogatepass")[:position].count(b"\n") + 1
+    return text.count("\n", 0, position) + 1
+
+
 def _yaml_problem(display: str, err: yaml.YAMLError, text: str = "") -> str:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     line = f":{mark.line + 1}" if mark is not None else ""
+    if isinstance(err, yaml.reader.ReaderError):
+        char = err.character
+        code = f"#x{ord(char) if isinstance(char, str) else char:04x}"
+        at = _line_of_offset(err, text)
+        return f"{display}:{at or 1}: invalid YAML: unacceptable character {code} ({err.reason})"
     problem = getattr(err, "problem", None) or str(err)
     context = getattr(err, "context", None)
     if problem and "could not determine a constructor for the tag" in problem:
@@ -205,25 +293,110 @@ def _yaml_problem(display: str, err: yaml.YAMLError, text: str = "") -> str:
             source = lines[mark.line]
             if "\t" in source[: len(source) - len(source.lstrip())]:
                 message += "; the line is indented with a tab (YAML indents with spaces only)"
-    return f"{display}{line}: invalid YAML: {' '.join(message.split())}"
+    return f"{display}{line or ':1'}: invalid YAML: {' '.join(message.split())}"
 
 
-def _check_duplicate_keys(node: yaml.Node, display: str, problems: list[str]) -> None:
-    stack = [node]
+def shown_path(path: Sequence[PathElem], limit: int = 6) -> str:
+    """``cases[0].metadata.x`` for a path (cut after ``limit`` steps: deep paths run long)."""
+    from ._yaml_errors import format_path
+
+    return format_path(path[:limit]) + ("…" if len(path) > limit else "")
+
+
+def _where(display: str, line: int | None, path: Sequence[PathElem]) -> str:
+    field_path = shown_path(path)
+    return f"{display}:{line or 1}: {field_path}: " if field_path else f"{display}:{line or 1}: "
+
+
+def too_deep_message(display: str, line: int | None, path: Sequence[PathElem]) -> str:
+    return (
+        f"{_where(display, line, path)}nested deeper than {MAX_DEPTH} levels of lists and "
+        "mappings (the limit on input files)"
+    )
+
+
+def _node_children(node: yaml.Node) -> list[tuple[PathElem, yaml.Node, int]]:
+    """(path step, child, line of the step) of a collection node."""
+    if isinstance(node, yaml.MappingNode):
+        out: list[tuple[PathElem, yaml.Node, int]] = []
+        for key, value in node.value:
+            step = key.value if isinstance(key, yaml.ScalarNode) else "?"
+            out.append((step, value, key.start_mark.line))
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [(i, item, item.start_mark.line) for i, item in enumerate(node.value)]
+    return []
+
+
+def _check_tree(root: yaml.Node, display: str) -> dict[int, tuple[PathElem, ...]]:
+    """Check a composed YAML tree before anything walks it; returns each node's path.
+
+    Raises :class:`UserError` for an alias that contains itself, for aliases that expand the
+    document by more than :data:`MAX_ALIAS_NODES` nodes, for nesting deeper than
+    :data:`MAX_DEPTH`, and for duplicate keys (all of those). Each node is visited once, however
+    many aliases point at it.
+    """
+    paths: dict[int, tuple[PathElem, ...]] = {}
+    height: dict[int, int] = {}
+    size: dict[int, int] = {}
+    reached: dict[int, int] = {}
+    on_path: set[int] = set()
+    nodes: dict[int, yaml.Node] = {}
+    problems: list[str] = []
+    stack: list[tuple[yaml.Node, tuple[PathElem, ...], bool]] = [(root, (), False)]
     while stack:
-        current = stack.pop()
-        if isinstance(current, yaml.MappingNode):
-            seen: set[str] = set()
-            for key, value in current.value:
-                if isinstance(key, yaml.ScalarNode) and key.value != "<<":
-                    if key.value in seen:
-                        problems.append(
-                            f"{display}:{key.start_mark.line + 1}: duplicate key '{key.value}'"
-                        )
-                    seen.add(key.value)
-                stack.append(value)
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
+        node, path, done = stack.pop()
+        nid = id(node)
+        kids = _node_children(node)
+        if done:
+            on_path.discard(nid)
+            height[nid] = 1 + max((height[id(c)] for _, c, _ in kids), default=0) if kids else 0
+            size[nid] = 1 + sum(size[id(c)] for _, c, _ in kids)
+            continue
+        reached[nid] = reached.get(nid, 0) + 1
+        if nid in height:
+            continue  # reached again through an alias: checked already
+        on_path.add(nid)
+        paths[nid] = path
+        nodes[nid] = node
+        stack.append((node, path, True))
+        seen: set[PathElem] = set()
+        for step, child, line in reversed(kids):
+            if id(child) in on_path:
+                raise UserError(
+                    f"{_where(display, line + 1, (*path, step))}recursive alias: the value "
+                    "contains itself"
+                )
+            stack.append((child, (*path, step), False))
+        if isinstance(node, yaml.MappingNode):
+            for step, _, line in kids:
+                if step == "<<":
+                    continue
+                if step in seen:
+                    problems.append(
+                        f"{_where(display, line + 1, (*path, step))}duplicate key '{step}'"
+                    )
+                seen.add(step)
+    if problems:
+        raise UserError(problems[0], problems=problems)
+    extra = size[id(root)] - len(height)
+    if extra > MAX_ALIAS_NODES:
+        worst = max(
+            (n for n, count in reached.items() if count > 1),
+            key=lambda n: size[n] * (reached[n] - 1),
+        )
+        anchor = nodes[worst]
+        raise UserError(
+            f"{_where(display, anchor.start_mark.line + 1, paths[worst])}aliases expand the "
+            f"document by {extra:,} nodes, more than the limit of {MAX_ALIAS_NODES:,} "
+            "(write the values out, or use fewer aliases)"
+        )
+    if height[id(root)] > MAX_DEPTH:
+        node = root
+        for _ in range(MAX_DEPTH):
+            node = max(_node_children(node), key=lambda kid: height[id(kid[1])])[1]
+        raise UserError(too_deep_message(display, node.start_mark.line + 1, paths[id(node)]))
+    return paths
 
 
 def read_yaml_text(text: str, display: str, path: Path | None = None) -> Document:
@@ -233,16 +406,46 @@ def read_yaml_text(text: str, display: str, path: Path | None = None) -> Documen
         node = loader.get_single_node()
         if node is None:
             return Document(path or Path(display), display, None, FixedLocator(1))
-        problems: list[str] = []
-        _check_duplicate_keys(node, display, problems)
-        if problems:
-            raise UserError(problems[0], problems=problems)
-        data = loader.construct_document(node)
+        paths = _check_tree(node, display)
+        try:
+            data = loader.construct_document(node)
+        except _BadValue as bad:
+            line = bad.node.start_mark.line + 1
+            where = _where(display, line, paths.get(id(bad.node), ()))
+            raise UserError(f"{where}{bad.message}") from None
     except yaml.YAMLError as err:
         raise UserError(_yaml_problem(display, err, text)) from None
     finally:
         loader.dispose()
     return Document(path or Path(display), display, data, NodeLocator(node))
+
+
+def too_deep(data: Any, text: str | bytes | None = None) -> tuple[PathElem, ...] | None:
+    """The path to the first list or mapping nested deeper than :data:`MAX_DEPTH`, or None.
+
+    ``text`` (the JSON the data came from) makes the common case free: with no more brackets
+    than the limit, the data cannot be nested deeper.
+    """
+    if text is not None:
+        if isinstance(text, bytes):
+            brackets = text.count(b"[") + text.count(b"{")
+        else:
+            brackets = text.count("[") + text.count("{")
+        if brackets <= MAX_DEPTH:
+            return None
+    stack: list[tuple[Any, tuple[PathElem, ...]]] = [(data, ())]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, dict):
+            items: Any = value.items()
+        elif isinstance(value, list):
+            items = enumerate(value)
+        else:
+            continue
+        if len(at) >= MAX_DEPTH:
+            return at
+        stack.extend((child, (*at, key)) for key, child in items)
+    return None
 
 
 def _json_problem(display: str, err: orjson.JSONDecodeError, line_offset: int = 0) -> str:
@@ -257,7 +460,11 @@ def read_json_text(text: str, display: str, path: Path | None = None) -> Documen
         data = orjson.loads(text)
     except orjson.JSONDecodeError as err:
         raise UserError(_json_problem(display, err)) from None
-    return Document(path or Path(display), display, data, LazyJsonLocator(text))
+    locator = LazyJsonLocator(text)
+    deep = too_deep(data, text)
+    if deep is not None:
+        raise UserError(too_deep_message(display, locator.line(deep[:6]), deep))
+    return Document(path or Path(display), display, data, locator)
 
 
 @dataclass(frozen=True)
@@ -278,19 +485,103 @@ def iter_jsonl(text: str, display: str, problems: list[str]) -> Iterator[JsonlRe
         if not stripped or stripped[0] == "#" or stripped.startswith("//"):
             continue
         try:
-            yield JsonlRecord(number, orjson.loads(stripped))
+            data = orjson.loads(stripped)
         except orjson.JSONDecodeError as err:
             msg = getattr(err, "msg", str(err))
             problems.append(f"{display}:{number}: invalid JSON: {msg}")
+            continue
+        deep = too_deep(data, stripped)
+        if deep is not None:
+            problems.append(too_deep_message(display, number, deep))
+            continue
+        yield JsonlRecord(number, data)
+
+
+_BOMS: Final = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
+def decode_utf8(data: bytes, display: str, *, first_line: int = 1) -> str:
+    """``data`` as text (a UTF-8 byte-order mark dropped); a :class:`UserError` naming
+    ``file:line`` when it is not UTF-8 (a UTF-16/32 byte-order mark is named as such)."""
+    if first_line == 1:
+        for bom, name in _BOMS:
+            if data.startswith(bom):
+                raise UserError(
+                    f"{display}:1: the file is {name} text (it starts with a {name} byte-order "
+                    "mark); save it as UTF-8"
+                )
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + first_line
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise UserError(
+            f"{display}:{line}: not UTF-8 text, byte 0x{data[err.start]:02x} at column {column} "
+            f"({err.reason}); save the file as UTF-8"
+        ) from None
+
+
+@contextmanager
+def open_input(
+    path: Path, display: str, *, referenced_at: str | None = None
+) -> Iterator[IO[bytes]]:
+    """An input file opened for reading bytes, after checking it is one that may be read:
+    a regular file (never a device, pipe or socket, which could block or never end) within the
+    size limit (:func:`max_file_bytes`). Problems are :class:`UserError` as :func:`reading`
+    words them."""
+    limit = max_file_bytes()
+    with reading(display, referenced_at=referenced_at):
+        # non-blocking: opening a pipe must not wait for a writer (it is refused below)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.fstat(fd)
+        prefix = f"{referenced_at}: " if referenced_at else f"{display}:1: "
+        if stat.S_ISDIR(info.st_mode):
+            raise UserError(f"{prefix}is a directory, expected a file: {display}")
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(
+                f"{prefix}not a regular file: {display} (devices, pipes and sockets are not read)"
+            )
+        if info.st_size > limit:
+            raise UserError(
+                f"{prefix}{display if referenced_at else 'the file'} is larger than the "
+                f"{_mb(limit)} limit on input files ({_mb(info.st_size)}; set {MAX_FILE_ENV} "
+                "to raise it)"
+            )
+        fh = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with fh:
+        yield fh
+
+
+def read_bytes(path: Path, display: str, *, referenced_at: str | None = None) -> bytes:
+    """The bytes of an input file (checked as :func:`open_input` does)."""
+    limit = max_file_bytes()
+    with open_input(path, display, referenced_at=referenced_at) as fh, reading(display):
+        data = fh.read(limit + 1)
+    if len(data) > limit:  # grew while being read
+        prefix = f"{referenced_at}: " if referenced_at else f"{display}:1: "
+        name = display if referenced_at else "the file"
+        raise UserError(f"{prefix}{name} is larger than the {_mb(limit)} limit on input files")
+    return data
 
 
 def read_text(path: Path, display: str, *, referenced_at: str | None = None) -> str:
-    """The text of ``path``; a missing or unreadable file is a :class:`UserError`.
+    """The text of ``path``; a missing, unreadable, special or too big file, or one that is
+    not UTF-8, is a :class:`UserError`.
 
     ``referenced_at`` (``"suite.yaml:7: case_files[0]"``) names where the file was referenced.
     """
-    with reading(display, referenced_at=referenced_at):
-        return path.read_text(encoding="utf-8-sig")
+    return decode_utf8(read_bytes(path, display, referenced_at=referenced_at), display)
 
 
 @contextmanager

@@ -12,6 +12,8 @@ import orjson
 
 from ...errors import UserError
 from ...schema import ArgMatcher, Case, JsonValue, ToolSpec
+from .._yaml import read_text as _read_input
+from .._yaml import too_deep, too_deep_message
 
 __all__ = [
     "ImportOptions",
@@ -62,16 +64,9 @@ class Record:
 
 
 def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, expected a file") from None
-    except UnicodeDecodeError as err:
-        raise UserError(f"{path}: not UTF-8 text ({err.reason})") from None
-    except OSError as err:
-        raise UserError(f"{path}: cannot read: {err.strerror or err}") from None
+    """The text of a source file: a regular UTF-8 file within the size limit (see "Limits on
+    untrusted input" in docs/suite-format.md); anything else is a :class:`UserError`."""
+    return _read_input(path, str(path))
 
 
 def _json_lines(path: Path, text: str) -> Iterator[Record]:
@@ -80,10 +75,14 @@ def _json_lines(path: Path, text: str) -> Iterator[Record]:
         if not stripped:
             continue
         try:
-            yield Record(path, number, orjson.loads(stripped))
+            data = orjson.loads(stripped)
         except orjson.JSONDecodeError as err:
             column = err.colno + len(raw) - len(raw.lstrip())
             raise UserError(f"{path}:{number}: invalid JSON: {err.msg} (column {column})") from None
+        deep = too_deep(data, stripped)
+        if deep is not None:
+            raise UserError(too_deep_message(str(path), number, deep))
+        yield Record(path, number, data)
 
 
 def _array_lines(text: str, count: int) -> list[int]:
@@ -128,7 +127,11 @@ def iter_json_records(path: Path) -> Iterator[Record]:
             data = orjson.loads(text)
         except orjson.JSONDecodeError as err:
             raise UserError(f"{path}:{err.lineno}: invalid JSON: {err.msg}") from None
-        for item, line in zip(data, _array_lines(text, len(data)), strict=True):
+        lines = _array_lines(text, len(data))
+        for i, (item, line) in enumerate(zip(data, lines, strict=True)):
+            deep = too_deep([item], text)
+            if deep is not None:
+                raise UserError(too_deep_message(str(path), line, (i, *deep[1:])))
             yield Record(path, line, item)
         return
     yield from _json_lines(path, text)
