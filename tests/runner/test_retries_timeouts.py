@@ -13,8 +13,8 @@ from runner_helpers import agent, make_suite
 from agentgauge.errors import ProviderError
 from agentgauge.io import iter_results
 from agentgauge.providers import ModelRequest
+from agentgauge.providers._retry import MAX_RETRY_AFTER_S, RetryPolicy, backoff_s, with_retries
 from agentgauge.runner import RunConfig, run_suite
-from agentgauge.runner._retry import MAX_RETRY_AFTER_S, RetryPolicy, backoff_s, with_retries
 from agentgauge.testing import MockProvider
 
 

@@ -195,7 +195,7 @@ class _Linter:
 
     def default_specs(self) -> None:
         """``defaults.agent`` and ``defaults.judge`` name a known kind of provider."""
-        from ..providers._registry import spec_problem
+        from ..providers import spec_problem
 
         for name in ("agent", "judge"):
             spec = getattr(self.suite.defaults, name)

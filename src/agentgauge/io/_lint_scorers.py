@@ -37,7 +37,7 @@ def scorer_findings(suite: Suite, judge: str | None = None) -> Iterator[ScorerFi
     """
     if not suite.scorers:
         return
-    from ..providers._registry import spec_problem
+    from ..providers import spec_problem
     from ..schema import SCORER_INFO, scorer_ref_issues
 
     for i, ref in enumerate(suite.scorers):

@@ -279,7 +279,7 @@ class Judge:
             if hit is not None:
                 counter["hits"] += 1
                 return hit.message.content or ""
-        from ..runner._retry import RetryPolicy, with_retries
+        from ..providers import RetryPolicy, with_retries
 
         policy = RetryPolicy(retries=self.config.retries)
         try:

@@ -8,7 +8,8 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 from ._agent_input import AgentInput
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
 from ._mock import MockProvider
-from ._registry import resolve_provider
+from ._registry import resolve_provider, spec_problem
+from ._retry import RetryPolicy, with_retries
 
 __all__ = [
     "AgentInput",
@@ -17,6 +18,9 @@ __all__ = [
     "ModelRequest",
     "ModelResponse",
     "Provider",
+    "RetryPolicy",
     "close_provider",
     "resolve_provider",
+    "spec_problem",
+    "with_retries",
 ]

@@ -10,6 +10,7 @@ import anyio
 
 from .. import scoring as scoring_api
 from ..errors import ProviderError
+from ..providers import RetryPolicy
 from ..providers._base import GenerateConfig, Provider
 from ..schema import (
     Case,
@@ -25,7 +26,6 @@ from ..schema import (
 from ._cache import RequestKeys, ResponseCache
 from ._config import ExtraScorer
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
-from ._retry import RetryPolicy
 from ._tools import ToolSimulator
 
 

@@ -18,6 +18,7 @@ from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..errors import UserError
 from ..io import ResultsWriter
+from ..providers import RetryPolicy
 from ..providers._base import Provider, close_provider
 from ..providers._registry import resolve_provider
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim
@@ -35,7 +36,6 @@ from ._journal import (
 from ._loop import RunStats
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
-from ._retry import RetryPolicy
 from ._tools import case_simulations, current_code_policy, load_function
 
 
