@@ -243,3 +243,19 @@ def test_parallel_calls_go_out_in_one_message_ordered_calls_one_by_one() -> None
     assert seq is not None
     assert [len(m.tool_calls) for m in par[0] if m.role == "assistant"] == [2, 0]
     assert [len(m.tool_calls) for m in seq[0] if m.role == "assistant"] == [1, 1, 0]
+
+
+EXAMPLE_SUITES = sorted(
+    p.parent
+    for n in ("suite.yaml", "suite.yml", "suite.json")
+    for p in REPO.glob(f"examples/*/{n}")
+)
+
+
+def test_every_example_suite_can_fail_everywhere() -> None:
+    assert QUICKSTART in EXAMPLE_SUITES
+    for folder in EXAMPLE_SUITES:
+        loaded = read_suite(folder)
+        got = audit_suite(loaded.suite)
+        assert got.cannot_fail == [], folder
+        assert [f.format() for f in audit_findings(got, loaded)] == [], folder
