@@ -46,18 +46,27 @@ class LazyGroup(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
+        from .. import _secrets
         from ..errors import UserError
 
+        # everything a command prints passes the secret scrubber (keys in the environment now,
+        # and those providers register once they resolve one)
+        _secrets.register_env()
+        saved = sys.stdout, sys.stderr
+        sys.stdout = _secrets.ScrubbingStream(sys.stdout)
+        sys.stderr = _secrets.ScrubbingStream(sys.stderr)
         try:
             return super().invoke(ctx)
         except UserError as err:
             for line in err.problems:
-                click.echo(line, err=True)
+                click.echo(_secrets.scrub(line), err=True)
             ctx.exit(2)
         except KeyboardInterrupt:
             # click would print "Aborted!" and exit 1, which reads as a failed gate
             click.echo("interrupted", err=True)
             ctx.exit(130)
+        finally:
+            sys.stdout, sys.stderr = saved
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]

@@ -9,6 +9,7 @@ from typing import IO
 
 import orjson
 
+from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
 from ..schema import CaseResult
 
@@ -23,18 +24,21 @@ class ResultsWriter:
     """
 
     def __init__(self, run_dir: Path, *, fsync: bool = False) -> None:
+        register_env()
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / RESULTS_FILE
         self._fsync = fsync
         self._fh: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 - closed in close()
 
     def write(self, result: CaseResult) -> bytes:
-        """Append ``result``; returns the line written."""
+        """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
         try:
             line = orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
         except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
             line = result.model_dump_json().encode() + b"\n"
-        self.write_line(line)
+        line = scrub_bytes(line)
+        self._fh.write(line)
+        self.flush()
         return line
 
     def write_line(self, line: bytes, *, flush: bool = True) -> None:
@@ -43,7 +47,7 @@ class ResultsWriter:
         ``flush=False`` leaves it buffered until the next flushed line or :meth:`flush` (for
         lines that are cheap to write again, e.g. replayed from a cache).
         """
-        self._fh.write(line)
+        self._fh.write(scrub_bytes(line))
         if flush:
             self.flush()
 

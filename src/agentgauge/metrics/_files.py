@@ -204,9 +204,11 @@ def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool
     if summary is None:
         summary = summarize(run_dir)
     path = run_dir / SUMMARY_FILE
-    path.write_bytes(
-        orjson.dumps(summary.model_dump(mode="json"), option=orjson.OPT_INDENT_2) + b"\n"
-    )
+    from .._secrets import register_env, scrub_bytes
+
+    register_env()
+    data = orjson.dumps(summary.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    path.write_bytes(scrub_bytes(data) + b"\n")
     if record:
         from ._history import record_run
 

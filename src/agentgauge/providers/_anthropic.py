@@ -16,7 +16,7 @@ import orjson
 from ..errors import ProviderError, UserError
 from ._anthropic_convert import AnthropicStream, anthropic_payload, anthropic_response
 from ._base import ModelRequest, ModelResponse
-from ._common import SdkProvider, sdk_error, split_options
+from ._common import SdkProvider, first_bytes, sdk_error, split_options
 
 __all__ = ["AnthropicProvider", "create"]
 
@@ -50,22 +50,48 @@ class AnthropicProvider(SdkProvider):
             if request.config.stream:
                 return await self._stream(client, payload)
             raw = await client.messages.with_raw_response.create(**payload)
-            body = orjson.loads(raw.http_response.content)
+            content = raw.http_response.content
+            try:
+                body = orjson.loads(content)
+            except orjson.JSONDecodeError:
+                raise self._fail("the server replied with invalid JSON", content) from None
         except ProviderError:
             raise
         except Exception as exc:
             raise sdk_error(self.name, exc, (self._api_key,)) from None
+        if not isinstance(body, dict) or not isinstance(body.get("content"), list):
+            # e.g. a 200 whose body is an {"error": ...} object: an error, never an empty answer
+            raise self._fail("unexpected reply (no 'content' list)", content)
         return anthropic_response(body)
+
+    def _fail(self, what: str, data: bytes | str) -> ProviderError:
+        return ProviderError(
+            f"{self.name}: {what}: {first_bytes(data, (self._api_key,))}", transient=False
+        )
 
     async def _stream(self, client: Any, payload: dict[str, Any]) -> ModelResponse:
         start = time.perf_counter()
         ttft: float | None = None
         acc = AnthropicStream()
+        started = False
         events = await client.messages.create(stream=True, **payload)
         async for event in events:
             data = event.model_dump(mode="json") if hasattr(event, "model_dump") else event
+            kind = data.get("type") if isinstance(data, dict) else None
+            if kind == "error":
+                err = data.get("error") or {}
+                message = err.get("message", err) if isinstance(err, dict) else err
+                raise ProviderError(
+                    f"{self.name}: stream error: {first_bytes(str(message), (self._api_key,))}"
+                )
+            started = started or kind == "message_start"
             if acc.feed(data) and ttft is None:
                 ttft = (time.perf_counter() - start) * 1000
+        if not started:
+            # a 200 that was not an event stream (an HTML page, a JSON object) yields no events
+            raise ProviderError(
+                f"{self.name}: the reply held no message stream events", transient=False
+            )
         return acc.result(ttft)
 
 

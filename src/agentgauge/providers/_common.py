@@ -12,6 +12,8 @@ from urllib.parse import parse_qsl
 
 import orjson
 
+from .._secrets import register
+from .._secrets import scrub as scrub_registered
 from ..errors import MissingExtraError, ProviderError, UserError
 
 __all__ = [
@@ -19,6 +21,7 @@ __all__ = [
     "SECRET_ENV_VARS",
     "SdkProvider",
     "error_from_status",
+    "first_bytes",
     "parse_arguments",
     "parse_retry_after",
     "redact",
@@ -59,9 +62,11 @@ def _known_secrets(extra: Iterable[str | None]) -> list[str]:
 
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """Remove API keys from ``text``: the given secrets, the values of the usual key
-    environment variables (:data:`SECRET_ENV_VARS`), and anything shaped like a key
-    (``sk-...``, ``AIza...``, ``Bearer ...``, ``api_key=...``)."""
+    """Remove API keys from ``text``: every secret registered with ``agentgauge._secrets``,
+    the given secrets, the values of the usual key environment variables
+    (:data:`SECRET_ENV_VARS`), and anything shaped like a key (``sk-...``, ``AIza...``,
+    ``Bearer ...``, ``api_key=...``)."""
+    text = scrub_registered(text)
     for secret in _known_secrets(secrets):
         if secret in text:
             text = text.replace(secret, REDACTED)
@@ -74,6 +79,16 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
         return REDACTED
 
     return _SECRET_PATTERNS.sub(scrub, text)
+
+
+def first_bytes(data: bytes | str, secrets: Iterable[str | None] = (), n: int = 200) -> str:
+    """The start of a reply body for an error message: one line, shortened, redacted."""
+    head = data[:4096]
+    text = head.decode(errors="replace") if isinstance(head, bytes) else head
+    # redacted before it is shortened: a cut must not leave the first half of a key behind
+    text = " ".join(redact(text, secrets).split())
+    short = text[:n] + ("..." if len(text) > n or len(data) > 4096 else "")
+    return repr(short) if short else "an empty body"
 
 
 def parse_arguments(raw: Any) -> dict[str, Any]:
@@ -189,6 +204,7 @@ class SdkProvider:
         self.model = model
         self.name = f"{self.prefix}:{model}"
         self._api_key = api_key
+        register(api_key)  # scrubbed from everything agentgauge writes
         #: the endpoint when not the vendor's default (part of the runner's cache key)
         self.base_url = base_url
         self._timeout_s = timeout_s

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ProviderError, UserError
 from ._base import ModelRequest, ModelResponse
-from ._common import SdkProvider, sdk_error, split_options
+from ._common import SdkProvider, first_bytes, sdk_error, split_options
 from ._gemini_convert import GeminiStream, gemini_request, gemini_response
 
 __all__ = ["GeminiProvider", "create"]
@@ -60,9 +60,14 @@ class GeminiProvider(SdkProvider):
                 stream = await models.generate_content_stream(
                     model=self.model, contents=contents, config=config
                 )
+                useful: dict[str, Any] = {}
                 async for chunk in stream:
-                    if acc.feed(_as_dict(chunk)) and ttft is None:
+                    data = _as_dict(chunk)
+                    if data.get("candidates") or data.get("prompt_feedback"):
+                        useful = data
+                    if acc.feed(data) and ttft is None:
                         ttft = (time.perf_counter() - start) * 1000
+                self._check(useful)
                 return acc.result(ttft)
             response = await models.generate_content(
                 model=self.model, contents=contents, config=config
@@ -71,7 +76,20 @@ class GeminiProvider(SdkProvider):
             raise
         except Exception as exc:
             raise sdk_error(self.name, exc, (self._api_key,)) from None
-        return gemini_response(_as_dict(response))
+        body = _as_dict(response)
+        self._check(body)
+        return gemini_response(body)
+
+    def _check(self, body: dict[str, Any]) -> None:
+        """A reply with neither candidates nor prompt feedback (e.g. a 200 carrying an error
+        object, which the SDK reads as an empty response) is an error, never an empty answer."""
+        if body.get("candidates") or body.get("prompt_feedback"):
+            return
+        fields = {k: v for k, v in body.items() if k != "sdk_http_response"}
+        detail = first_bytes(str(fields), (self._api_key,)) if fields else "an empty reply"
+        raise ProviderError(
+            f"{self.name}: unexpected reply (no candidates): {detail}", transient=False
+        )
 
 
 def create(rest: str, **options: Any) -> GeminiProvider:

@@ -26,9 +26,11 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
+import orjson
+
 from ..errors import ProviderError, UserError
 from ._base import ModelRequest, ModelResponse
-from ._common import as_bool, error_from_status, redact, require, split_options
+from ._common import as_bool, error_from_status, first_bytes, redact, require, split_options
 from ._openai_convert import (
     ChatStream,
     chat_payload,
@@ -131,18 +133,37 @@ class OpenAIProvider:
             return self._parse(body)
         return await self._consume(self._wire.stream_events(self._url, payload))
 
+    def _secrets(self) -> tuple[str, ...]:
+        return (self._api_key,) if self._api_key else ()
+
+    def _fail(self, what: str, detail: Any, *, transient: bool = False) -> ProviderError:
+        """A ProviderError whose server-supplied ``detail`` is shortened and redacted."""
+        if isinstance(detail, bytes):
+            detail = detail.decode(errors="replace")
+        elif not isinstance(detail, str):
+            detail = orjson.dumps(detail, default=str).decode()
+        return ProviderError(
+            f"{self.name}: {what}: {first_bytes(detail, self._secrets())}", transient=transient
+        )
+
     def _parse(self, body: Any) -> ModelResponse:
+        """A decoded reply as a response; anything the protocol does not allow is an error."""
         if not isinstance(body, dict):
-            raise ProviderError(f"{self.name}: unexpected reply {str(body)[:200]}", transient=False)
+            raise self._fail("unexpected reply (not a JSON object)", body)
+        err = body.get("error")
         if self.api == "responses":
-            if body.get("status") == "failed":
-                err = body.get("error") or {}
-                raise ProviderError(f"{self.name}: response failed: {err.get('message', err)}")
+            if body.get("status") == "failed" or (err and not body.get("output")):
+                message = err.get("message", err) if isinstance(err, dict) else err
+                raise self._fail("response failed", message or body, transient=True)
+            if not isinstance(body.get("output"), list):
+                raise self._fail("unexpected reply (no 'output' list)", body)
             return responses_response(body)
-        if not body.get("choices") and body.get("error"):
-            err = body["error"]
+        if not body.get("choices") and err:
             message = err.get("message", err) if isinstance(err, dict) else err
-            raise ProviderError(f"{self.name}: {message}", transient=False)
+            raise self._fail("the server replied with an error", message)
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise self._fail("unexpected reply (no 'choices')", body)
         return chat_response(body)
 
     async def _consume(
@@ -154,10 +175,14 @@ class OpenAIProvider:
         if self.api == "responses":
             final: dict[str, Any] | None = None
             async for event in events:
+                if not isinstance(event, dict):
+                    raise self._fail("unexpected stream event", event)
                 if event.get("type") in ("error", "response.failed"):
-                    err = event.get("error") or (event.get("response") or {}).get("error") or {}
+                    # an ``error`` event carries message/code at its top level
+                    err = event.get("error") or (event.get("response") or {}).get("error")
+                    err = err or {k: v for k, v in event.items() if k in ("code", "message")}
                     message = err.get("message", err) if isinstance(err, dict) else err
-                    raise ProviderError(f"{self.name}: stream error: {message}")
+                    raise self._fail("stream error", message or event, transient=True)
                 if ttft is None and event.get("type") in _RESPONSES_TOKEN_EVENTS:
                     ttft = (time.perf_counter() - start) * 1000
                 final = responses_stream_final(event) or final
@@ -172,13 +197,23 @@ class OpenAIProvider:
                 finish_reason=out.finish_reason,
             )
         acc = ChatStream()
+        chunks = 0
         async for chunk in events:
-            if isinstance(chunk, dict) and chunk.get("error") and not chunk.get("choices"):
+            if not isinstance(chunk, dict):
+                raise self._fail("unexpected stream event", chunk)
+            if chunk.get("error") and not chunk.get("choices"):
                 err = chunk["error"]
                 message = err.get("message", err) if isinstance(err, dict) else err
-                raise ProviderError(f"{self.name}: stream error: {message}")
-            if isinstance(chunk, dict) and acc.feed(chunk) and ttft is None:
+                raise self._fail("stream error", message, transient=True)
+            if not isinstance(chunk.get("choices"), list):
+                raise self._fail("unexpected stream event (no 'choices')", chunk)
+            chunks += 1
+            if acc.feed(chunk) and ttft is None:
                 ttft = (time.perf_counter() - start) * 1000
+        if not chunks:
+            raise ProviderError(
+                f"{self.name}: the stream held no chat completion chunks", transient=False
+            )
         return acc.result(ttft_ms=ttft)
 
     # ------------------------------------------------------------------ SDK transport
@@ -220,7 +255,12 @@ class OpenAIProvider:
                 events = await endpoint.create(**payload)
                 return await self._consume(_dump_events(events), start)
             raw = await endpoint.with_raw_response.create(**payload)
-            return self._parse(raw.http_response.json())
+            content = raw.http_response.content
+            try:
+                body = orjson.loads(content)
+            except orjson.JSONDecodeError:
+                raise self._fail("the server replied with invalid JSON", content) from None
+            return self._parse(body)
         except ProviderError:
             raise
         except Exception as exc:

@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from .._secrets import CREDENTIAL_HEADER, register
 from ..errors import ProviderError
-from ._common import error_from_status, redact
+from ._common import error_from_status, first_bytes, redact
 from ._h1 import H1Pool
 
 __all__ = ["WireClient"]
@@ -45,6 +46,16 @@ class WireClient:
         self._timeout_s = timeout_s
         self._connect_timeout_s = connect_timeout_s
         self._secrets = secrets
+        # scrubbed from everything agentgauge writes: keys and tokens, and the values of
+        # credential headers (not, say, a Content-Type the caller added)
+        header_names = {v: k for k, v in headers.items()}
+        register(
+            *(
+                s
+                for s in secrets
+                if s not in header_names or CREDENTIAL_HEADER.search(header_names[s])
+            )
+        )
         self._session: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._auth_headers = dict(headers)
@@ -127,8 +138,10 @@ class WireClient:
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:
+            kind = headers.get("content-type") or headers.get("Content-Type") or "no content type"
             raise ProviderError(
-                f"{self.provider}: the server replied with invalid JSON: {data[:200]!r}",
+                f"{self.provider}: the server replied with invalid JSON ({kind}): "
+                + first_bytes(data, self._secrets),
                 status=status,
                 transient=False,
             ) from None
@@ -143,8 +156,21 @@ class WireClient:
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise self._connection_error(exc) from None
 
+    def _not_a_stream(self, status: int, what: str, data: bytes) -> ProviderError:
+        return ProviderError(
+            f"{self.provider}: expected server-sent events, got {what}: "
+            + first_bytes(data, self._secrets),
+            status=status,
+            transient=False,
+        )
+
     async def stream_events(self, url: str, payload: Any) -> AsyncIterator[Any]:
-        """POST ``payload`` and yield each server-sent event's ``data`` decoded as JSON."""
+        """POST ``payload`` and yield each server-sent event's ``data`` decoded as JSON.
+
+        A 2xx reply that is not an event stream (an HTML page, a JSON object: a proxy's login
+        page, a server that ignored ``stream``), an event whose data is not JSON, and a stream
+        with no event at all are ProviderErrors showing the first bytes, never an empty answer.
+        """
         import aiohttp
 
         session = self._get_session()
@@ -158,7 +184,14 @@ class WireClient:
                         resp.headers,
                         secrets=self._secrets,
                     )
+                kind = resp.headers.get("Content-Type", "").split(";")[0].strip().lower()
+                if kind and kind != "text/event-stream":
+                    raise self._not_a_stream(resp.status, kind, await resp.content.read(4096))
+                events = 0
+                head = b""
                 async for line in resp.content:
+                    if len(head) < 200:
+                        head += line
                     if not line.startswith(b"data:"):
                         continue
                     data = line[5:].strip()
@@ -166,9 +199,15 @@ class WireClient:
                         break
                     if data:
                         try:
-                            yield orjson.loads(data)
+                            event = orjson.loads(data)
                         except orjson.JSONDecodeError:
-                            continue
+                            raise self._not_a_stream(
+                                resp.status, "an event that is not JSON", data
+                            ) from None
+                        events += 1
+                        yield event
+                if not events:
+                    raise self._not_a_stream(resp.status, "no events", head)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise self._connection_error(exc) from None
         except ValueError as exc:  # an event line longer than the read buffer

@@ -27,8 +27,14 @@ def write_report(
     the suite's) and, with ``baseline``, the comparison against that run. ``json`` is the versioned
     summary; ``junit`` and ``csv`` have one entry per case × trial.
     """
+    from .._secrets import ScrubbingStream, register_env
     from ..metrics import compare, evaluate_gates, resolve_gates, summarize
 
+    # every format is written through the secret scrubber (a key echoed into a result, a run
+    # directory written by an older version)
+    register_env()
+    if not isinstance(out, ScrubbingStream):
+        out = ScrubbingStream(out)  # type: ignore[assignment]
     run_dir = Path(run_dir)
     if fmt not in REPORT_FORMATS:
         raise UserError(f"unknown report format {fmt!r}; choose one of {', '.join(REPORT_FORMATS)}")

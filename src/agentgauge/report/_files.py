@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
+from .._secrets import ScrubbingStream, register_env
 from ..metrics._read import iter_light_results
 from ..schema import CaseResult
 
@@ -21,6 +22,14 @@ def _x(text: str) -> str:
 
 def _attr(text: str) -> str:
     return quoteattr(_x(text))
+
+
+def scrubbing(out: IO[str]) -> IO[str]:
+    """``out`` behind the secret scrubber (``_secrets``), unless it already is."""
+    register_env()
+    if isinstance(out, ScrubbingStream):
+        return out
+    return ScrubbingStream(out)  # type: ignore[return-value]
 
 
 def expected_label(r: CaseResult) -> str:
@@ -49,6 +58,7 @@ def write_junit(
     ``properties`` (e.g. agent, git commit) go into the suite's ``<properties>``. The shape
     follows the Jenkins / Ant schema most CI systems accept.
     """
+    out = scrubbing(out)
     tests = failures = errors = 0
     total_ms = 0.0
     for r in iter_light_results(run_dir):
@@ -97,6 +107,7 @@ CSV_COLUMNS = ("id", "trial", "category", "expected", "actual", "status", "score
 
 def write_csv(run_dir: Path, out: IO[str]) -> None:
     """One row per case × trial, for spreadsheets."""
+    out = scrubbing(out)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for r in iter_light_results(run_dir):

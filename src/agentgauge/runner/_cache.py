@@ -3,9 +3,10 @@
 One SQLite file, ``CACHE_DIR/responses.sqlite3``. The key is a BLAKE2b hash of the provider name
 (which includes the model) and its endpoint (``base_url``, when it has one), every message, every
 offered tool, the generation parameters and the trial index. Requests carry no API keys
-(providers read keys from their own settings, and only a hash of the endpoint is kept), so
-neither keys nor values hold secrets. The same file keeps whole case results for replay (their
-journal lines, which hold no secrets either; see ``_replay``).
+(providers read keys from their own settings, and only a hash of the endpoint is kept), and
+every value is scrubbed of registered secrets before it is stored (``_secrets``: a server that
+echoes a key into an answer leaves ``***`` in the cache). The same file keeps whole case
+results for replay (their journal lines, scrubbed the same way; see ``_replay``).
 
 Writes are committed in small batches (and on close): a run killed at the wrong moment may lose
 the last few entries, which only means those calls are made again next time.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import orjson
 
+from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
 from ..providers._base import GenerateConfig, ModelResponse
 from ..schema import Labels, Message, ToolSpec, Usage
@@ -136,6 +138,7 @@ class ResponseCache:
     """
 
     def __init__(self, directory: Path) -> None:
+        register_env()
         directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / CACHE_FILE
         self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
@@ -163,7 +166,7 @@ class ResponseCache:
             return None
 
     def put(self, key: str, response: ModelResponse) -> None:
-        self._pending[key] = (encode_response(response), time.time())
+        self._pending[key] = (scrub_bytes(encode_response(response)), time.time())
         self._maybe_flush()
 
     def get_result(self, key: str) -> tuple[str, int, bytes] | None:
@@ -177,7 +180,7 @@ class ResponseCache:
         return None if row is None else (row[0], row[1], row[2])
 
     def put_result(self, key: str, status: str, model_calls: int, line: bytes) -> None:
-        self._pending_results[key] = (status, model_calls, line, time.time())
+        self._pending_results[key] = (status, model_calls, scrub_bytes(line), time.time())
         self._maybe_flush()
 
     def _maybe_flush(self) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
 from ..io import RESULTS_FILE
 from ..schema import RunRecord
@@ -107,7 +108,8 @@ def read_record(run_dir: Path) -> RunRecord:
 
 
 def write_record(run_dir: Path, record: RunRecord) -> None:
-    """Write ``run.json`` atomically (a kill never leaves half a record)."""
+    """Write ``run.json`` atomically (a kill never leaves half a record), secrets scrubbed."""
+    register_env()
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / RUN_FILE
     tmp = path.with_suffix(".json.tmp")
@@ -115,5 +117,5 @@ def write_record(run_dir: Path, record: RunRecord) -> None:
         data = orjson.dumps(record.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
     except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. --seed 10**30
         data = record.model_dump_json(indent=2).encode()
-    tmp.write_bytes(data + b"\n")
+    tmp.write_bytes(scrub_bytes(data) + b"\n")
     os.replace(tmp, path)

@@ -9,6 +9,22 @@
 from __future__ import annotations
 
 from ..providers._mock import MockProvider, MockReply
-from ._fake_openai import FakeFault, FakeOpenAIServer, FakeReply, FakeRequest
+from ._fake_openai import (
+    FakeFault,
+    FakeOpenAIServer,
+    FakeRaw,
+    FakeReply,
+    FakeRequest,
+    FakeStreamError,
+)
 
-__all__ = ["FakeFault", "FakeOpenAIServer", "FakeReply", "FakeRequest", "MockProvider", "MockReply"]
+__all__ = [
+    "FakeFault",
+    "FakeOpenAIServer",
+    "FakeRaw",
+    "FakeReply",
+    "FakeRequest",
+    "FakeStreamError",
+    "MockProvider",
+    "MockReply",
+]

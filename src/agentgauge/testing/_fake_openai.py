@@ -9,6 +9,15 @@ client under test needs. Endpoints:
 - ``POST /agent`` (agentgauge's own HTTP agent contract: ``{"text", "tool_calls", "usage"}``),
 - ``GET /v1/models``.
 
+For tests of what reaches disk, ``echo_key=True`` makes the server echo the credential it
+received (``Authorization: Bearer ...``, ``api-key``, ``x-api-key`` or ``x-goog-api-key``): every
+``{key}`` in a reply (text, tool-call arguments, fault messages, raw bodies; ``model="{key}"``
+for the model field) is replaced by it, and it is sent back in an ``X-Echo-Key`` header.
+:class:`FakeRaw` sends any status and body as is (an HTML page, invalid JSON, a 200 with an
+``{"error": ...}`` object, also to a streaming request); :class:`FakeStreamError` sends a
+started stream that ends in an error event. ``azure=True`` also serves Azure OpenAI's paths
+(``/openai/deployments/NAME/chat/completions``, ``/openai/v1/responses``).
+
 ```python
 from agentgauge.testing import FakeOpenAIServer
 from agentgauge.schema import ToolCall
@@ -33,7 +42,14 @@ import orjson
 
 from ..schema import ToolCall
 
-__all__ = ["FakeFault", "FakeOpenAIServer", "FakeReply", "FakeRequest"]
+__all__ = [
+    "FakeFault",
+    "FakeOpenAIServer",
+    "FakeRaw",
+    "FakeReply",
+    "FakeRequest",
+    "FakeStreamError",
+]
 
 
 @dataclass(frozen=True)
@@ -46,6 +62,24 @@ class FakeFault:
 
 
 @dataclass(frozen=True)
+class FakeRaw:
+    """A reply sent exactly as given: ``FakeRaw(200, "<html>...</html>", "text/html")``."""
+
+    status: int
+    body: str | bytes
+    content_type: str = "text/html"
+
+
+@dataclass(frozen=True)
+class FakeStreamError:
+    """A streamed reply that sends some text, then an error event (chat: ``{"error": ...}``,
+    Responses API: ``{"type": "error", ...}``). Not streamed: an HTTP 500 with the message."""
+
+    message: str
+    text: str = "partial"
+
+
+@dataclass(frozen=True)
 class FakeRequest:
     """A request the server received (recorded when ``record=True``)."""
 
@@ -54,7 +88,12 @@ class FakeRequest:
 
 
 #: a scripted reply: text, tool call(s), a fault, or a dict ``{"text": ..., "calls": [...]}``
-FakeReply: TypeAlias = str | ToolCall | Sequence[ToolCall] | FakeFault | dict[str, Any]
+FakeReply: TypeAlias = (
+    str | ToolCall | Sequence[ToolCall] | FakeFault | FakeRaw | FakeStreamError | dict[str, Any]
+)
+
+#: request headers that carry a credential (echoed with ``echo_key``)
+_KEY_HEADERS = frozenset({b"authorization", b"api-key", b"x-api-key", b"x-goog-api-key"})
 
 _REASONS = {
     200: b"OK",
@@ -73,11 +112,17 @@ class _Reply:
     text: str | None
     calls: list[ToolCall]
     fault: FakeFault | None = None
+    raw: FakeRaw | None = None
+    stream_error: FakeStreamError | None = None
 
 
 def _normalise(item: FakeReply) -> _Reply:
     if isinstance(item, FakeFault):
         return _Reply(None, [], item)
+    if isinstance(item, FakeRaw):
+        return _Reply(None, [], raw=item)
+    if isinstance(item, FakeStreamError):
+        return _Reply(item.text, [], stream_error=item)
     if isinstance(item, str):
         return _Reply(item, [])
     if isinstance(item, ToolCall):
@@ -114,6 +159,8 @@ class FakeOpenAIServer:
         port: int = 0,
         model: str = "fake-model",
         record: bool = True,
+        echo_key: bool = False,
+        azure: bool = False,
     ) -> None:
         self._func: Callable[[FakeRequest], FakeReply] | None = None
         self._script: list[_Reply] = []
@@ -130,6 +177,8 @@ class FakeOpenAIServer:
         self.port = port
         self.model = model
         self.record = record
+        self.echo_key = echo_key
+        self.azure = azure
         self.count = 0
         self._played = 0
         self.requests: list[FakeRequest] = []
@@ -233,6 +282,11 @@ class FakeOpenAIServer:
             b"/responses": "responses",
             b"/agent": "agent",
         }.get(route)
+        if kind is None and self.azure and route.startswith(b"/openai/"):
+            if route.endswith(b"/chat/completions"):
+                kind = "chat"
+            elif route.endswith(b"/responses"):
+                kind = "responses"
         if method != b"POST" or kind is None:
             proto.send(404, b'{"error":{"message":"not found","type":"invalid_request_error"}}')
             return
@@ -248,6 +302,8 @@ class FakeOpenAIServer:
         if self.error_rate and self._random.random() < self.error_rate:
             reply = _Reply(None, [], self.error)
         stream = bool(payload.get("stream"))
+        if self.echo_key:
+            proto.echo = proto.last_key
         if self.latency_s and self._loop is not None:
             self._loop.call_later(self.latency_s, self._send, proto, kind, reply, payload, stream)
         else:
@@ -261,6 +317,25 @@ class FakeOpenAIServer:
             err = {"error": {"message": f.message, "type": "fake_fault", "code": f.status}}
             extra = b"Retry-After: " + f.retry_after.encode() + b"\r\n" if f.retry_after else b""
             proto.send(f.status, orjson.dumps(err), extra)
+            return
+        if reply.raw is not None:
+            raw = reply.raw
+            data = raw.body.encode() if isinstance(raw.body, str) else raw.body
+            proto.send(raw.status, data, content_type=raw.content_type.encode())
+            return
+        if reply.stream_error is not None:
+            message = reply.stream_error.message
+            if not stream:
+                proto.send(500, orjson.dumps({"error": {"message": message}}))
+            elif kind == "responses":
+                events = _responses_events(_responses_body(self.model, 0, reply, 1), reply)[:-1]
+                error = {"type": "error", "code": "server_error", "message": message}
+                events.append(b"event: error\ndata: " + orjson.dumps(error) + b"\n\n")
+                proto.send_stream(events)
+            else:
+                events = _chat_chunks(self.model, 0, reply, 1, {})[:-2]  # no finish, no [DONE]
+                events.append(b"data: " + orjson.dumps({"error": {"message": message}}) + b"\n\n")
+                proto.send_stream(events)
             return
         n = next(self._ids)
         prompt_tokens = max(1, proto.last_body_len // 4)
@@ -443,6 +518,9 @@ class _Protocol(asyncio.Protocol):
         self.buf = bytearray()
         self.transport: asyncio.Transport | None = None
         self.last_body_len = 0
+        #: the credential of the last request, and the one to echo (``echo_key``) in its reply
+        self.last_key = b""
+        self.echo = b""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -466,11 +544,17 @@ class _Protocol(asyncio.Protocol):
                 self.buf.clear()
                 return
             length = 0
+            key = b""
             for line in lines[1:]:
                 name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
+                name = name.strip().lower()
+                if name == b"content-length":
                     length = int(value)
-                    break
+                elif name in _KEY_HEADERS:
+                    key = value.strip()
+                    if key[:7].lower() == b"bearer ":
+                        key = key[7:].strip()
+            self.last_key = key
             total = end + 4 + length
             if len(self.buf) < total:
                 return
@@ -479,19 +563,31 @@ class _Protocol(asyncio.Protocol):
             self.last_body_len = length
             self.server.respond(self, method, path, body)
 
-    def send(self, status: int, body: bytes, extra_headers: bytes = b"") -> None:
+    def send(
+        self,
+        status: int,
+        body: bytes,
+        extra_headers: bytes = b"",
+        *,
+        content_type: bytes = b"application/json",
+    ) -> None:
         if self.transport is None:
             return
+        if self.echo:
+            body = body.replace(b"{key}", self.echo)
+            extra_headers += b"X-Echo-Key: " + self.echo + b"\r\n"
         reason = _REASONS.get(status, b"Error")
         self.transport.write(
-            b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n"
-            % (status, reason, len(body), extra_headers)
+            b"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n%s\r\n"
+            % (status, reason, content_type, len(body), extra_headers)
             + body
         )
 
     def send_stream(self, events: list[bytes]) -> None:
         if self.transport is None:
             return
+        if self.echo:
+            events = [e.replace(b"{key}", self.echo) for e in events]
         delay = self.server.chunk_delay_s
         if delay and self.server._loop is not None:
             self.transport.write(
