@@ -160,6 +160,18 @@ def _validate_case(
         prefix = f"{origin.where()}: {field_path}: " if field_path else f"{origin.where()}: "
         problems.add(f"{prefix}expected a case (a mapping with id and input), got {kind_of(raw)}")
         return None
+    if isinstance(raw.get("input"), list | dict):  # a conversation pasted in a vendor's format
+        from ._transcripts import TranscriptError, foreign_conversation
+
+        try:
+            converted = foreign_conversation(raw["input"])
+        except TranscriptError as err:
+            sub = ("input",) if err.index is None else ("input", err.index)
+            at = format_path((*shown, *sub))
+            problems.add(f"{origin.where(*sub)}: {at}: {err.detail}")
+            return None
+        if converted is not None:
+            raw = {**raw, "input": converted}
     try:
         return Case.model_validate(raw)
     except ValidationError as err:

@@ -35,6 +35,7 @@ __all__ = [
     "TranscriptError",
     "TranscriptFormat",
     "detect_format",
+    "foreign_conversation",
     "messages_from_data",
 ]
 
@@ -634,3 +635,19 @@ def messages_from_data(data: Any, fmt: TranscriptFormat | None = None) -> tuple[
     if system:
         messages.insert(0, _message("system", system))
     return messages, found
+
+
+def foreign_conversation(data: Any) -> list[dict[str, Any]] | None:
+    """A case input in a vendor's format as our message mappings; None when it is ours already.
+
+    Used by the suite loader before validation, so ``input:`` may be pasted from a provider's
+    request or a framework's dump. Our own form (and anything unrecognised) is left to the
+    schema's validation and its messages. Raises :class:`TranscriptError`.
+    """
+    if not isinstance(data, list | dict):
+        return None
+    fmt = detect_format(data)
+    if fmt is None or fmt == "native":
+        return None
+    messages, _ = messages_from_data(data, fmt)
+    return [m.model_dump(mode="json", exclude_defaults=True) for m in messages]
