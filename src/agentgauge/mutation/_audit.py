@@ -167,6 +167,8 @@ class SuiteAudit:
 
 def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScorer]]:
     """(scorers to run, their refs, skipped entries) of the suite's ``scorers:`` section."""
+    if not suite.scorers:
+        return [], [], []
     from ..judges import SCORER_INFO, build_scorers
 
     kept = []
