@@ -126,7 +126,15 @@ def test_bad_float_tag_is_refused_with_line_and_field(tmp_path: Path, harness: H
 
 @pytest.mark.parametrize(
     "value",
-    ["!!int 0b102", "!!timestamp 2026-13-45", "!!binary aGVsbG8=", "!!set {a, b}", "9" * 5000],
+    [
+        "!!int 0b102",
+        "!!bool maybe",
+        "!!timestamp 2026-13-45",
+        "!!binary aGVsbG8=",
+        "!!set {a, b}",
+        "9" * 5000,
+        "0x" + "f" * 17,
+    ],
 )
 def test_odd_tags_and_huge_numbers_are_refused(
     tmp_path: Path, harness: Harness, value: str
@@ -275,6 +283,13 @@ def test_duplicate_key_names_line_and_field(tmp_path: Path) -> None:
     assert check.problems[0].endswith(f"suite.yaml:{line}: cases[0].tags: duplicate key 'tags'")
 
 
+def test_response_with_an_empty_transcript_is_refused(
+    tmp_path: Path, base: Path, harness: Harness
+) -> None:
+    folder = make(tmp_path, {"responses.jsonl": '{"case_id": "hello", "messages": []}\n'})
+    refused(harness.run("score", folder), "responses.jsonl:1: messages: ")
+
+
 def test_empty_responses_file_names_its_line(tmp_path: Path, base: Path, harness: Harness) -> None:
     folder = make(tmp_path, {"responses.jsonl": "\n\n"})
     refused(harness.run("score", folder), "responses.jsonl:1:", "no responses")
@@ -287,7 +302,10 @@ def test_bfcl_rejections_name_the_line(tmp_path: Path, harness: Harness) -> None
     answers = BFCL_ANSWERS.replace('"x": [4]', '"x": 4')
     (folder / "bfcl/BFCL_v4_simple_python.json").write_text(BFCL_QUESTIONS)
     (folder / "bfcl/possible_answer/BFCL_v4_simple_python.json").write_text(answers)
-    refused(harness.run("bfcl", folder), "BFCL_v4_simple_python.json:1:", "ground_truth[0]")
+    refused(
+        harness.run("bfcl", folder),
+        "possible_answer/BFCL_v4_simple_python.json:2: ground_truth[0].math.hypot.x: ",
+    )
 
 
 def test_the_fuzz_regressions_all_run_in_the_worker(tmp_path: Path, harness: Harness) -> None:
@@ -323,3 +341,18 @@ def test_lines_of_ordinary_problems_are_unchanged(tmp_path: Path) -> None:
     with pytest.raises(UserError) as err:
         read_suite(make(tmp_path, {"suite.yaml": suite}) / "suite.yaml")
     assert f"suite.yaml:{line}: defaults.max_steps: " in err.value.problems[0]
+
+
+def test_tool_files_read_by_tools_and_importers_have_the_same_limits(tmp_path: Path) -> None:
+    from agentgauge.io import read_tools_file
+
+    with pytest.raises(UserError, match=r"/dev/zero:1: not a regular file"):
+        read_tools_file("/dev/zero")
+    recursive = tmp_path / "tools.yaml"
+    recursive.write_text("- &t {name: a, description: *t}\n")
+    with pytest.raises(UserError, match=r"tools.yaml:1: \[0\].description: recursive alias"):
+        read_tools_file(recursive)
+    deep = tmp_path / "tools.json"
+    deep.write_text('[{"name": "a", "parameters": ' + "[" * 500 + "]" * 500 + "}]")
+    with pytest.raises(UserError, match=r"tools.json:1: \[0\].parameters.*nested deeper"):
+        read_tools_file(deep)

@@ -490,26 +490,16 @@ def _collect(data: Any, where: str, out: list[ToolSpec]) -> None:
 
 def read_tools_file(path: str | Path) -> list[ToolSpec]:
     """Read tool definitions in any known format from a JSON or YAML file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"{p}: cannot read: {err.strerror or err}") from None
-    data: Any
-    if p.suffix.lower() in (".yaml", ".yml"):
-        import yaml
+    # read as every input file is (size and type limits, YAML 1.2 plain data, nesting limit)
+    from ._yaml import read_document, read_json_text, read_text
 
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as err:
-            mark = getattr(err, "problem_mark", None)
-            line = f":{mark.line + 1}" if mark is not None else ""
-            raise UserError(f"{p}{line}: invalid YAML: {getattr(err, 'problem', err)}") from None
+    p = Path(path)
+    if not p.exists() and not p.is_symlink():
+        raise UserError(f"{p}: cannot read: no such file")
+    if p.suffix.lower() in (".yaml", ".yml"):
+        data: Any = read_document(p, str(p)).data
     else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise UserError(f"{p}:{err.lineno}: invalid JSON: {err.msg}") from None
+        data = read_json_text(read_text(p, str(p)), str(p), p).data
     if data is None:
-        raise UserError(f"{p}: the file is empty")
+        raise UserError(f"{p}:1: the file is empty")
     return tools_from_data(data, source=str(p))

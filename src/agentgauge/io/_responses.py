@@ -346,8 +346,8 @@ def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
         if "calls" in data or text is not None:
             raise UserError(f"{where}: give either messages or text/calls, not both")
         raw = data["messages"]
-        if not isinstance(raw, list):
-            raise UserError(f"{where}: messages: expected a list of messages")
+        if not isinstance(raw, list) or not raw:
+            raise UserError(f"{where}: messages: expected a list of messages (at least one)")
         try:
             messages = [Message.model_validate(m) for m in raw]
         except ValueError as err:

@@ -100,7 +100,7 @@ class _CoreLoader(_BaseLoader):  # type: ignore[misc, valid-type]
             )
         try:
             return super().construct_object(node, deep=deep)
-        except (ValueError, TypeError, OverflowError) as err:
+        except (ValueError, TypeError, OverflowError, LookupError) as err:
             shown = node.value if isinstance(node, yaml.ScalarNode) else ""
             shown = shown if len(shown) <= 40 else shown[:39] + "…"
             what = tag.removeprefix(_YAML_TAG_PREFIX)

@@ -253,21 +253,24 @@ def _input(question: Any, where: str) -> str | list[dict[str, Any]]:
 def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> list[Case]:
     category = _category_of(path)
     records = list(iter_json_records(path))
+    #: where the category came from (the file name, or the first record's id)
+    category_at = f"{path}:1"
     if category is None:
+        category_at = records[0].where if records else category_at
         first = (
             records[0].data.get("id", "") if records and isinstance(records[0].data, dict) else ""
         )
         category = str(first).rsplit("_", 1)[0] if first else path.stem
     why = _rejection(category)
     if why is not None:
-        raise UserError(f"{path}: BFCL category '{category}' cannot be imported: {why}")
+        raise UserError(f"{category_at}: BFCL category '{category}' cannot be imported: {why}")
     needs_answers = "relevance" not in category  # covers irrelevance too
     answers: dict[str, tuple[Record, Any]] = {}
     if needs_answers:
         answer_path = _answer_file(path)
         if not answer_path.exists():
             raise UserError(
-                f"{path}: no answer file {answer_path} "
+                f"{path}:1: no answer file {answer_path} "
                 "(BFCL keeps the ground truth in possible_answer/)"
             )
         answers = read_answers(answer_path)
@@ -285,6 +288,7 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
             continue
         seen[bid] = rec.line
         truth: Any = None
+        truth_at = rec.where  # ground-truth problems point at the answer's line
         if needs_answers:
             found = answers.pop(bid, None)
             if found is None:
@@ -292,7 +296,7 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
                     f"{rec.where}: question '{bid}' has no answer in {_answer_file(path)}"
                 )
                 continue
-            truth = found[1]
+            truth_at, truth = found[0].where, found[1]
         functions = data.get("function")
         if not isinstance(functions, list):
             raise UserError(f"{rec.where}: function: expected a list of function docs")
@@ -311,7 +315,7 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
             "tags": ["bfcl", category, "live" if category.startswith("live_") else "non_live"],
             "input": _input(data.get("question"), rec.where),
             "tools": tools,
-            "expect": _expect(category, truth, rec.where, {t.name: t for t in tools}),
+            "expect": _expect(category, truth, truth_at, {t.name: t for t in tools}),
             "metadata": metadata,
         }
         try:
