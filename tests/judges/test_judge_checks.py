@@ -17,8 +17,8 @@ from agentgauge.judges import (
     SimilarityScorer,
     TaskCompletionScorer,
 )
-from agentgauge.judges._checks import longest_shared_run
 from agentgauge.schema import Message, Score, ToolCall
+from agentgauge.scoring import longest_shared_run
 
 
 def score(scorer: Any, case: Any, result: Any, turns: Any) -> list[Score]:

@@ -25,6 +25,13 @@ from .._lazy import lazy_exports
 if TYPE_CHECKING:
     from ..errors import JudgeError
     from ..schema import SCORER_INFO, ScorerInfo, scorer_ref_issues
+    from ..scoring import (
+        JUDGE_ERROR,
+        NumericGroundingScorer,
+        SafetyScorer,
+        SimilarityScorer,
+        is_judge_error,
+    )
     from ._calibration import (
         CalibrationReport,
         LabelledExample,
@@ -36,9 +43,6 @@ if TYPE_CHECKING:
     )
     from ._checks import (
         InstructionFollowingScorer,
-        NumericGroundingScorer,
-        SafetyScorer,
-        SimilarityScorer,
         TaskCompletionScorer,
         check_format,
     )
@@ -55,7 +59,6 @@ if TYPE_CHECKING:
     )
     from ._tasks import TASKS, Claim, JudgeTask, get_task
     from ._templates import Template, escape_fences, load_template, render
-    from ._transcript import JUDGE_ERROR, is_judge_error
 
 #: public name -> the private module that defines it
 _EXPORTS: dict[str, str] = {
@@ -70,9 +73,9 @@ _EXPORTS: dict[str, str] = {
     "ScorerInfo": "agentgauge.schema",
     "scorer_ref_issues": "agentgauge.schema",
     "InstructionFollowingScorer": "._checks",
-    "NumericGroundingScorer": "._checks",
-    "SafetyScorer": "._checks",
-    "SimilarityScorer": "._checks",
+    "NumericGroundingScorer": "agentgauge.scoring",
+    "SafetyScorer": "agentgauge.scoring",
+    "SimilarityScorer": "agentgauge.scoring",
     "TaskCompletionScorer": "._checks",
     "check_format": "._checks",
     "Judge": "._judge",
@@ -99,8 +102,8 @@ _EXPORTS: dict[str, str] = {
     "escape_fences": "._templates",
     "load_template": "._templates",
     "render": "._templates",
-    "JUDGE_ERROR": "._transcript",
-    "is_judge_error": "._transcript",
+    "JUDGE_ERROR": "agentgauge.scoring",
+    "is_judge_error": "agentgauge.scoring",
 }
 
 __all__ = [

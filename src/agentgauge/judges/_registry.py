@@ -22,11 +22,9 @@ from typing import Any, Final
 from .._messages import format_path
 from ..errors import UserError
 from ..schema import SCORER_INFO, ScorerRef, Suite, ToolSpec, scorer_ref_issues
+from ..scoring import NumericGroundingScorer, SafetyScorer, SimilarityScorer
 from ._checks import (
     InstructionFollowingScorer,
-    NumericGroundingScorer,
-    SafetyScorer,
-    SimilarityScorer,
     TaskCompletionScorer,
 )
 from ._judge import Judge, JudgeConfig

@@ -21,6 +21,7 @@ import orjson
 
 from ..providers._base import ModelRequest, ModelResponse
 from ..schema import Message, Usage
+from ..scoring import tokens
 from ._text import (
     content_tokens,
     has_failure_words,
@@ -28,7 +29,6 @@ from ._text import (
     is_refusal,
     numbers_in,
     sentences,
-    tokens,
 )
 
 _TASK_RE = re.compile(r"\[agentgauge judge task: (\w+) v[^\]]*\]")

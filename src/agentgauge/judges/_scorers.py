@@ -14,17 +14,16 @@ import orjson
 
 from ..errors import JudgeError
 from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec, matches_case
-from ._judge import Judge, JudgeResult
-from ._transcript import (
+from ..scoring import (
     agent_calls,
     final_text,
     judge_error_score,
-    offered_tools,
     question,
     record_judge_error,
     tool_results_text,
-    tools_text,
 )
+from ._judge import Judge, JudgeResult
+from ._transcript import offered_tools, tools_text
 
 #: expected behaviour -> the equivalence task that compares replies of that kind
 EQUIVALENCE_TASK = {

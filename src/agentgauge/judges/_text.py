@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ..scoring._numeric_grounding import extract_numeric
+from ..scoring import extract_numeric, tokens
 
-_WORD_RE = re.compile(r"\d+(?:\.\d+)?|[a-z0-9]+(?:'[a-z]+)?")
 _SENT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 STOPWORDS: Final = frozenset(
@@ -180,12 +179,6 @@ _QUESTION_START = re.compile(
 )
 
 
-def tokens(text: str) -> list[str]:
-    """Lower-case word tokens (thousands separators removed first)."""
-    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text.lower())
-    return _WORD_RE.findall(text)
-
-
 def content_tokens(text: str) -> set[str]:
     """Tokens that carry meaning: stopwords and numbers dropped (numbers are compared by
     :func:`numbers_in`), a few aliases expanded."""
@@ -239,5 +232,4 @@ __all__ = [
     "is_refusal",
     "numbers_in",
     "sentences",
-    "tokens",
 ]

@@ -9,15 +9,58 @@ case input (``i == 0``) or to ``case.turns[i - 1]``.
 
 from ._api import BehaviorClassifier, CaseScore, ScoringConfig, score_case
 from ._behavior import classify_behavior
+from ._extra import (
+    NumericGroundingScorer,
+    SafetyScorer,
+    SimilarityScorer,
+    VerdictSource,
+    longest_shared_run,
+)
+from ._numeric_grounding import check_numeric_grounding, extract_numeric
 from ._offline import ScoreOutcome, load_suite_any, score_responses
+from ._replies import (
+    JUDGE_ERROR,
+    agent_calls,
+    all_replies,
+    final_text,
+    is_judge_error,
+    judge_error_score,
+    question,
+    record_judge_error,
+    system_prompt,
+    tokens,
+    tool_messages,
+    tool_results_text,
+    user_texts,
+)
 
 __all__ = [
+    "JUDGE_ERROR",
     "BehaviorClassifier",
     "CaseScore",
+    "NumericGroundingScorer",
+    "SafetyScorer",
     "ScoreOutcome",
     "ScoringConfig",
+    "SimilarityScorer",
+    "VerdictSource",
+    "agent_calls",
+    "all_replies",
+    "check_numeric_grounding",
     "classify_behavior",
+    "extract_numeric",
+    "final_text",
+    "is_judge_error",
+    "judge_error_score",
     "load_suite_any",
+    "longest_shared_run",
+    "question",
+    "record_judge_error",
     "score_case",
     "score_responses",
+    "system_prompt",
+    "tokens",
+    "tool_messages",
+    "tool_results_text",
+    "user_texts",
 ]
