@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from agentgauge.errors import ScorerError
-from agentgauge.io import read_responses
+from agentgauge.io import bfcl_type, read_responses
 from agentgauge.schema import Case, Message, ToolCall, ToolSpec
 from agentgauge.scoring import ScoringConfig, score_case
-from agentgauge.scoring._bfcl import bfcl_category, bfcl_type
+from agentgauge.scoring._bfcl import bfcl_category
 
 BFCL = ScoringConfig(mode="bfcl")
 WEATHER = ToolSpec(

@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 from scoring_helpers import by_name, reply, score, tool
 
-from agentgauge.io import import_suite, read_responses
+from agentgauge.io import import_suite, json_text_calls, read_responses
 from agentgauge.io.importers import ImportOptions
 from agentgauge.schema import CaseResult
 from agentgauge.scoring import ScoringConfig, classify_behavior, score_responses
-from agentgauge.scoring._behavior import json_text_calls
 
 WEATHER_TOOL = {
     "name": "get_weather",

@@ -9,8 +9,8 @@ import pytest
 from scoring_helpers import call
 
 from agentgauge._dates import dates_equal, parse_date
+from agentgauge.io import json_text_calls
 from agentgauge.scoring import classify_behavior
-from agentgauge.scoring._behavior import json_text_calls
 
 WHEN2CALL = (
     Path(__file__).resolve().parents[2]

@@ -4,6 +4,7 @@ from ._convert import (
     TOOL_FORMATS,
     ToolFormat,
     bfcl_schema_to_json_schema,
+    bfcl_type,
     read_tools_file,
     tools_from_data,
     tools_to_format,
@@ -23,6 +24,7 @@ from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
 from ._responses import RecordedResponse, read_responses
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 from ._stream import StreamedSuite, open_suite
+from ._text_calls import json_text_calls
 from .importers import IMPORTERS, ImportOptions, import_suite
 
 __all__ = [
@@ -44,11 +46,13 @@ __all__ = [
     "SuiteCheck",
     "ToolFormat",
     "bfcl_schema_to_json_schema",
+    "bfcl_type",
     "category_mix",
     "check_suite",
     "export_suite",
     "import_suite",
     "iter_results",
+    "json_text_calls",
     "lint_suite",
     "load_cases",
     "load_suite",

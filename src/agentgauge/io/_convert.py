@@ -33,6 +33,7 @@ __all__ = [
     "TOOL_FORMATS",
     "ToolFormat",
     "bfcl_schema_to_json_schema",
+    "bfcl_type",
     "from_anthropic",
     "from_gemini",
     "from_mcp",
@@ -503,3 +504,36 @@ def read_tools_file(path: str | Path) -> list[ToolSpec]:
     if data is None:
         raise UserError(f"{p}:1: the file is empty")
     return tools_from_data(data, source=str(p))
+
+
+#: JSON Schema type -> BFCL type name
+_JSON_TO_BFCL: Final = {
+    "string": "string",
+    "integer": "integer",
+    "number": "float",
+    "boolean": "boolean",
+    "array": "array",
+    "object": "dict",
+}
+_BFCL_NAMES: Final = frozenset(
+    {"string", "integer", "float", "boolean", "array", "tuple", "dict", "any"}
+)
+
+
+def bfcl_type(schema: Any) -> str | None:
+    """The BFCL type name of a JSON Schema property (``None`` when it has no usable type)."""
+    if not isinstance(schema, dict):
+        return None
+    hint = schema.get("x-bfcl-type")
+    if isinstance(hint, str) and hint in _BFCL_NAMES:
+        return hint
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), None)
+    if t is None:
+        return "any"
+    if not isinstance(t, str):
+        return None
+    if t in _BFCL_NAMES:  # a BFCL-typed schema used as is
+        return t
+    return _JSON_TO_BFCL.get(t, t)

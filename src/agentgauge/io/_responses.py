@@ -359,7 +359,7 @@ def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
         )
     calls = _native_calls(data.get("calls", []), where)
     if not calls and text is not None:
-        from ..scoring._behavior import json_text_calls
+        from ._text_calls import json_text_calls
 
         written = json_text_calls(text)
         if written is not None:  # a prompt-mode tool call written as JSON text: real calls

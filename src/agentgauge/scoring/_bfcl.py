@@ -14,44 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import ScorerError
+from ..io import bfcl_type
 from ..schema import ArgMatcher, Case, Message, Score, ToolCall, ToolSpec
 from ._api import CaseScore
 from ._bfcl_ast import BfclFunction, BfclVerdict, check_ast, check_relevance
 
-__all__ = ["bfcl_category", "bfcl_type", "first_reply", "score_bfcl"]
+__all__ = ["bfcl_category", "first_reply", "score_bfcl"]
 
-#: JSON Schema type -> BFCL type name
-_JSON_TO_BFCL: Final = {
-    "string": "string",
-    "integer": "integer",
-    "number": "float",
-    "boolean": "boolean",
-    "array": "array",
-    "object": "dict",
-}
-_BFCL_NAMES: Final = frozenset(
-    {"string", "integer", "float", "boolean", "array", "tuple", "dict", "any"}
-)
 _NO_TOOL: Final = "<no tool>"
-
-
-def bfcl_type(schema: Any) -> str | None:
-    """The BFCL type name of a JSON Schema property (``None`` when it has no usable type)."""
-    if not isinstance(schema, dict):
-        return None
-    hint = schema.get("x-bfcl-type")
-    if isinstance(hint, str) and hint in _BFCL_NAMES:
-        return hint
-    t = schema.get("type")
-    if isinstance(t, list):
-        t = next((x for x in t if x != "null"), None)
-    if t is None:
-        return "any"
-    if not isinstance(t, str):
-        return None
-    if t in _BFCL_NAMES:  # a BFCL-typed schema used as is
-        return t
-    return _JSON_TO_BFCL.get(t, t)
 
 
 def _function(tool: ToolSpec, hints: Mapping[str, Any]) -> BfclFunction:

@@ -33,8 +33,7 @@ from typing import Any, Final
 
 from ...errors import UserError
 from ...schema import Case, Suite, ToolSpec
-from ...scoring._bfcl import bfcl_type
-from .._convert import bfcl_schema_to_json_schema
+from .._convert import bfcl_schema_to_json_schema, bfcl_type
 from ._common import (
     ImportOptions,
     Record,
