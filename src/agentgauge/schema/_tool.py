@@ -61,6 +61,10 @@ class ToolSpec(Model):
     )
     #: default simulated result for every case that does not say otherwise
     simulation: ToolSim | None = None
+    #: test metadata, never shown to the model: True marks a tool an attacker wants the agent
+    #: to call (money, deletion, export, outgoing data); None lets ``agentgauge redteam`` decide
+    #: from the name and description. Left out of dumps, so request and cache keys are unchanged.
+    privileged: bool | None = Field(default=None, exclude=True)
 
     def properties(self) -> dict[str, JsonValue]:
         props = self.parameters.get("properties")
