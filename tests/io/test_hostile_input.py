@@ -356,3 +356,32 @@ def test_tool_files_read_by_tools_and_importers_have_the_same_limits(tmp_path: P
     deep.write_text('[{"name": "a", "parameters": ' + "[" * 500 + "]" * 500 + "}]")
     with pytest.raises(UserError, match=r"tools.json:1: \[0\].parameters.*nested deeper"):
         read_tools_file(deep)
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        (
+            '{"case_id": "hello", "calls": [{"name": "get_weather", "arguments": {"n": '
+            + "9" * 400
+            + "}}]}",
+            "rejected",
+        ),
+        (
+            '{"case_id": "hello", "calls": [{"name": "get_weather", "arguments": "'
+            + "[" * 100_000
+            + '"}]}',
+            "rejected",
+        ),
+        # a BFCL result whose arguments cannot be read is scored as "no call" (as BFCL does)
+        ('{"id": "hello", "result": [{"get_weather": "{\\"n\\": ' + "9" * 400 + '}"}]}', "ok"),
+    ],
+)
+def test_responses_beyond_json_limits_are_refused(
+    tmp_path: Path, base: Path, harness: Harness, line: str, status: str
+) -> None:
+    folder = make(tmp_path, {"responses.jsonl": line + "\n"})
+    outcome = harness.run("score", folder)
+    assert outcome.status == status, outcome
+    if status == "rejected":
+        refused(outcome, "responses.jsonl:1: ")

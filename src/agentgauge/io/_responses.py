@@ -34,7 +34,7 @@ import orjson
 
 from ..errors import UserError
 from ..schema import Labels, Message, ToolCall
-from ._yaml import open_input, too_deep, too_deep_message
+from ._yaml import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
 
 __all__ = ["RecordedResponse", "decode_python_calls", "read_responses", "restore_tool_name"]
 
@@ -249,9 +249,23 @@ def _json_args(raw: Any) -> Any:
     if not isinstance(raw, str):
         return raw
     try:
-        return orjson.loads(raw)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return json.loads(raw)  # NaN / Infinity, which Python's json (used by BFCL) accepts
+        data = _python_json(raw)  # NaN / Infinity, which Python's json (used by BFCL) accepts
+    if too_deep(data, raw) is not None:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _python_json(raw: str | bytes) -> Any:
+    """Python's json reading of what orjson refuses, within the limits (docs/suite-format.md)."""
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if out_of_range_int(data) is not None:
+        raise ValueError("an integer beyond 64 bits")
+    return data
 
 
 def _bfcl_fc(result: list[Any]) -> tuple[list[ToolCall], str | None]:
@@ -405,13 +419,12 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as err:
-            try:  # what orjson refuses but Python's json (BFCL's reader) accepts: NaN, huge ints
-                data = json.loads(raw)
-            except ValueError:
-                problems.append(f"{where}: invalid JSON: {err.args[0]}")
-                continue
-            except RecursionError:
-                problems.append(too_deep_message(str(p), number, ()))
+            try:  # what orjson refuses but Python's json (BFCL's reader) accepts: NaN
+                data = _python_json(raw)
+            except ValueError as fallback:
+                ours = str(fallback).startswith(("nested deeper", "an integer beyond"))
+                reason = str(fallback) if ours else err.args[0]
+                problems.append(f"{where}: invalid JSON: {reason}")
                 continue
         deep = too_deep(data, raw)
         if deep is not None:

@@ -420,6 +420,21 @@ def read_yaml_text(text: str, display: str, path: Path | None = None) -> Documen
     return Document(path or Path(display), display, data, NodeLocator(node))
 
 
+def out_of_range_int(data: Any) -> tuple[PathElem, ...] | None:
+    """The path to the first integer beyond 64 bits (which JSON writers refuse), or None."""
+    stack: list[tuple[Any, tuple[PathElem, ...]]] = [(data, ())]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+                return at
+        elif isinstance(value, dict):
+            stack.extend((child, (*at, str(key))) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend((child, (*at, i)) for i, child in enumerate(value))
+    return None
+
+
 def too_deep(data: Any, text: str | bytes | None = None) -> tuple[PathElem, ...] | None:
     """The path to the first list or mapping nested deeper than :data:`MAX_DEPTH`, or None.
 
