@@ -113,7 +113,9 @@ def test_anthropic_tool_results_become_tool_messages_named_after_their_call() ->
     messages, fmt = messages_from_data(body)
     assert fmt == "anthropic"
     assert [m.role for m in messages] == ["system", "user", "assistant", "tool", "user"]
-    assert messages[3] == Message(role="tool", tool_call_id="tu1", name="get_weather", content="18C")
+    assert messages[3] == Message(
+        role="tool", tool_call_id="tu1", name="get_weather", content="18C"
+    )
     assert messages[4].content == "And tomorrow?"
 
 

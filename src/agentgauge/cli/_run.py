@@ -352,6 +352,11 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
 )
 @click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
+@click.option(
+    "--otel-endpoint",
+    envvar="AGENTGAUGE_OTEL_ENDPOINT",
+    help="Also send the run as OpenTelemetry traces to this OTLP/HTTP receiver.",
+)
 @allow_suite_code_option
 def command(
     suite: Path | None,
@@ -374,6 +379,7 @@ def command(
     stream: bool,
     progress: bool | None,
     gate: bool,
+    otel_endpoint: str | None,
     allow_suite_code: bool,
 ) -> None:
     """Run SUITE (a suite file or folder) against an agent and score every case."""
@@ -466,6 +472,13 @@ def command(
             )
             sys.exit(130)
         raise
+    if otel_endpoint:
+        from ..io._otel_export import OtelExport, export_run_otlp
+
+        rec = outcome.record
+        export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
+        sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
+        click.echo(f"otel: sent {sent} span(s) to {otel_endpoint}")
     status = _finish(outcome, gate)
     if status:
         sys.exit(status)

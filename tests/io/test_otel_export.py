@@ -1,0 +1,176 @@
+"""A run exported as OpenTelemetry traces: the span tree a loopback OTLP/HTTP receiver gets."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
+from agentgauge.io._otlp import decode_value
+
+SUITE = """
+name: weather
+tools:
+  - name: get_weather
+    description: Current weather for a city.
+    parameters:
+      type: object
+      properties: {city: {type: string}}
+      required: [city]
+    simulation: {result: {temp_c: 18}}
+cases:
+  - id: paris
+    input: Weather in Paris?
+    expect:
+      tool_calls: [{name: get_weather, arguments: {city: Paris}}]
+  - id: rome
+    input: Weather in Rome?
+    expect:
+      tool_calls: [{name: get_weather, arguments: {city: Rome}}]
+"""
+SCRIPT = [
+    {"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]},
+    {"text": "18 degrees in Paris."},
+    {"calls": [{"name": "get_weather", "arguments": {"city": "Lyon"}}]},
+    {"text": "18 degrees."},
+]
+
+
+class _Receiver:
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, str, dict[str, Any]]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                outer.requests.append((self.path, self.headers["Content-Type"], json.loads(body)))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def spans(self) -> list[dict[str, Any]]:
+        return [
+            s
+            for _, _, doc in self.requests
+            for rs in doc["resourceSpans"]
+            for ss in rs["scopeSpans"]
+            for s in ss["spans"]
+        ]
+
+
+@pytest.fixture
+def receiver() -> Iterator[_Receiver]:
+    r = _Receiver()
+    thread = threading.Thread(target=r.server.serve_forever, daemon=True)
+    thread.start()
+    yield r
+    r.server.shutdown()
+    r.server.server_close()
+
+
+def _attrs(span: dict[str, Any]) -> dict[str, Any]:
+    return {a["key"]: decode_value(a["value"]) for a in span["attributes"]}
+
+
+def _run(tmp_path: Path, *extra: str) -> tuple[Path, str]:
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    script = tmp_path / "script.jsonl"
+    script.write_text("".join(json.dumps(x) + "\n" for x in SCRIPT))
+    run_dir = tmp_path / "run"
+    result = CliRunner().invoke(
+        cli,
+        ["run", str(tmp_path / "suite.yaml"), "--agent", f"mock:{script}", "-o", str(run_dir),
+         "--max-concurrency", "1", "--no-cache", *extra],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    return run_dir, result.output
+
+
+def test_run_with_otel_endpoint_sends_the_genai_span_tree(
+    tmp_path: Path, receiver: _Receiver
+) -> None:
+    _, out = _run(tmp_path, "--otel-endpoint", receiver.url)
+    assert "otel: sent 8 span(s)" in out
+    path, content_type, _ = receiver.requests[0]
+    assert (path, content_type) == ("/v1/traces", "application/json")
+    spans = receiver.spans()
+    roots = [s for s in spans if "parentSpanId" not in s]
+    assert len(roots) == 2
+    by_case = {_attrs(r)["agentgauge.case.id"]: r for r in roots}
+    for case, status, code in (("paris", "passed", 1), ("rome", "failed", 2)):
+        root = by_case[case]
+        attrs = _attrs(root)
+        assert root["name"].startswith("invoke_agent mock:")
+        assert attrs["gen_ai.operation.name"] == "invoke_agent"
+        assert attrs["agentgauge.status"] == status
+        assert root["status"]["code"] == code
+        children = [s for s in spans if s.get("parentSpanId") == root["spanId"]]
+        assert all(c["traceId"] == root["traceId"] for c in children)
+        kinds = [_attrs(c)["gen_ai.operation.name"] for c in children]
+        assert kinds == ["chat", "execute_tool", "chat"]
+        tool = _attrs(children[1])
+        assert tool["gen_ai.tool.name"] == "get_weather"
+        assert tool["gen_ai.tool.call.id"]
+        assert json.loads(tool["gen_ai.tool.call.arguments"])["city"] in ("Paris", "Lyon")
+        assert json.loads(tool["gen_ai.tool.call.result"]) == {"temp_c": 18}
+        evaluations = [e for e in root["events"] if e["name"] == "gen_ai.evaluation.result"]
+        assert evaluations
+        labels = {
+            next(decode_value(a["value"]) for a in e["attributes"]
+                 if a["key"] == "gen_ai.evaluation.score.label")
+            for e in evaluations
+        }  # fmt: skip
+        assert ("fail" in labels) == (status == "failed")
+    rome = _attrs(by_case["rome"])
+    assert "Rome" in rome["agentgauge.explanation"]
+    assert "Lyon" in rome["agentgauge.explanation"]
+    messages = json.loads(rome["gen_ai.input.messages"])
+    assert messages[0] == {
+        "role": "user",
+        "parts": [{"type": "text", "content": "Weather in Rome?"}],
+    }
+
+
+def test_export_otel_file_is_stable_and_matches_what_is_posted(
+    tmp_path: Path, receiver: _Receiver
+) -> None:
+    run_dir, _ = _run(tmp_path)
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        result = CliRunner().invoke(cli, ["export-otel", str(run_dir), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert "exported 8 span(s)" in result.output
+    assert first.read_text() == second.read_text()  # deterministic ids: a re-export is stable
+    result = CliRunner().invoke(cli, ["export-otel", str(run_dir), "--endpoint", receiver.url])
+    assert result.exit_code == 0, result.output
+    posted = receiver.requests[0][2]
+    assert posted == json.loads(first.read_text())
+
+
+def test_an_unreachable_or_refusing_endpoint_is_one_line_exit_2(tmp_path: Path) -> None:
+    run_dir, _ = _run(tmp_path)
+    result = CliRunner().invoke(cli, ["export-otel", str(run_dir), "--endpoint", "ftp://x"])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("expected an http:// or https:// URL, got 'ftp://x'")
+    result = CliRunner().invoke(
+        cli, ["export-otel", str(run_dir), "--endpoint", "http://127.0.0.1:9"]
+    )
+    assert result.exit_code == 2
+    assert "OTLP export failed" in result.output
+    assert len(result.output.strip().splitlines()) == 1
