@@ -219,6 +219,35 @@ def score_responses(
 ) -> ScoreOutcome:
     """Score recorded responses against ``suite`` and write ``run_dir`` (results, summary, run).
 
+    The run directory is locked as ``agentgauge run`` locks it: while a run (or another score)
+    writes to it, this raises :class:`~agentgauge.errors.UserError` and changes nothing.
+    """
+    from ..runner._journal import run_dir_lock
+
+    with run_dir_lock(run_dir):
+        return _score_locked(
+            suite,
+            responses,
+            run_dir,
+            config,
+            suite_path=suite_path,
+            responses_path=responses_path,
+            skip_missing=skip_missing,
+        )
+
+
+def _score_locked(
+    suite: Suite,
+    responses: Sequence[RecordedResponse],
+    run_dir: Path,
+    config: ScoringConfig,
+    *,
+    suite_path: Path | None = None,
+    responses_path: Path | None = None,
+    skip_missing: bool = False,
+) -> ScoreOutcome:
+    """:func:`score_responses` once the run directory's lock is held.
+
     Every case gets one result per trial it has a response for; a case with no response at all
     is recorded with status ``error`` ("no response"), or left out with ``skip_missing`` (to
     score a result file that covers part of a suite). Responses for unknown case ids are
