@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .._secrets import scrub
 from ..metrics import Comparison, GateReport, Summary
 from ._fmt import (
     latency,
@@ -37,6 +38,19 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+#: characters that start Markdown inline syntax (emphasis, links, code, headings, tables...)
+_INLINE = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+
+
+def _inline(text: str) -> str:
+    """Untrusted text (a suite name) as literal inline Markdown: one line, HTML characters as
+    entities, Markdown punctuation backslash-escaped, so it can neither open a link, an image,
+    emphasis or a code span nor start a new heading or inject HTML."""
+    text = " ".join(text.split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _INLINE.sub(r"\\\1", text)
+
+
 def _table(header: list[str], rows: list[list[str]], align: str = "") -> list[str]:
     aligns = align or "l" + "r" * (len(header) - 1)
     sep = ["---:" if a == "r" else "---" for a in aligns]
@@ -56,7 +70,7 @@ def render_markdown(
     run = summary.run
     ov = summary.overall
     lines = [MARKER]
-    title = f"## agentgauge: {run.suite}" if run else "## agentgauge run"
+    title = f"## agentgauge: {_inline(run.suite)}" if run else "## agentgauge run"
     if gates is not None:
         title += " — ✅ gate passed" if gates.passed else " — ❌ gate failed"
     lines.append(title)
@@ -156,7 +170,7 @@ def render_markdown(
             f_rows.append([_code(name), f.category, score, one_line(f.explanation) or f.status])
         lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
         lines += ["", "</details>", ""]
-    return "\n".join(lines).rstrip() + "\n"
+    return scrub("\n".join(lines).rstrip() + "\n")
 
 
 def _diagnosis(summary: Summary) -> list[str]:
