@@ -259,3 +259,48 @@ def test_every_example_suite_can_fail_everywhere() -> None:
         got = audit_suite(loaded.suite)
         assert got.cannot_fail == [], folder
         assert [f.format() for f in audit_findings(got, loaded)] == [], folder
+
+
+def test_allow_no_calls_makes_silent_replies_right_not_mutants() -> None:
+    case = {
+        "id": "c",
+        "input": "q",
+        "expect": {
+            "order": "subset",
+            "allow_no_calls": True,
+            "forbidden_tools": ["b"],
+            "tool_calls": [{"name": "a", "arguments": {"x": 1}}],
+        },
+    }
+    got = audit(case)["c"]
+    tried = {v.axis for v in got.verdicts}
+    assert tried.isdisjoint({"no_call", "text_only", "refusal", "clarify"})
+    assert {"perturb_argument", "forbidden_call"} <= tried
+    assert got.survivors == []
+
+
+def test_calls_of_one_step_share_a_message() -> None:
+    steps = [
+        {"name": "a", "step": 0, "arguments": {"x": 1}},
+        {"name": "a", "step": 0, "arguments": {"x": 2}},
+        {"name": "b", "step": 1, "arguments": {"y": "k"}},
+    ]
+    suite = Suite.model_validate(
+        {
+            "name": "t",
+            "tools": TOOLS,
+            "cases": [
+                {
+                    "id": "c",
+                    "input": "q",
+                    "expect": {"order": "strict", "strict_steps": True, "tool_calls": steps},
+                }
+            ],
+        }
+    )
+    made = mutate_case(suite.cases[0], suite)
+    assert made.reference is not None
+    assert [len(m.tool_calls) for m in made.reference[0] if m.role == "assistant"] == [2, 1, 0]
+    [got] = audit_suite(suite).cases
+    assert got.reference.passed is True
+    assert axis(got, "reorder_calls") == [False]

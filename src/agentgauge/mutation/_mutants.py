@@ -167,7 +167,8 @@ class _Builder:
         recover = exp.behavior == "recover"
         if exp.tool_calls:
             calls = tuple(
-                PlannedCall(c.name, _call_args(c, self.tools.get(c.name))) for c in exp.tool_calls
+                PlannedCall(c.name, _call_args(c, self.tools.get(c.name)), getattr(c, "step", None))
+                for c in exp.tool_calls
             )
             ordered = exp.order in ("strict", "in_order")
             return TurnPlan(
@@ -191,17 +192,19 @@ class _Builder:
         self, exp: Expectation, ref: TurnPlan | None
     ) -> Iterator[tuple[Axis, str, TurnPlan]]:
         behavior = exp.behavior
+        # order subset with allow_no_calls: a turn without any call is right by the case's terms
+        silent_ok = bool(getattr(exp, "allow_no_calls", False))
         if exp.tool_calls and ref is not None:
-            yield from self._call_mutants(exp, ref)
+            yield from self._call_mutants(exp, ref, silent_ok)
         elif exp.tool_calls:
             yield "no_call", "no tool call", TurnPlan(text=_reply(exp))
         else:
             yield from self._text_mutants(exp, ref)
-        if behavior not in ("answer", "no_tool"):
+        if behavior not in ("answer", "no_tool") and not silent_ok:
             yield "text_only", f"a text-only answer: {ANSWER_TEXT!r}", TurnPlan(text=ANSWER_TEXT)
-        if behavior not in ("refuse", "no_tool"):
+        if behavior not in ("refuse", "no_tool") and not silent_ok:
             yield "refusal", f"a refusal: {REFUSAL_TEXT!r}", TurnPlan(text=REFUSAL_TEXT)
-        if behavior not in ("clarify", "no_tool"):
+        if behavior not in ("clarify", "no_tool") and not silent_ok:
             yield "clarify", f"a clarifying question: {CLARIFY_TEXT!r}", TurnPlan(text=CLARIFY_TEXT)
         if ref is None:
             return
@@ -229,7 +232,7 @@ class _Builder:
             )
 
     def _call_mutants(
-        self, exp: Expectation, ref: TurnPlan
+        self, exp: Expectation, ref: TurnPlan, silent_ok: bool
     ) -> Iterator[tuple[Axis, str, TurnPlan]]:
         calls = ref.calls
         first = calls[0].name
@@ -237,7 +240,8 @@ class _Builder:
         if other is not None:
             wrong = (replace(calls[0], name=other), *calls[1:])
             yield "wrong_tool", f"{first} -> {other}", replace(ref, calls=wrong)
-        yield "no_call", "no tool call, the same reply", TurnPlan(text=ref.text)
+        if not silent_ok:
+            yield "no_call", "no tool call, the same reply", TurnPlan(text=ref.text)
         over_limit = exp.max_calls is not None and len(calls) + 1 > exp.max_calls
         if exp.order in _EXACT_ORDERS or over_limit:
             yield (

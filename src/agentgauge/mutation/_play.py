@@ -33,6 +33,8 @@ class PlannedCall:
 
     name: str
     arguments: Mapping[str, Any] = field(default_factory=dict)
+    #: calls of the same step go out in one message (``CallExpectation.step``)
+    step: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,61 +140,46 @@ class _Player:
             return [self.resolve(v, items) for v in value]
         return value
 
-    def call(self, planned: PlannedCall, out: list[Message]) -> str:
-        tool = self.tools.get(planned.name)
-        schema = tool.parameters if tool is not None else None
-        args = {k: self.resolve(v, _prop(schema, k)) for k, v in planned.arguments.items()}
-        self.ids += 1
-        call = ToolCall(name=planned.name, arguments=args, id=f"m{self.ids}")
-        out.append(Message(role="assistant", tool_calls=[call]))
-        self.pos += 1
-        content = self.sim.content(planned.name)
-        out.append(Message(role="tool", content=content, tool_call_id=call.id, name=planned.name))
-        value, _ = parse_result(content)
-        self.history.results.append(Result(self.pos, planned.name, value))
-        self.pos += 1
-        return content
-
-    def parallel(self, plan: TurnPlan) -> list[Message]:
-        """All calls in one assistant message, then their results (what one-shot agents and
-        BFCL's checker expect)."""
+    def emit(self, group: Sequence[PlannedCall], out: list[Message]) -> list[str]:
+        """One assistant message making ``group``'s calls, then their results (contents)."""
         calls: list[ToolCall] = []
-        for planned in plan.calls:
+        for planned in group:
             tool = self.tools.get(planned.name)
             schema = tool.parameters if tool is not None else None
             args = {k: self.resolve(v, _prop(schema, k)) for k, v in planned.arguments.items()}
             self.ids += 1
             calls.append(ToolCall(name=planned.name, arguments=args, id=f"m{self.ids}"))
-        out = [Message(role="assistant", tool_calls=calls)]
+        out.append(Message(role="assistant", tool_calls=calls))
         self.pos += 1
+        contents: list[str] = []
         for call in calls:
             content = self.sim.content(call.name)
             out.append(Message(role="tool", content=content, tool_call_id=call.id, name=call.name))
             value, _ = parse_result(content)
             self.history.results.append(Result(self.pos, call.name, value))
             self.pos += 1
-        if plan.text:
-            out.append(Message(role="assistant", content=plan.text))
-            self.pos += 1
-        return out
+            contents.append(content)
+        return contents
 
     def turn(self, plan: TurnPlan) -> list[Message]:
-        sequential = plan.sequential or plan.retry_errors or plan.echo_error
-        if plan.calls and not sequential and not any(map(_has_ref, plan.calls)):
-            return self.parallel(plan)
         out: list[Message] = []
         failures: list[str] = []
-        for planned in plan.calls:
-            content = self.call(planned, out)
-            failed = parse_result(content)[1]
-            if failed and plan.echo_error:
-                out.append(Message(role="assistant", content=_error_text(content)))
-                self.pos += 1
-                return out
-            if failed:
+        sequential = plan.sequential or plan.retry_errors or plan.echo_error
+        if plan.calls and not sequential and not any(map(_has_ref, plan.calls)):
+            groups: list[list[PlannedCall]] = [list(plan.calls)]
+        else:
+            groups = _steps(plan.calls)
+        for group in groups:
+            for planned, content in zip(group, self.emit(group, out), strict=True):
+                if not parse_result(content)[1]:
+                    continue
+                if plan.echo_error:
+                    out.append(Message(role="assistant", content=_error_text(content)))
+                    self.pos += 1
+                    return out
                 failures.append(f"{planned.name} returned an error ({_error_text(content)})")
                 if plan.retry_errors:
-                    self.call(planned, out)
+                    self.emit([planned], out)
         if plan.echo_error:
             raise PlayError("no call of this turn returns an error")
         text = plan.text
@@ -203,6 +190,17 @@ class _Player:
             out.append(Message(role="assistant", content=text))
             self.pos += 1
         return out
+
+
+def _steps(calls: Sequence[PlannedCall]) -> list[list[PlannedCall]]:
+    """One call per message, except that neighbouring calls of the same ``step`` go together."""
+    groups: list[list[PlannedCall]] = []
+    for call in calls:
+        if groups and call.step is not None and groups[-1][-1].step == call.step:
+            groups[-1].append(call)
+        else:
+            groups.append([call])
+    return groups
 
 
 def _has_ref(call: PlannedCall) -> bool:
