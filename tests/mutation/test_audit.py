@@ -304,3 +304,30 @@ def test_calls_of_one_step_share_a_message() -> None:
     [got] = audit_suite(suite).cases
     assert got.reference.passed is True
     assert axis(got, "reorder_calls") == [False]
+
+
+def test_arguments_the_case_ignores_are_not_mutated() -> None:
+    call = {"name": "a", "args_match": "ignore", "arguments": {"x": 1}}
+    got = audit({"id": "c", "input": "q", "expect": {"tool_calls": [call]}})["c"]
+    tried = {v.axis for v in got.verdicts}
+    assert tried.isdisjoint({"drop_argument", "perturb_argument"})
+    assert "wrong_tool" in tried
+    assert got.survivors == []
+    per_suite = audit(
+        {"id": "c", "input": "q", "expect": {"tool_calls": [{"name": "a", "arguments": {"x": 1}}]}},
+        defaults={"args_match_overrides": {"a": "ignore"}},
+    )["c"]
+    assert "perturb_argument" not in {v.axis for v in per_suite.verdicts}
+
+
+def test_a_reference_that_needs_a_python_fake_is_not_decided() -> None:
+    # the decline comes from the fake, which the audit does not run
+    tools = [{**TOOLS[0], "simulation": {"function": "fakes.py:charge"}}]
+    case = {"id": "c", "input": "q", "expect": {"behavior": "recover"}}
+    suite = Suite.model_validate({"name": "t", "tools": tools, "cases": [case]})
+    made = mutate_case(suite.cases[0], suite)
+    assert made.uses_fakes
+    [got] = audit_suite(suite).cases
+    assert got.reference.passed is None
+    assert "Python fakes" in got.reference.explanation
+    assert mutation.case_findings(got) == []

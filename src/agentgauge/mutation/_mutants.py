@@ -98,6 +98,9 @@ class CaseMutants:
     reference_problem: str | None = None
     #: the expectation accepts no transcript at all (no correct agent can pass)
     impossible: bool = False
+    #: a tool of the case is a Python fake (``function:``), which is not called: its calls got
+    #: a placeholder result, so a failing reference may only mean the fake's result is missing
+    uses_fakes: bool = False
     #: whether the case itself gives the right moves (expected calls or reference text), not
     #: only a behaviour the stock replies stand for
     reference_defined: bool = False
@@ -150,6 +153,7 @@ def _error_tools(case: Case) -> list[str]:
 class _Builder:
     def __init__(self, case: Case, suite: Suite, grounding: bool) -> None:
         self.case = case
+        self.suite = suite
         self.offered = suite.tools_for(case)
         self.tools: dict[str, ToolSpec] = {t.name: t for t in suite.tools}
         self.tools.update({t.name: t for t in self.offered})
@@ -250,6 +254,8 @@ class _Builder:
                 replace(ref, calls=(*calls, calls[-1])),
             )
         for k, (planned, expected) in enumerate(zip(calls, exp.tool_calls, strict=True)):
+            if self._args_ignored(expected):
+                continue  # the case says the arguments do not matter: changing them is no mistake
             tool = self.tools.get(planned.name)
             props = tool.properties() if tool is not None else {}
             label = planned.name if len(calls) == 1 else f"{planned.name}[{k}]"
@@ -296,6 +302,14 @@ class _Builder:
                     replace(ref, calls=calls[:-1]),
                 )
 
+    def _args_ignored(self, call: CallExpectation) -> bool:
+        mode = getattr(call, "args_match", None)
+        if mode is None:
+            defaults = self.suite.defaults
+            overrides = getattr(defaults, "args_match_overrides", {}) or {}
+            mode = overrides.get(call.name, getattr(defaults, "args_match", "exact"))
+        return bool(mode == "ignore")
+
     def _text_mutants(
         self, exp: Expectation, ref: TurnPlan | None
     ) -> Iterator[tuple[Axis, str, TurnPlan]]:
@@ -324,6 +338,13 @@ class _Builder:
         texts += [repr(s) for s in case.tool_results.values()]
         joined = " ".join(texts)
         return next((n for n in _UNSUPPORTED if n not in joined), _UNSUPPORTED[0])
+
+
+def _uses_fakes(case: Case, tools: dict[str, ToolSpec]) -> bool:
+    sims = [t.simulation for t in tools.values() if t.simulation is not None]
+    for entry in case.tool_results.values():
+        sims.extend(entry if isinstance(entry, list) else [entry])
+    return any(s.function is not None for s in sims)
 
 
 def _with_call(ref: TurnPlan, k: int, call: PlannedCall) -> TurnPlan:
@@ -373,6 +394,7 @@ def mutate_case(case: Case, suite: Suite, *, grounding: bool = False) -> CaseMut
         reference_problem=problem,
         impossible=impossible,
         reference_defined=defined,
+        uses_fakes=_uses_fakes(case, b.tools),
     )
     for i, exp in enumerate(expectations):
         if exp is None:

@@ -16,9 +16,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .._messages import format_path
-from ..io import LintFinding, LoadedSuite
-from ..io._lint import Severity
-from ..io._loader import Origin
+from ..io import LintFinding, LoadedSuite, Origin, Severity
 from ._audit import CaseAudit, SkippedScorer, SuiteAudit
 
 __all__ = ["audit_findings", "audit_summary", "case_findings"]
