@@ -5,8 +5,8 @@ Loopback servers echo the key they received into every field they can (answer te
 header); every provider path runs against them through ``agentgauge run`` (direct HTTP, the SDK
 transport, streaming, the Responses API, Azure, an HTTP agent, errors and retries, a judge, the
 anthropic: and gemini: adapters), then every report format is rendered. Every file under the
-run directories, the cache and the reports, and everything printed, is then searched for every
-key: there must be none.
+run directories, the cache, the run history and the reports, and everything printed, is then
+searched for every key: there must be none.
 """
 
 from __future__ import annotations
@@ -283,6 +283,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AGENTGAUGE_HTTP_TOKEN", HTTP_TOKEN)
     monkeypatch.setenv("MYSERVICE_API_KEY", OTHER_KEY)
     monkeypatch.setenv("AGENTGAUGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AGENTGAUGE_HISTORY", str(tmp_path / "history.sqlite"))
     for var in ("OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "GOOGLE_API_KEY"):
         monkeypatch.delenv(var, raising=False)
     return tmp_path
