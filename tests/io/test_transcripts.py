@@ -143,7 +143,8 @@ def test_gemini_snake_case_and_langchain_dumps_convert() -> None:
     messages, fmt = messages_from_data(lc)
     assert fmt == "langchain"
     assert [m.role for m in messages] == ["user", "assistant", "tool"]
-    assert messages[1].content is None and messages[1].tool_calls[0].id == "a"
+    assert messages[1].content is None
+    assert messages[1].tool_calls[0].id == "a"
 
 
 def test_plain_role_content_messages_are_native() -> None:

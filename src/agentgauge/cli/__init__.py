@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("_history", "Show a metric's trend across recorded runs."),
     "calibrate": ("_calibrate", "Measure a judge's agreement with human labels."),
     "cache": ("_cache", "Show or clear the response cache (info, clear)."),
+    "capture": ("_capture", "Turn OpenTelemetry traces of an agent into test cases."),
+    "export-otel": ("_export_otel", "Export a run as OpenTelemetry traces (OTLP/JSON or HTTP)."),
 }
 
 

@@ -5,11 +5,14 @@ One JSON object per line, in either form (the two may be mixed):
 - agentgauge's own: ``{"case_id", "trial"?, "text"?, "calls"?: [{"name", "arguments"}],
   "labels"?: {"route", "skill", "intents"}}`` (``labels``: what the agent reported choosing), or
   ``{"case_id", "trial"?, "messages": [...]}`` with the agent's whole transcript for the case
-  (assistant turns and the tool results it received); ``arguments`` may be an object or a JSON
-  string. A ``text`` with no ``calls`` whose whole text is a JSON tool call,
+  (assistant turns and the tool results it received; in our form or any vendor format
+  ``io/_transcripts.py`` reads); ``arguments`` may be an object or a JSON string. A
+  ``text`` with no ``calls`` whose whole text is a JSON tool call,
   ``{"name": ..., "arguments": {...}}`` or a list of them (what prompt-mode models write, and
   When2Call's ready ``tool_call`` answers), is read as those calls (form ``native-json-text``),
   so the behaviour and tool-selection scores see the same call (docs/scoring.md);
+- an OTLP/JSON trace export of the agent (detected), read as ``agentgauge capture`` reads it
+  (``io/_capture.py``);
 - BFCL's result files: ``{"id", "result", ...}`` where ``result`` is a list of
   ``{"<function name>": "<JSON arguments>"}`` (function-calling models; the arguments may also
   be an object) or a string of Python call syntax such as ``"[math.factorial(number=5)]"``
@@ -362,6 +365,13 @@ def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
         raw = data["messages"]
         if not isinstance(raw, list) or not raw:
             raise UserError(f"{where}: messages: expected a list of messages (at least one)")
+        from ._transcripts import TranscriptError, foreign_conversation
+
+        try:  # a transcript in a vendor's format (OpenAI, Anthropic, Gemini, LangChain ...)
+            raw = foreign_conversation(raw) or raw
+        except TranscriptError as err:
+            at = "" if err.index is None else f"[{err.index}]"
+            raise UserError(f"{where}: messages{at}: {err.detail}") from None
         try:
             messages = [Message.model_validate(m) for m in raw]
         except ValueError as err:
@@ -411,6 +421,12 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
     second response for the same case and trial).
     """
     p = Path(path)
+    from ._otlp import looks_like_otlp
+
+    if looks_like_otlp(p):  # OpenTelemetry traces of the agent (docs/bring-your-agent.md)
+        from ._capture import responses_from_traces
+
+        return responses_from_traces(p)
     out: list[RecordedResponse] = []
     problems: list[str] = []
     seen: dict[tuple[str, int], str] = {}

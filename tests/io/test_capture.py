@@ -1,0 +1,183 @@
+"""A production trace of a failing conversation becomes a case in one command; the edited case
+fails on the recorded behaviour and passes on a corrected one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
+from agentgauge.io import iter_results, load_cases, read_responses
+from agentgauge.io._capture import capture_cases
+
+FIXTURES = Path(__file__).parent / "fixtures" / "otel"
+BOOKING = FIXTURES / "failed_booking.json"
+WEATHER = FIXTURES / "weather_openllmetry.jsonl"
+
+
+def _invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def _statuses(run_dir: Path) -> dict[str, str]:
+    return {r.case_id: r.status for r in iter_results(run_dir)}
+
+
+def test_capture_turns_the_failing_turn_into_a_valid_case(tmp_path: Path) -> None:
+    out = tmp_path / "cases.jsonl"
+    code, text = _invoke("capture", str(BOOKING), str(WEATHER), "-o", str(out))
+    assert code == 0, text
+    assert "conv-8841-turn2: turn 2 (failed: execute_tool book_flight: fare for XA101" in text
+    booking, weather = load_cases(out)
+    assert isinstance(booking.input, list)
+    assert booking.input[0].role == "system"
+    assert booking.input[-1].content == "Book the cheaper one, window seat please."
+    assert [m.role for m in booking.input] == [
+        "system", "user", "assistant", "tool", "assistant", "user"
+    ]  # fmt: skip
+    (call,) = booking.expect.tool_calls  # the observed call, as a starting point
+    assert call.name == "book_flight"
+    assert {k: m.value for k, m in call.arguments.items()} == {"flight": "XA101", "seat": "aisle"}
+    assert [t.name for t in booking.tools or []] == ["search_flights", "book_flight"]
+    (sim,) = booking.tool_results["book_flight"]  # type: ignore[misc]
+    assert (sim.fault, sim.error) == ("error", "fare for XA101 changed, booking refused")
+    assert "failed-in-production" in booking.tags
+    # OpenLLMetry's indexed attributes, a file-exporter JSONL split over two lines
+    assert weather.input[-1].content == "Is it raining in Lisbon?"  # type: ignore[index, union-attr]
+    assert [c.name for c in weather.expect.tool_calls] == ["get_weather"]
+    assert [t.name for t in weather.tools or []] == ["get_weather"]
+    code, text = _invoke("validate", str(out))
+    assert code == 0, text
+
+
+def _edit_expectation(path: Path, case_id: str, arguments: dict[str, Any]) -> None:
+    lines = []
+    for line in path.read_text().splitlines():
+        case = json.loads(line)
+        if case["id"] == case_id:
+            case["expect"]["tool_calls"][0]["arguments"] = arguments
+        lines.append(json.dumps(case))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_edited_case_fails_on_the_recorded_behaviour_and_passes_on_a_corrected_one(
+    tmp_path: Path,
+) -> None:
+    cases = tmp_path / "cases.jsonl"
+    assert _invoke("capture", str(BOOKING), "-o", str(cases))[0] == 0
+    # as captured, the expectation is what production did: the recording passes it
+    code, text = _invoke(
+        "score", str(cases), "--responses", str(BOOKING), "-o", str(tmp_path / "r0")
+    )
+    assert code == 0, text
+    assert _statuses(tmp_path / "r0") == {"conv-8841-turn2": "passed"}
+    # the user writes down what should have happened: the cheaper flight, a window seat
+    _edit_expectation(cases, "conv-8841-turn2", {"flight": "XA205", "seat": "window"})
+    code, text = _invoke(
+        "score", str(cases), "--responses", str(BOOKING), "-o", str(tmp_path / "r1")
+    )
+    assert code == 0, text
+    assert _statuses(tmp_path / "r1") == {"conv-8841-turn2": "failed"}
+    (result,) = iter_results(tmp_path / "r1")
+    assert "XA205" in result.explanation
+    assert "XA101" in result.explanation
+    # a corrected agent's transcript, recorded as OpenAI chat messages
+    corrected = tmp_path / "corrected.jsonl"
+    messages = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_x",
+                    "type": "function",
+                    "function": {
+                        "name": "book_flight",
+                        "arguments": '{"flight": "XA205", "seat": "window"}',
+                    },
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_x", "content": '{"booked": true}'},
+        {"role": "assistant", "content": "Booked XA205 with a window seat."},
+    ]
+    corrected.write_text(json.dumps({"case_id": "conv-8841-turn2", "messages": messages}) + "\n")
+    code, text = _invoke(
+        "score", str(cases), "--responses", str(corrected), "-o", str(tmp_path / "r2")
+    )
+    assert code == 0, text
+    assert _statuses(tmp_path / "r2") == {"conv-8841-turn2": "passed"}
+
+
+def test_turn_option_and_recorded_labels(tmp_path: Path) -> None:
+    (first,) = capture_cases([BOOKING], turn=1)
+    assert first.case.id == "conv-8841-turn1"
+    assert first.case.input[-1].content.startswith("Which flights")  # type: ignore[index, union-attr]
+    assert [c.name for c in first.case.expect.tool_calls] == ["search_flights"]
+    assert first.case.tool_results["search_flights"][0].result[1]["flight"] == "XA205"  # type: ignore[index]
+    responses = {r.case_id: r for r in read_responses(WEATHER)}
+    (weather,) = responses.values()
+    assert weather.labels is not None
+    assert (weather.labels.skill, weather.labels.intents) == ("weather", ["weather.current"])
+    assert [c.name for c in weather.calls] == ["get_weather"]
+
+
+def test_agentgauge_own_export_scores_back_to_the_same_verdicts(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "name: s\n"
+        "tools: [{name: f, parameters: {type: object, properties: {x: {type: integer}}}, "
+        "simulation: {result: ok}}]\n"
+        "cases:\n"
+        "  - {id: good, input: go, expect: {tool_calls: [{name: f, arguments: {x: 1}}]}}\n"
+        "  - {id: bad, input: go, expect: {tool_calls: [{name: f, arguments: {x: 2}}]}}\n"
+    )
+    script = tmp_path / "script.jsonl"
+    script.write_text('{"calls": [{"name": "f", "arguments": {"x": 1}}]}\n{"text": "done"}\n' * 2)
+    run = tmp_path / "run"
+    code, text = _invoke(
+        "run", str(suite), "--agent", f"mock:{script}", "-o", str(run), "--max-concurrency", "1"
+    )
+    assert code in (0, 1), text
+    exported = tmp_path / "trace.json"
+    assert _invoke("export-otel", str(run), "-o", str(exported))[0] == 0
+    code, text = _invoke(
+        "score", str(suite), "--responses", str(exported), "-o", str(tmp_path / "s")
+    )
+    assert code == 0, text
+    assert _statuses(tmp_path / "s") == _statuses(run) == {"good": "passed", "bad": "failed"}
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "x"}]}]}]}', "without traceId"),
+        ('{"resourceSpans": []}', "no trace records its messages"),
+        ('{"resourceSpans": [\n', "invalid JSON"),
+        ("[1, 2]", "not an OTLP trace export"),
+        ("", "the file is empty"),
+    ],
+)
+def test_a_bad_trace_file_is_one_line_exit_2(tmp_path: Path, content: str, needle: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(content)
+    code, text = _invoke("capture", str(path), "-o", str(tmp_path / "c.jsonl"))
+    assert code == 2
+    assert needle in text
+    assert len(text.strip().splitlines()) == 1
+    assert text.startswith(str(path))
+
+
+def test_turn_out_of_range_and_existing_output_are_refused(tmp_path: Path) -> None:
+    code, text = _invoke("capture", str(BOOKING), "--turn", "5", "-o", str(tmp_path / "c.jsonl"))
+    assert code == 2
+    assert "--turn 5: the conversation has 2 user turn(s)" in text
+    (tmp_path / "c.jsonl").write_text("")
+    code, text = _invoke("capture", str(BOOKING), "-o", str(tmp_path / "c.jsonl"))
+    assert code == 2
+    assert "already exists" in text
