@@ -134,8 +134,7 @@ def _run_checked(suite: Suite, run_config: RunConfig, run_dir: Path, path: Path)
     """Run the suite; code of the suite the policy refuses fails the items with the
     ``file:line: field: message`` lines (the suite is read again, with lines, only then)."""
     from ._suite_code import SuiteCodeRefused
-    from .runner import run_suite
-    from .runner._code_check import refuse_located
+    from .runner import refuse_located, run_suite
 
     try:
         run_suite(suite, run_config, run_dir)

@@ -106,8 +106,7 @@ def command() -> None:
 @text_or_json_option
 def info(cache_dir: Path | None, fmt: str) -> None:
     """Show the cache file, its size, what it holds and its dates."""
-    from ..runner import cache_stats
-    from ..runner._cache import cache_file
+    from ..runner import cache_file, cache_stats
 
     directory = _resolve(cache_dir)
     stats = cache_stats(directory)
@@ -169,8 +168,7 @@ def clear(
     Run it while no run is using the cache. On a terminal it asks first (unless --yes); when
     stdin is not a terminal (CI, a pipe) it goes ahead without asking.
     """
-    from ..runner import prune_cache
-    from ..runner._cache import cache_file
+    from ..runner import cache_file, prune_cache
 
     before = None if older_than is None else time.time() - parse_duration(older_than)
     directory = _resolve(cache_dir)

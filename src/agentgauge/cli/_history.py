@@ -6,8 +6,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..metrics import history_path, read_history, sparkline
-from ..metrics._history import HISTORY_METRICS
+from ..metrics import HISTORY_METRICS, history_path, read_history, sparkline
 
 
 @click.command("history")

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from ..errors import UserError
-from ..io._export import EXPORT_FORMATS, RESPONSES_FILE, export_suite, responses_from_metadata
-from ..io._export import write_responses as _write_responses
+from ..io import EXPORT_FORMATS, RESPONSES_FILE, export_suite, responses_from_metadata
+from ..io import write_responses as _write_responses
 from ..io.importers import IMPORTERS, ImportOptions, import_suite
 
 

@@ -46,7 +46,7 @@ def check_suite_code(
     """``check()``; code of the suite it refuses is reported as ``file:line: field: message``
     lines (the suite is read again, with line numbers, only then)."""
     from .._suite_code import SuiteCodeRefused
-    from ..runner._code_check import refuse_located
+    from ..runner import refuse_located
 
     try:
         return check()

@@ -87,7 +87,7 @@ def command(
     folder of them), imported on the fly.
     """
     from ..errors import UserError
-    from ..io._responses import read_responses
+    from ..io import read_responses
     from ..scoring import ScoringConfig
 
     t0 = time.perf_counter()

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import click
 
-from ..io._convert import TOOL_FORMATS, read_tools_file, tools_to_format
+from ..errors import UserError
+
+from ..io import TOOL_FORMATS, read_tools_file, tools_to_format
+from ..schema import ToolSpec
 
 
 @click.group("tools")
@@ -15,8 +18,33 @@ def command() -> None:
     """Work with tool definitions (OpenAI, Anthropic, Gemini, MCP, agentgauge)."""
 
 
+_MCP_HELP = (
+    "Read the tools of a running MCP server instead of FILE: a command line started over stdio "
+    "(\"python server.py\"; you run it, as you would yourself) or a streamable-HTTP URL."
+)
+
+
+def _read_tools(file: Path | None, mcp: str | None) -> list[ToolSpec]:
+    """The tools of FILE, or of the MCP server ``--mcp`` names (exactly one of them)."""
+    if (file is None) == (mcp is None):
+        raise UserError("give a tool FILE or --mcp SERVER (one of them)")
+    if file is not None:
+        return read_tools_file(file)
+    from ..io._mcp import list_mcp_tools, mcp_source_from_cli
+
+    assert mcp is not None
+    tools, load = list_mcp_tools(mcp_source_from_cli(mcp), Path.cwd())
+    click.echo(
+        f"MCP server {load.target}: {load.tool_count} tool(s) over {load.transport} "
+        f"in {load.latency_ms:.0f} ms",
+        err=True,
+    )
+    return tools
+
+
 @command.command("convert")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--mcp", default=None, metavar="SERVER", help=_MCP_HELP)
 @click.option(
     "--to",
     "fmt",
@@ -36,9 +64,12 @@ def command() -> None:
     default=None,
     help="Set OpenAI's 'strict' flag on each function (openai, openai-responses).",
 )
-def convert(file: Path, fmt: str, output: Path | None, strict: bool | None) -> None:
-    """Convert the tool definitions in FILE (any known format is detected) to another format."""
-    tools = read_tools_file(file)
+def convert(
+    file: Path | None, mcp: str | None, fmt: str, output: Path | None, strict: bool | None
+) -> None:
+    """Convert the tool definitions in FILE (any known format is detected), or those an MCP
+    server lists (--mcp), to another format: e.g. a suite's tool file."""
+    tools = _read_tools(file, mcp)
     data = tools_to_format(tools, fmt, strict=strict)
     if output is not None and output.suffix.lower() in (".yaml", ".yml"):
         import yaml
@@ -64,13 +95,15 @@ def _signature(properties: dict[str, object], required: list[str]) -> str:
 
 
 @command.command("list")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def list_tools(file: Path) -> None:
-    """List the tools in FILE (any known format): name(arguments) and description.
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--mcp", default=None, metavar="SERVER", help=_MCP_HELP)
+def list_tools(file: Path | None, mcp: str | None) -> None:
+    """List the tools in FILE (any known format), or those of an MCP server (--mcp):
+    name(arguments) and description.
 
     Optional arguments are marked with '?'.
     """
-    tools = read_tools_file(file)
+    tools = _read_tools(file, mcp)
     for tool in tools:
         description = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
         click.echo(f"{tool.name}({_signature(tool.properties(), tool.required())})")

@@ -14,7 +14,7 @@ from ._options import allow_suite_code_option, text_or_json_option
 
 if TYPE_CHECKING:
     from ..mutation import SuiteAudit
-    from ..runner._code_check import CodeUse
+    from ..runner import CodeUse
 
 #: suite index -> its mutation audit and the audit's findings (``validate --mutate``)
 _Audits = dict[int, tuple["SuiteAudit", list[LintFinding]]]
@@ -43,8 +43,8 @@ def _suite_code(check: SuiteCheck, allow: bool | None, judge: str | None) -> lis
     """Every piece of code the suite names (what ``run`` would run), checked by the suite code
     policy without importing anything; each refusal becomes an error finding of ``check``."""
     from .._suite_code import SuiteCodePolicy
-    from ..io._loader import find_suite_file
-    from ..runner._code_check import suite_code_uses
+    from ..io import find_suite_file
+    from ..runner import suite_code_uses
 
     if check.loaded is None:
         return []

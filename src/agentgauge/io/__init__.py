@@ -9,18 +9,27 @@ from ._convert import (
     tools_from_data,
     tools_to_format,
 )
-from ._export import EXPORT_FORMATS, ExportFormat, export_suite, write_suite
+from ._export import (
+    EXPORT_FORMATS,
+    RESPONSES_FILE,
+    ExportFormat,
+    export_suite,
+    responses_from_metadata,
+    write_responses,
+    write_suite,
+)
 from ._lint import (
     STRATA_TARGETS,
     CategoryCount,
     CategoryMix,
     LintFinding,
+    Severity,
     SuiteCheck,
     category_mix,
     check_suite,
     lint_suite,
 )
-from ._loader import LoadedSuite, Origin, load_cases, load_suite, read_suite
+from ._loader import LoadedSuite, Origin, find_suite_file, load_cases, load_suite, read_suite
 from ._responses import RecordedResponse, read_responses
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 from ._stream import StreamedSuite, open_suite
@@ -30,6 +39,7 @@ from .importers import IMPORTERS, ImportOptions, import_suite
 __all__ = [
     "EXPORT_FORMATS",
     "IMPORTERS",
+    "RESPONSES_FILE",
     "RESULTS_FILE",
     "STRATA_TARGETS",
     "TOOL_FORMATS",
@@ -42,6 +52,7 @@ __all__ = [
     "Origin",
     "RecordedResponse",
     "ResultsWriter",
+    "Severity",
     "StreamedSuite",
     "SuiteCheck",
     "ToolFormat",
@@ -50,6 +61,7 @@ __all__ = [
     "category_mix",
     "check_suite",
     "export_suite",
+    "find_suite_file",
     "import_suite",
     "iter_results",
     "json_text_calls",
@@ -60,7 +72,9 @@ __all__ = [
     "read_responses",
     "read_suite",
     "read_tools_file",
+    "responses_from_metadata",
     "tools_from_data",
     "tools_to_format",
+    "write_responses",
     "write_suite",
 ]

@@ -163,6 +163,10 @@ class _Linter:
         case: Case | None = None,
     ) -> None:
         path = (*origin.path, *sub)
+        if code == "unknown-tool" and self.suite.tools_from is not None:
+            # the tool may be one the suite's MCP server serves: validate never starts it
+            severity = "warning"
+            message += " in the suite (it may come from tools_from.mcp, not started by validate)"
         self.findings.append(
             LintFinding(
                 severity=severity,

@@ -6,7 +6,7 @@ import hashlib
 
 import orjson
 
-from ..providers._base import ModelRequest
+from ..providers import ModelRequest
 
 
 def request_key(provider_name: str, request: ModelRequest) -> str:

@@ -15,12 +15,12 @@ from ..scoring import (
     agent_calls,
     final_text,
     judge_error_score,
+    parse_result,
     question,
     record_judge_error,
     tool_messages,
     tool_results_text,
 )
-from ..scoring._transcript import parse_result
 from ._judge import Judge
 
 

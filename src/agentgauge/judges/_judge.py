@@ -25,7 +25,7 @@ import orjson
 from pydantic import ValidationError
 
 from ..errors import JudgeError, ProviderError
-from ..providers._base import GenerateConfig, ModelRequest, Provider
+from ..providers import GenerateConfig, ModelRequest, Provider
 
 if TYPE_CHECKING:
     from ..runner._cache import ResponseCache
@@ -111,7 +111,7 @@ def resolve_judge(spec: str, **options: Any) -> Provider:
         from ._rulejudge import RuleJudge
 
         return RuleJudge()
-    from ..providers._registry import resolve_provider
+    from ..providers import resolve_provider
 
     return resolve_provider(spec, **options)
 
@@ -192,7 +192,7 @@ class Judge:
         if self._closed:
             return
         self._closed = True
-        from ..providers._base import close_provider
+        from ..providers import close_provider
 
         await close_provider(self.provider)
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import orjson
 
-from ..providers._base import ModelRequest, ModelResponse
+from ..providers import ModelRequest, ModelResponse
 from ..schema import Message, Usage
 from ..scoring import tokens
 from ._text import (

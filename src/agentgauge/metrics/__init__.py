@@ -2,8 +2,15 @@
 
 from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
 from ._files import load_gates_file, resolve_gates, summarize, write_summary
-from ._gating import GateCheck, GateReport, evaluate_gates, gate_run
-from ._history import HistoryEntry, history_path, read_history, record_run, sparkline
+from ._gating import GateCheck, GateReport, baseline_summary, evaluate_gates, gate_run
+from ._history import (
+    HISTORY_METRICS,
+    HistoryEntry,
+    history_path,
+    read_history,
+    record_run,
+    sparkline,
+)
 from ._model import (
     SUMMARY_VERSION,
     ConfusionCell,
@@ -24,6 +31,7 @@ from ._model import (
 from ._summarize import summarize_results
 
 __all__ = [
+    "HISTORY_METRICS",
     "SUMMARY_VERSION",
     "CaseChange",
     "Comparison",
@@ -46,6 +54,7 @@ __all__ = [
     "Summary",
     "ToolSelection",
     "Trials",
+    "baseline_summary",
     "compare",
     "evaluate_gates",
     "gate_run",

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
-from ..io._loader import find_suite_file
+from ..io import find_suite_file
 from ..io._yaml import read_yaml_text
 from ..schema import Gates, RunRecord
 from ._model import Summary

@@ -7,7 +7,8 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 
 from ._agent_input import AgentInput
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
-from ._mock import MockProvider
+from ._common import redact
+from ._mock import MockProvider, MockReply
 from ._registry import resolve_provider, spec_problem
 from ._retry import RetryPolicy, with_retries
 
@@ -15,11 +16,13 @@ __all__ = [
     "AgentInput",
     "GenerateConfig",
     "MockProvider",
+    "MockReply",
     "ModelRequest",
     "ModelResponse",
     "Provider",
     "RetryPolicy",
     "close_provider",
+    "redact",
     "resolve_provider",
     "spec_problem",
     "with_retries",

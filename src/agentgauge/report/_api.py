@@ -70,7 +70,7 @@ def write_report(
         out.write("\n")
         return
     comparison = compare(baseline, run_dir) if baseline is not None else None
-    from ..metrics._gating import baseline_summary
+    from ..metrics import baseline_summary
 
     report = evaluate_gates(summary, gates, comparison, baseline_summary(gates, baseline))
     if fmt == "html":

@@ -6,7 +6,8 @@ and a crash-safe results journal; ``arun_suite`` is the same as a coroutine.
 """
 
 from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
-from ._cache import CacheStats, PruneReport, ResponseCache, cache_stats, prune_cache
+from ._cache import CacheStats, PruneReport, ResponseCache, cache_file, cache_stats, prune_cache
+from ._code_check import CodeUse, refuse_located, suite_code_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, default_cache_dir
 from ._journal import RUN_FILE, read_record
 from ._prices import PRICES, cost_usd
@@ -18,6 +19,7 @@ __all__ = [
     "PRICES",
     "RUN_FILE",
     "CacheStats",
+    "CodeUse",
     "ExtraScorer",
     "PruneReport",
     "ResponseCache",
@@ -28,11 +30,14 @@ __all__ = [
     "SuiteSurvey",
     "ToolState",
     "arun_suite",
+    "cache_file",
     "cache_stats",
     "cost_usd",
     "default_cache_dir",
     "prune_cache",
     "read_record",
+    "refuse_located",
     "run_suite",
     "select_cases",
+    "suite_code_uses",
 ]

@@ -27,7 +27,7 @@ import orjson
 
 from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
-from ..providers._base import GenerateConfig, ModelResponse
+from ..providers import GenerateConfig, ModelResponse
 from ..schema import Labels, Message, ToolSpec, Usage
 
 CACHE_FILE = "responses.sqlite3"

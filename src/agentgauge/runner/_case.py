@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import anyio
 
 from .. import scoring as scoring_api
 from ..errors import ProviderError
-from ..providers import RetryPolicy
-from ..providers._base import GenerateConfig, Provider
+from ..providers import GenerateConfig, Provider, RetryPolicy
 from ..schema import (
     Case,
     CaseResult,
@@ -19,6 +19,7 @@ from ..schema import (
     Message,
     Suite,
     ToolCall,
+    ToolMode,
     ToolSim,
     ToolSpec,
     Usage,
@@ -26,7 +27,11 @@ from ..schema import (
 from ._cache import RequestKeys, ResponseCache
 from ._config import ExtraScorer
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
+from ._mcp import case_tool_mode
 from ._tools import ToolSimulator
+
+if TYPE_CHECKING:
+    from ..io._mcp import McpConnection
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,6 +56,10 @@ class CaseContext:
     #: suite tools by name, and each tool's default simulation (built once per run)
     tool_map: dict[str, ToolSpec]
     tool_defaults: dict[str, ToolSim | None]
+    #: the open MCP session of the suite's ``tools_from`` (real tool mode sends calls to it)
+    tool_connection: McpConnection | None = None
+    #: ``--tool-mode`` (None: each case's ``tool_mode``, else ``defaults.tool_mode``)
+    tool_mode: ToolMode | None = None
 
 
 def _first_messages(case: Case, suite: Suite) -> list[Message]:
@@ -87,6 +96,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     if case.tools is not None:
         defaults = {t.name: t.simulation for t in tools}
     faults: list[FaultRate] = case.faults or ctx.suite.defaults.faults
+    mode = case_tool_mode(case, ctx.suite, ctx.tool_mode)
     sim = ToolSimulator(
         case_id=case.id,
         trial=trial,
@@ -95,6 +105,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         defaults=defaults,
         faults=faults,
         timeout_s=ctx.tool_timeout_s,
+        real=ctx.tool_connection if mode == "real" else None,
     )
     caller = ModelCaller(
         provider=ctx.provider,

@@ -23,7 +23,7 @@ from .._suite_code import (
 from ..errors import UserError
 
 if TYPE_CHECKING:
-    from ..io._loader import LoadedSuite, Origin
+    from ..io import LoadedSuite, Origin
 
 __all__ = ["CodeUse", "refuse_located", "suite_code_uses"]
 
@@ -121,7 +121,7 @@ def refuse_located(
 ) -> None:
     """Raise a UserError with one ``file:line: field: message`` line per refused piece of code
     of the suite at ``path`` (nothing when all of it passes)."""
-    from ..io._loader import read_suite
+    from ..io import read_suite
 
     lines = [
         use.refusal_line()

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..providers._base import GenerateConfig
-from ..scoring._api import ScoringConfig
+from ..providers import GenerateConfig
+from ..scoring import ScoringConfig
 
 if TYPE_CHECKING:
     from .._suite_code import SuiteCodePolicy
-    from ..schema import Case, CaseResult, Message, RunRecord, Score
+    from ..schema import Case, CaseResult, Message, RunRecord, Score, ToolMode
 
 #: used when neither ``--agent`` nor the suite's ``defaults.agent`` names an agent
 DEFAULT_AGENT = "local:smollm2"
@@ -112,6 +112,10 @@ class RunConfig:
     #: ``$AGENTGAUGE_ALLOW_SUITE_CODE``, then the user's config file (docs/suite-format.md,
     #: "Code a suite can run"). Never read from the suite.
     allow_suite_code: bool | None = None
+    #: how tool calls are answered, for every case: ``mock`` (simulations) or ``real`` (the
+    #: suite's MCP server, a framework agent's own tools); None: each case's ``tool_mode``,
+    #: else ``defaults.tool_mode`` (docs/bring-your-agent.md)
+    tool_mode: ToolMode | None = None
 
     def code_policy(self) -> SuiteCodePolicy:
         """What code of the suite this run may run (:attr:`allow_suite_code`, ``suite_path``)."""

@@ -9,8 +9,14 @@ from dataclasses import dataclass, field
 
 import anyio
 
-from ..providers import RetryPolicy, with_retries
-from ..providers._base import GenerateConfig, ModelRequest, ModelResponse, Provider
+from ..providers import (
+    GenerateConfig,
+    ModelRequest,
+    ModelResponse,
+    Provider,
+    RetryPolicy,
+    with_retries,
+)
 from ..schema import Labels, Message, ToolCall, ToolSpec, TraceEvent
 from ._cache import RequestKeys, ResponseCache
 from ._prices import FREE_PREFIXES, cost_usd

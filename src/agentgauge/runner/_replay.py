@@ -30,7 +30,7 @@ import orjson
 
 from .._stamps import file_stamps
 from .._version import __version__
-from ..providers._base import GenerateConfig
+from ..providers import GenerateConfig
 from ..schema import Case, Suite
 from ..scoring import ScoringConfig
 from ._cache import RequestKeys, ResponseCache

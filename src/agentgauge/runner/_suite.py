@@ -18,9 +18,7 @@ from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..errors import UserError
 from ..io import ResultsWriter
-from ..providers import RetryPolicy
-from ..providers._base import Provider, close_provider
-from ..providers._registry import resolve_provider
+from ..providers import Provider, RetryPolicy, close_provider, resolve_provider
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim
 from ._cache import RequestKeys, ResponseCache
 from ._case import CaseContext, run_case
@@ -34,6 +32,7 @@ from ._journal import (
     write_record,
 )
 from ._loop import RunStats
+from ._mcp import RunTools, case_tool_mode, check_mcp_command, open_run_tools
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
 from ._tools import case_simulations, current_code_policy, load_function
@@ -70,7 +69,7 @@ def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, Jso
 
     ``agent_source``: ``suite`` when the agent is the suite's ``defaults.agent`` (a resume takes
     it from the suite again, as suite code), else ``caller``."""
-    from ..providers._common import redact
+    from ..providers import redact
 
     base_url = config.agent_options.get("base_url")
     return {
@@ -205,7 +204,7 @@ def public_spec(spec: str) -> str:
     """
     from urllib.parse import parse_qsl, urlencode
 
-    from ..providers._common import redact
+    from ..providers import redact
 
     head, sep, query = spec.partition("?")
     if sep:
@@ -264,15 +263,27 @@ async def arun_suite(
     # the suite's code is checked (agent first, then every fake) before any of it is imported
     spec = _resolvable_agent(suite, config, policy) if provider is None else agent
     check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
+    if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
+        check_mcp_command(suite.tools_from.mcp, policy)
     owns_provider = provider is None
     if provider is None:
         provider = resolve_provider(spec, **dict(config.agent_options))
     token = current_code_policy.set(policy)
     try:
-        with run_dir_lock(run_dir):
-            return await _run(
-                suite, config, run_dir, provider, agent, cases, t0, case_count, suite_hash
-            )
+        async with open_run_tools(suite, policy) as run_tools:
+            with run_dir_lock(run_dir):
+                return await _run(
+                    run_tools.suite,
+                    config,
+                    run_dir,
+                    provider,
+                    agent,
+                    cases,
+                    t0,
+                    case_count,
+                    suite_hash,
+                    run_tools=run_tools,
+                )
     finally:
         current_code_policy.reset(token)
         if owns_provider:
@@ -293,6 +304,8 @@ async def _run(
     t0: float,
     streamed_count: int | None = None,
     streamed_hash: str | None = None,
+    *,
+    run_tools: RunTools | None = None,
 ) -> RunOutcome:
     trials = config.trials or suite.defaults.trials
     if trials < 1:
@@ -354,6 +367,9 @@ async def _run(
         case_count=case_count or 0,
         options=_options(config, trials, _agent_source(suite, config, agent)),
     )
+    record.options["tool_mode"] = config.tool_mode or suite.defaults.tool_mode
+    if run_tools is not None and run_tools.load is not None:
+        record.options["tool_source"] = run_tools.load
     write_record(run_dir, record)
 
     cache: ResponseCache | None = None
@@ -401,6 +417,8 @@ async def _run(
         extra_scorers=config.extra_scorers,
         tool_map=suite.tool_map(),
         tool_defaults={t.name: t.simulation for t in suite.tools},
+        tool_connection=run_tools.connection if run_tools is not None else None,
+        tool_mode=config.tool_mode,
     )
     replay: ResultReplay | None = None
     if (
@@ -435,7 +453,8 @@ async def _run(
         nonlocal ran, replayed
         for case, trial in pairs:
             key = None
-            if replay is not None:
+            # a real tool call's answer is not fingerprinted: such a case is always driven
+            if replay is not None and case_tool_mode(case, suite, config.tool_mode) == "mock":
                 key = replay.key(case, trial, case_json.get(id(case)) if case_json else None)
             if key is not None and replay is not None:
                 hit = replay.get(key)

@@ -18,6 +18,10 @@ keyword arguments; if the callable has a parameter named ``state``, it also rece
 :class:`ToolState` (a dict) shared by every tool of the case and kept across turns. It may be a
 plain or an async function; it returns any JSON value. If it raises, the agent sees an error and
 the call is recorded as fault ``exception``.
+
+In ``real`` tool mode (``real=``, an open MCP session of the suite's ``tools_from``) a call to
+one of the server's tools is sent to the server instead of its simulation; rate faults and a
+simulation's ``fault`` still replace the call, so faults stay injectable on top.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import orjson
@@ -38,6 +42,9 @@ import orjson
 from .._suite_code import SuiteCodePolicy, import_suite_file, resolve_attr
 from ..errors import UserError
 from ..schema import Case, FaultKind, FaultRate, JsonValue, ToolCall, ToolSim, ToolSpec
+
+if TYPE_CHECKING:
+    from ..io._mcp import McpConnection
 
 #: what a ``malformed`` fault hands the agent: text that is not valid JSON
 MALFORMED_TEXT = '{"result": [{"id": 1, "value": "trunc'
@@ -129,8 +136,11 @@ class ToolSimulator:
         faults: Sequence[FaultRate],
         timeout_s: float,
         code: SuiteCodePolicy | None = None,
+        real: McpConnection | None = None,
     ) -> None:
         self._case_id = case_id
+        #: real tool mode: calls to the server's tools go to the server (faults still apply)
+        self._real = real
         #: what function fakes may run (None: the policy of the run in progress)
         self._code = code if code is not None else current_code_policy.get()
         self._trial = trial
@@ -182,6 +192,8 @@ class ToolSimulator:
                 await anyio.sleep(sim.delay_s)
         if fault is not None:
             return self._fault(name, fault, error_text, start)
+        if self._real is not None and name in self._real.names:
+            return await self._call_real(call, start)
         if sim is None:
             msg = f"no simulated result for tool '{name}'"
             return self._outcome({"error": msg}, "unsimulated", msg, start)
@@ -237,11 +249,23 @@ class ToolSimulator:
         except TimeoutError:
             return self._fault(call.name, "timeout", None, start)
         except Exception as exc:
-            from ..providers._common import redact  # a fake wrapping a real client may show a key
+            from ..providers import redact  # a fake wrapping a real client may show a key
 
             msg = redact(f"tool '{call.name}' raised {type(exc).__name__}: {exc}")
             return self._outcome({"error": msg}, "exception", msg, start)
         return self._outcome(value, None, None, start)
+
+    async def _call_real(self, call: ToolCall, start: float) -> ToolOutcome:
+        assert self._real is not None
+        done = await self._real.call(call.name, call.arguments, self._timeout_s)
+        return ToolOutcome(
+            content=done.content,
+            result=done.result,
+            fault=None,
+            error=done.error,
+            start=start,
+            end=time.time(),
+        )
 
     @staticmethod
     def _outcome(

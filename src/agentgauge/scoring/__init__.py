@@ -33,6 +33,7 @@ from ._replies import (
     tool_results_text,
     user_texts,
 )
+from ._transcript import parse_result
 
 __all__ = [
     "JUDGE_ERROR",
@@ -54,6 +55,7 @@ __all__ = [
     "judge_error_score",
     "load_suite_any",
     "longest_shared_run",
+    "parse_result",
     "question",
     "record_judge_error",
     "score_case",

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ..providers._mock import MockProvider, MockReply
+from ..providers import MockProvider, MockReply
 from ._fake_openai import (
     FakeFault,
     FakeOpenAIServer,
