@@ -49,7 +49,7 @@ def command(
     what the agent should have done, then `agentgauge validate OUTPUT`.
     """
     from ..errors import UserError
-    from ..io._capture import capture_cases
+    from ..io import capture_cases
 
     for path in (output, responses_out):
         if path is not None and path.exists() and not overwrite:

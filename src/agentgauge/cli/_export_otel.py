@@ -39,8 +39,7 @@ def command(run_dir: Path, output: Path | None, endpoint: str | None, content: b
 
     Without -o or --endpoint the OTLP/JSON document is printed.
     """
-    from ..io._otel_export import OtelExport, export_run_otlp, results_to_otlp
-    from ..io._results import iter_results
+    from ..io import OtelExport, export_run_otlp, iter_results, results_to_otlp
     from ..runner import read_record
 
     record = read_record(run_dir)

@@ -473,7 +473,7 @@ def command(
             sys.exit(130)
         raise
     if otel_endpoint:
-        from ..io._otel_export import OtelExport, export_run_otlp
+        from ..io import OtelExport, export_run_otlp
 
         rec = outcome.record
         export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)

@@ -1,5 +1,6 @@
 """Reading and writing files: suites, results, importers, exporters and tool converters."""
 
+from ._capture import CapturedCase, capture_cases
 from ._convert import (
     TOOL_FORMATS,
     ToolFormat,
@@ -30,10 +31,19 @@ from ._lint import (
     lint_suite,
 )
 from ._loader import LoadedSuite, Origin, find_suite_file, load_cases, load_suite, read_suite
+from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
 from ._responses import RecordedResponse, read_responses
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
 from ._stream import StreamedSuite, open_suite
 from ._text_calls import json_text_calls
+from ._transcripts import (
+    TRANSCRIPT_FORMATS,
+    TranscriptError,
+    TranscriptFormat,
+    detect_format,
+    messages_from_data,
+)
+from ._transcripts_write import messages_to_format
 from .importers import IMPORTERS, ImportOptions, import_suite
 
 __all__ = [
@@ -43,6 +53,8 @@ __all__ = [
     "RESULTS_FILE",
     "STRATA_TARGETS",
     "TOOL_FORMATS",
+    "TRANSCRIPT_FORMATS",
+    "CapturedCase",
     "CategoryCount",
     "CategoryMix",
     "ExportFormat",
@@ -50,16 +62,22 @@ __all__ = [
     "LintFinding",
     "LoadedSuite",
     "Origin",
+    "OtelExport",
     "RecordedResponse",
     "ResultsWriter",
     "Severity",
     "StreamedSuite",
     "SuiteCheck",
     "ToolFormat",
+    "TranscriptError",
+    "TranscriptFormat",
     "bfcl_schema_to_json_schema",
     "bfcl_type",
+    "capture_cases",
     "category_mix",
     "check_suite",
+    "detect_format",
+    "export_run_otlp",
     "export_suite",
     "find_suite_file",
     "import_suite",
@@ -68,11 +86,14 @@ __all__ = [
     "lint_suite",
     "load_cases",
     "load_suite",
+    "messages_from_data",
+    "messages_to_format",
     "open_suite",
     "read_responses",
     "read_suite",
     "read_tools_file",
     "responses_from_metadata",
+    "results_to_otlp",
     "tools_from_data",
     "tools_to_format",
     "write_responses",
