@@ -81,7 +81,7 @@ def _loads(value: Any) -> Any:
     if isinstance(value, str):
         try:
             return json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past Python's limit
             return value
     return value
 

@@ -48,7 +48,8 @@ TRANSCRIPT_FORMATS: Final[tuple[str, ...]] = get_args(TranscriptFormat)
 MAX_MESSAGES: Final = 10_000
 _NATIVE_KEYS: Final = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
 _NATIVE_CALL_KEYS: Final = frozenset({"name", "arguments", "id"})
-_SKIPPED_TYPES: Final = frozenset({"reasoning", "thinking", "redacted_thinking"})
+#: a tuple, not a set: ``in`` compares by equality, so an unhashable ``type`` value is no crash
+_SKIPPED_TYPES: Final = ("reasoning", "thinking", "redacted_thinking")
 _LC_TYPES: Final = {
     "human": "user",
     "humanmessage": "user",
@@ -126,7 +127,11 @@ def _text_of_parts(parts: Any, i: int | None, where: str, text_types: frozenset[
         kind = part.get("type")
         if kind in _SKIPPED_TYPES:
             continue
-        if kind not in text_types or not isinstance(part.get("text"), str):
+        if (
+            not isinstance(kind, str)
+            or kind not in text_types
+            or not isinstance(part.get("text"), str)
+        ):
             raise TranscriptError(
                 i, f"{where}[{j}]: unsupported content part {kind!r} (only text is read)"
             )
@@ -222,7 +227,9 @@ def _vote(item: Any) -> str | None:
             return "langchain"
     content = item.get("content")
     if isinstance(content, list):
-        types = {p.get("type") for p in content if isinstance(p, dict)}
+        types = {
+            p.get("type") for p in content if isinstance(p, dict) and isinstance(p.get("type"), str)
+        }
         if types & {"tool_use", "tool_result", "thinking", "redacted_thinking"}:
             return "anthropic"
         if types & {"input_text", "output_text", "refusal"}:
@@ -234,6 +241,15 @@ def _vote(item: Any) -> str | None:
     return None
 
 
+def _parts_list(content: dict[str, Any]) -> list[Any]:
+    parts = content.get("parts", [])
+    if not isinstance(parts, list):
+        raise TranscriptError(
+            None, f"system_instruction.parts: expected a list, got {_kind(parts)}"
+        )
+    return parts
+
+
 def _unwrap(data: Any) -> tuple[list[Any], str | None, str | None]:
     """A request/response body's message list, its system text, and the format it implies."""
     if not isinstance(data, dict):
@@ -243,7 +259,7 @@ def _unwrap(data: Any) -> tuple[list[Any], str | None, str | None]:
         system = None
         if isinstance(sys_inst, dict):
             system = _text_of_parts(
-                [{"type": "text", **p} for p in sys_inst.get("parts", []) if isinstance(p, dict)],
+                [{"type": "text", **p} for p in _parts_list(sys_inst) if isinstance(p, dict)],
                 None,
                 "system_instruction.parts",
                 frozenset({"text"}),
@@ -631,7 +647,10 @@ def messages_from_data(data: Any, fmt: TranscriptFormat | None = None) -> tuple[
             None, f"{len(items):,} messages, more than the limit of {MAX_MESSAGES:,}"
         )
     found = fmt or detect_format(data) or "native"
-    messages = _READERS[found](items)
+    try:
+        messages = _READERS[found](items)
+    except (TypeError, AttributeError, KeyError) as err:  # a shape no reader check foresaw
+        raise TranscriptError(None, f"not a readable {found} conversation ({err})") from None
     if system:
         messages.insert(0, _message("system", system))
     return messages, found
