@@ -114,6 +114,7 @@ def _config_from_record(
         resume=True,
         progress=progress,
         suite_path=record.suite_path,
+        tool_mode=opts.get("tool_mode_override"),
     )
 
 
@@ -199,6 +200,7 @@ _RECORDED_OPTIONS = {
     "seed": "--seed",
     "max_steps": "--max-steps",
     "stream": "--stream",
+    "tool_mode": "--tool-mode",
 }
 
 
@@ -349,6 +351,15 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     help="Stream responses to measure time to first token.",
 )
 @click.option(
+    "--tool-mode",
+    type=click.Choice(["mock", "real"]),
+    default=None,
+    envvar="AGENTGAUGE_TOOL_MODE",
+    help="Answer every case's tool calls with the suite's simulations (mock) or the tools "
+    "themselves (real: the suite's MCP server, a framework agent's own tools). Default: each "
+    "case's tool_mode, else the suite's defaults.tool_mode (mock).",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
 )
 @click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
@@ -377,6 +388,7 @@ def command(
     seed: int,
     max_steps: int | None,
     stream: bool,
+    tool_mode: str | None,
     progress: bool | None,
     gate: bool,
     otel_endpoint: str | None,
@@ -423,6 +435,7 @@ def command(
             progress=progress,
             suite_path=str(suite_path.resolve()),
             allow_suite_code=allow_suite_code or None,
+            tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
         )
         out_dir = run_dir or Path("")
     # the cases are streamed from disk (a 100,000-case suite is never held in memory)

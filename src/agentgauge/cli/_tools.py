@@ -30,7 +30,7 @@ def _read_tools(file: Path | None, mcp: str | None) -> list[ToolSpec]:
         raise UserError("give a tool FILE or --mcp SERVER (one of them)")
     if file is not None:
         return read_tools_file(file)
-    from ..io._mcp import list_mcp_tools, mcp_source_from_cli
+    from ..io import list_mcp_tools, mcp_source_from_cli
 
     assert mcp is not None
     tools, load = list_mcp_tools(mcp_source_from_cli(mcp), Path.cwd())

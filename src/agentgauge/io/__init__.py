@@ -31,6 +31,15 @@ from ._lint import (
     lint_suite,
 )
 from ._loader import LoadedSuite, Origin, find_suite_file, load_cases, load_suite, read_suite
+from ._mcp import (
+    McpCallResult,
+    McpConnection,
+    McpLoad,
+    list_mcp_tools,
+    mcp_source_from_cli,
+    merge_tools,
+    open_mcp,
+)
 from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
 from ._responses import RecordedResponse, read_responses
 from ._results import RESULTS_FILE, ResultsWriter, iter_results
@@ -61,6 +70,9 @@ __all__ = [
     "ImportOptions",
     "LintFinding",
     "LoadedSuite",
+    "McpCallResult",
+    "McpConnection",
+    "McpLoad",
     "Origin",
     "OtelExport",
     "RecordedResponse",
@@ -84,10 +96,14 @@ __all__ = [
     "iter_results",
     "json_text_calls",
     "lint_suite",
+    "list_mcp_tools",
     "load_cases",
     "load_suite",
+    "mcp_source_from_cli",
+    "merge_tools",
     "messages_from_data",
     "messages_to_format",
+    "open_mcp",
     "open_suite",
     "read_responses",
     "read_suite",

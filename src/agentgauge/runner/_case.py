@@ -31,7 +31,7 @@ from ._mcp import case_tool_mode
 from ._tools import ToolSimulator
 
 if TYPE_CHECKING:
-    from ..io._mcp import McpConnection
+    from ..io import McpConnection
 
 
 @dataclass(frozen=True, kw_only=True)

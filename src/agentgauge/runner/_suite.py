@@ -367,7 +367,9 @@ async def _run(
         case_count=case_count or 0,
         options=_options(config, trials, _agent_source(suite, config, agent)),
     )
+    # the mode of every case without its own tool_mode, and --tool-mode (for --resume)
     record.options["tool_mode"] = config.tool_mode or suite.defaults.tool_mode
+    record.options["tool_mode_override"] = config.tool_mode
     if run_tools is not None and run_tools.load is not None:
         record.options["tool_source"] = run_tools.load
     write_record(run_dir, record)

@@ -44,7 +44,7 @@ from ..errors import UserError
 from ..schema import Case, FaultKind, FaultRate, JsonValue, ToolCall, ToolSim, ToolSpec
 
 if TYPE_CHECKING:
-    from ..io._mcp import McpConnection
+    from ..io import McpConnection
 
 #: what a ``malformed`` fault hands the agent: text that is not valid JSON
 MALFORMED_TEXT = '{"result": [{"id": 1, "value": "trunc'

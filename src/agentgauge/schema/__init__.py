@@ -29,6 +29,7 @@ from ._expect import (
 from ._from_function import tool, tool_from_function
 from ._gates import Gates, Percentile, ScorerGate
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
+from ._sources import McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "Gates",
     "JsonValue",
     "Labels",
+    "McpSource",
     "Message",
     "Model",
     "OrderMode",
@@ -67,7 +69,9 @@ __all__ = [
     "Status",
     "Suite",
     "ToolCall",
+    "ToolMode",
     "ToolSim",
+    "ToolSource",
     "ToolSpec",
     "TraceEvent",
     "Turn",

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
 from ._expect import ArgsMatch, Expectation, ExtraArguments
 from ._gates import Gates
+from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
 
 #: categories agentgauge knows; users may use their own names too
@@ -82,6 +83,8 @@ class Case(Model):
     #: faults injected at a rate for this case
     faults: list[FaultRate] = Field(default_factory=list)
     max_steps: int | None = Field(default=None, ge=1)
+    #: ``mock`` or ``real`` tool calls for this case (None: ``defaults.tool_mode``)
+    tool_mode: ToolMode | None = None
     #: free-form data kept with the case (importers record the source here)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
 
@@ -129,6 +132,9 @@ class Defaults(Model):
     #: judge spec used when ``--judge`` is not given
     judge: str | None = None
     faults: list[FaultRate] = Field(default_factory=list)
+    #: how tool calls are answered: ``mock`` (the suite's simulations) or ``real`` (an MCP
+    #: server of ``tools_from``, a framework agent's own tools); docs/bring-your-agent.md
+    tool_mode: ToolMode = "mock"
 
 
 class Suite(Model):
@@ -140,6 +146,8 @@ class Suite(Model):
     tools: list[ToolSpec] = Field(default_factory=list)
     #: tool files (OpenAI / Anthropic / Gemini / MCP / native format), relative to the suite file
     tool_files: list[str] = Field(default_factory=list)
+    #: more tools from a running MCP server, listed when the suite runs (docs/bring-your-agent.md)
+    tools_from: ToolSource | None = None
     defaults: Defaults = Field(default_factory=Defaults)
     cases: list[Case] = Field(default_factory=list)
     #: JSONL (or YAML/JSON list) files of cases, relative to the suite file

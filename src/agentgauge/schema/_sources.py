@@ -1,0 +1,52 @@
+"""Where a suite's tools may come from besides its own file: a running MCP server."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ._base import Model
+
+#: how tool calls are answered: ``mock`` by the suite's simulations (reproducible), ``real`` by
+#: the tools themselves (an MCP server, a framework agent's own tools), faults still injected
+ToolMode = Literal["mock", "real"]
+
+
+class McpSource(Model):
+    """An MCP server to take tools from: a command started over stdio, or a streamable-HTTP URL.
+
+    A ``command`` is code the suite runs: it starts only with the user's opt-in
+    (``--allow-suite-code``; docs/suite-format.md, "Code a suite can run"). A ``url`` runs no
+    code here, but in ``real`` tool mode the agent's tool calls are sent to it.
+    """
+
+    #: the server's command line, e.g. ``[python, server.py]`` (run in the suite's folder)
+    command: list[str] | None = Field(default=None, min_length=1)
+    #: a streamable-HTTP endpoint, e.g. ``http://127.0.0.1:8000/mcp``
+    url: str | None = None
+    #: extra environment variables for a ``command``
+    env: dict[str, str] = Field(default_factory=dict)
+    #: take only these tools (empty: every tool the server lists)
+    tools: list[str] = Field(default_factory=list)
+    #: seconds allowed to start, connect and list the tools
+    timeout_s: float = Field(default=30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpSource:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("give exactly one of 'command' (stdio) or 'url' (streamable HTTP)")
+        if self.url is not None and not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"url must start with http:// or https://, got {self.url!r}")
+        return self
+
+    @property
+    def target(self) -> str:
+        """The command line or URL, as shown in messages and run.json."""
+        return " ".join(self.command) if self.command is not None else str(self.url)
+
+
+class ToolSource(Model):
+    """``tools_from:`` of a suite; today one kind, ``mcp``."""
+
+    mcp: McpSource
