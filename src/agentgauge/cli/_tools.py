@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from ..errors import UserError
-
 from ..io import TOOL_FORMATS, read_tools_file, tools_to_format
 from ..schema import ToolSpec
 
@@ -20,7 +19,7 @@ def command() -> None:
 
 _MCP_HELP = (
     "Read the tools of a running MCP server instead of FILE: a command line started over stdio "
-    "(\"python server.py\"; you run it, as you would yourself) or a streamable-HTTP URL."
+    '("python server.py"; you run it, as you would yourself) or a streamable-HTTP URL.'
 )
 
 
