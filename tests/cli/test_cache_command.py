@@ -205,7 +205,7 @@ def test_on_a_terminal_clear_asks_first(filled: Path, monkeypatch: pytest.Monkey
 def test_a_locked_cache_is_one_line_and_exit_2(
     filled: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("agentgauge.runner._cache._MAINTENANCE_TIMEOUT_S", 0.05)
+    monkeypatch.setattr("agentgauge.providers._cache._MAINTENANCE_TIMEOUT_S", 0.05)
     holder = sqlite3.connect(filled / "responses.sqlite3", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:

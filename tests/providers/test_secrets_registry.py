@@ -12,8 +12,8 @@ from agentgauge import _secrets
 from agentgauge.cli import cli
 from agentgauge.io import ResultsWriter
 from agentgauge.providers import ModelResponse, resolve_provider
+from agentgauge.providers._cache import ResponseCache
 from agentgauge.report import write_csv, write_junit
-from agentgauge.runner._cache import ResponseCache
 from agentgauge.runner._journal import write_record
 from agentgauge.schema import CaseResult, Message, RunRecord
 

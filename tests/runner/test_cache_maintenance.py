@@ -13,8 +13,8 @@ from runner_helpers import agent, make_suite, weather_agent
 from agentgauge.errors import UserError
 from agentgauge.judges._cache import request_key
 from agentgauge.providers import ModelRequest, ModelResponse
+from agentgauge.providers._cache import CACHE_FILE, ResponseCache
 from agentgauge.runner import RunConfig, RunOutcome, cache_stats, prune_cache, run_suite
-from agentgauge.runner._cache import CACHE_FILE, ResponseCache
 from agentgauge.schema import Message
 
 CASES: list[dict[str, Any]] = [

@@ -28,7 +28,7 @@ from ..errors import JudgeError, ProviderError
 from ..providers import GenerateConfig, ModelRequest, Provider
 
 if TYPE_CHECKING:
-    from ..runner._cache import ResponseCache
+    from ..providers import ResponseCache
 from ..schema import Message
 from ._cache import request_key
 from ._tasks import (
@@ -173,8 +173,7 @@ class Judge:
         # are prefixed "judge:" so they never meet an agent request's key
         self._cache: ResponseCache | None = None
         if config.cache:
-            from ..runner._cache import ResponseCache
-            from ..runner._config import default_cache_dir
+            from ..providers import ResponseCache, default_cache_dir
 
             self._cache = ResponseCache(config.cache_dir or default_cache_dir())
         #: totals over this judge's life

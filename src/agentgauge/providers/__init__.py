@@ -7,6 +7,16 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 
 from ._agent_input import AgentInput
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
+from ._cache import (
+    CacheStats,
+    PruneReport,
+    RequestKeys,
+    ResponseCache,
+    cache_file,
+    cache_stats,
+    default_cache_dir,
+    prune_cache,
+)
 from ._common import redact
 from ._mock import MockProvider, MockReply
 from ._registry import resolve_provider, spec_problem
@@ -14,14 +24,22 @@ from ._retry import RetryPolicy, with_retries
 
 __all__ = [
     "AgentInput",
+    "CacheStats",
     "GenerateConfig",
     "MockProvider",
     "MockReply",
     "ModelRequest",
     "ModelResponse",
     "Provider",
+    "PruneReport",
+    "RequestKeys",
+    "ResponseCache",
     "RetryPolicy",
+    "cache_file",
+    "cache_stats",
     "close_provider",
+    "default_cache_dir",
+    "prune_cache",
     "redact",
     "resolve_provider",
     "spec_problem",

@@ -6,9 +6,17 @@ and a crash-safe results journal; ``arun_suite`` is the same as a coroutine.
 """
 
 from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
-from ._cache import CacheStats, PruneReport, ResponseCache, cache_file, cache_stats, prune_cache
+from ..providers import (
+    CacheStats,
+    PruneReport,
+    ResponseCache,
+    cache_file,
+    cache_stats,
+    default_cache_dir,
+    prune_cache,
+)
 from ._code_check import CodeUse, refuse_located, suite_code_uses
-from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, default_cache_dir
+from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._journal import RUN_FILE, read_record
 from ._prices import PRICES, cost_usd
 from ._suite import SuiteSurvey, arun_suite, run_suite, select_cases

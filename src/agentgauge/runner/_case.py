@@ -11,7 +11,7 @@ import anyio
 
 from .. import scoring as scoring_api
 from ..errors import ProviderError
-from ..providers import GenerateConfig, Provider, RetryPolicy
+from ..providers import GenerateConfig, Provider, RequestKeys, ResponseCache, RetryPolicy
 from ..schema import (
     Case,
     CaseResult,
@@ -24,7 +24,6 @@ from ..schema import (
     ToolSpec,
     Usage,
 )
-from ._cache import RequestKeys, ResponseCache
 from ._config import ExtraScorer
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
 from ._mcp import case_tool_mode

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,19 +30,6 @@ class ExtraScorer(Protocol):
     async def score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
     ) -> list[Score]: ...
-
-
-def default_cache_dir() -> Path:
-    """``$AGENTGAUGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/agentgauge``, else ``~/.cache/agentgauge``.
-
-    (That is where the response cache lives.)
-    """
-    env = os.environ.get("AGENTGAUGE_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "agentgauge"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,11 +14,12 @@ from ..providers import (
     ModelRequest,
     ModelResponse,
     Provider,
+    RequestKeys,
+    ResponseCache,
     RetryPolicy,
     with_retries,
 )
 from ..schema import Labels, Message, ToolCall, ToolSpec, TraceEvent
-from ._cache import RequestKeys, ResponseCache
 from ._prices import FREE_PREFIXES, cost_usd
 from ._tools import ToolSimulator
 

@@ -30,10 +30,9 @@ import orjson
 
 from .._stamps import file_stamps
 from .._version import __version__
-from ..providers import GenerateConfig
+from ..providers import GenerateConfig, RequestKeys, ResponseCache
 from ..schema import Case, Suite
 from ..scoring import ScoringConfig
-from ._cache import RequestKeys, ResponseCache
 from ._tools import case_simulations
 
 #: bump when the key layout or the stored line changes (old entries then simply miss)

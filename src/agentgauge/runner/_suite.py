@@ -18,11 +18,18 @@ from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..errors import UserError
 from ..io import ResultsWriter
-from ..providers import Provider, RetryPolicy, close_provider, resolve_provider
+from ..providers import (
+    Provider,
+    RequestKeys,
+    ResponseCache,
+    RetryPolicy,
+    close_provider,
+    default_cache_dir,
+    resolve_provider,
+)
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSim
-from ._cache import RequestKeys, ResponseCache
 from ._case import CaseContext, run_case
-from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, default_cache_dir
+from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._journal import (
     Finished,
     journal_has_results,

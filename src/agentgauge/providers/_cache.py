@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -27,8 +28,8 @@ import orjson
 
 from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
-from ..providers import GenerateConfig, ModelResponse
 from ..schema import Labels, Message, ToolSpec, Usage
+from ._base import GenerateConfig, ModelResponse
 
 CACHE_FILE = "responses.sqlite3"
 _COMMIT_EVERY = 256
@@ -257,6 +258,19 @@ class PruneReport:
     @property
     def reclaimed_bytes(self) -> int:
         return max(0, self.size_before - self.size_after)
+
+
+def default_cache_dir() -> Path:
+    """``$AGENTGAUGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/agentgauge``, else ``~/.cache/agentgauge``.
+
+    (That is where the response cache lives.)
+    """
+    env = os.environ.get("AGENTGAUGE_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "agentgauge"
 
 
 def cache_file(directory: Path) -> Path:
