@@ -181,3 +181,34 @@ def test_turn_out_of_range_and_existing_output_are_refused(tmp_path: Path) -> No
     code, text = _invoke("capture", str(BOOKING), "-o", str(tmp_path / "c.jsonl"))
     assert code == 2
     assert "already exists" in text
+
+
+def test_captured_case_runs_fails_on_a_replay_of_production_and_passes_a_fixed_agent(
+    tmp_path: Path,
+) -> None:
+    cases = tmp_path / "cases.jsonl"
+    assert _invoke("capture", str(BOOKING), "-o", str(cases))[0] == 0
+    _edit_expectation(cases, "conv-8841-turn2", {"flight": "XA205", "seat": "window"})
+
+    def run(name: str, replies: list[dict[str, Any]]) -> str:
+        script = tmp_path / f"{name}.jsonl"
+        script.write_text("".join(json.dumps(r) + "\n" for r in replies))
+        out = tmp_path / name
+        code, text = _invoke("run", str(cases), "--agent", f"mock:{script}", "-o", str(out))
+        assert code in (0, 1), text
+        (result,) = iter_results(out)
+        if name == "production":  # the simulated tool replays the failure production met
+            tool_steps = [e for e in result.trace if e.kind == "tool"]
+            assert tool_steps[0].error == "fare for XA101 changed, booking refused"
+        return result.status
+
+    production = [
+        {"calls": [{"name": "book_flight", "arguments": {"flight": "XA101", "seat": "aisle"}}]},
+        {"text": "Sorry, I could not book XA101."},
+    ]
+    fixed = [
+        {"calls": [{"name": "book_flight", "arguments": {"flight": "XA205", "seat": "window"}}]},
+        {"text": "Booked XA205, window seat."},
+    ]
+    assert run("production", production) == "failed"
+    assert run("fixed", fixed) == "passed"
