@@ -73,3 +73,11 @@ def test_a_bad_vendor_message_is_reported_at_its_file_line(tmp_path: Path) -> No
     assert str(info.value) == (
         f"{path}:6: cases[0].input[1]: tool_calls[0].function: arguments are not valid JSON"
     )
+
+
+def test_a_typo_in_our_own_message_form_is_still_an_unknown_field(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    case = {"id": "c", "input": [{"role": "tool", "tool_call_id": "c1", "contnet": "x"}]}
+    path.write_text(json.dumps(case) + "\n")
+    with pytest.raises(UserError, match=r"cases.jsonl:1: input\[0\].contnet"):
+        load_cases(path)

@@ -236,8 +236,6 @@ def _vote(item: Any) -> str | None:
             return "openai-responses"
         if types & {"image_url", "input_audio"}:
             return "openai"
-    if "tool_call_id" in item and not _is_native(item):
-        return "openai"
     return None
 
 
