@@ -28,8 +28,9 @@ if TYPE_CHECKING:
         Suite,
         ToolCall,
         ToolSpec,
+        tool,
+        tool_from_function,
     )
-    from .schema._from_function import tool, tool_from_function
     from .scoring import score_case, score_responses
 
 #: public name -> module that defines it
@@ -47,8 +48,8 @@ _EXPORTS: dict[str, str] = {
     "Suite": "agentgauge.schema",
     "ToolCall": "agentgauge.schema",
     "ToolSpec": "agentgauge.schema",
-    "tool": "agentgauge.schema._from_function",
-    "tool_from_function": "agentgauge.schema._from_function",
+    "tool": "agentgauge.schema",
+    "tool_from_function": "agentgauge.schema",
     "load_suite": "agentgauge.io",
     "lint_suite": "agentgauge.io",
     "check_suite": "agentgauge.io",

@@ -53,6 +53,8 @@ from ._transcripts import (
     messages_from_data,
 )
 from ._transcripts_write import messages_to_format
+from ._yaml import Document, read_document, read_yaml_text
+from ._yaml_errors import validation_problems
 from .importers import IMPORTERS, ImportOptions, import_suite
 
 __all__ = [
@@ -66,6 +68,7 @@ __all__ = [
     "CapturedCase",
     "CategoryCount",
     "CategoryMix",
+    "Document",
     "ExportFormat",
     "ImportOptions",
     "LintFinding",
@@ -105,13 +108,16 @@ __all__ = [
     "messages_to_format",
     "open_mcp",
     "open_suite",
+    "read_document",
     "read_responses",
     "read_suite",
     "read_tools_file",
+    "read_yaml_text",
     "responses_from_metadata",
     "results_to_otlp",
     "tools_from_data",
     "tools_to_format",
+    "validation_problems",
     "write_responses",
     "write_suite",
 ]

@@ -8,8 +8,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
-from ..io import find_suite_file
-from ..io._yaml import read_yaml_text
+from ..io import find_suite_file, read_yaml_text
 from ..schema import Gates, RunRecord
 from ._model import Summary
 from ._summarize import SUMMARY_FILE, load_run, summarize_results
@@ -23,8 +22,7 @@ def load_gates_file(path: Path) -> Gates:
     """
     from pydantic import ValidationError
 
-    from ..io._yaml import read_document
-    from ..io._yaml_errors import validation_problems
+    from ..io import read_document, validation_problems
 
     display = str(path)
     doc = read_document(path, display)  # a missing file or bad YAML/JSON is a UserError
