@@ -26,6 +26,7 @@ Codes:
 ``never-fails``             the case expects nothing that could fail
 ``weak-expectation``        the case only checks that its only tool is called at all
 ``unused-tool``             a suite tool no case expects
+``no-adversarial-case``     a suite with red-team cases has a tool none of them covers
 ``category-mix``            a standard stratum (common / edge / adversarial) has no case
 ``unknown-scorer``          a ``scorers:`` entry names no known scorer (error)
 ``bad-scorer-args``         a scorer argument it does not take, or of the wrong type (error)
@@ -51,6 +52,7 @@ from ..schema import (
     Suite,
     ToolSpec,
 )
+from ._lint_redteam import uncovered_tools
 from ._lint_scorers import scorer_findings
 from ._lint_values import matcher_issues, structural_issues
 from ._loader import LoadedSuite, Origin
@@ -185,6 +187,11 @@ class _Linter:
         for case, origin in zip(self.suite.cases, self.loaded.case_origins, strict=True):
             self.case(case, origin)
         self.unused_tools()
+        for gap in uncovered_tools(self.suite):
+            at = self.loaded.tool_origins[gap.index]
+            self.add(
+                "warning", "no-adversarial-case", gap.message, at, ("name",) if at.path else ()
+            )
         self.mix()
         self.default_specs()
         for sf in scorer_findings(self.suite, self.judge):
