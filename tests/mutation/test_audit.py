@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from _mutation_helpers import TOOLS, audit, axis
 
 import agentgauge.mutation as mutation
@@ -331,3 +332,21 @@ def test_a_reference_that_needs_a_python_fake_is_not_decided() -> None:
     assert got.reference.passed is None
     assert "Python fakes" in got.reference.explanation
     assert mutation.case_findings(got) == []
+
+
+def test_a_scorer_crash_is_reported_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentgauge.scoring import score_case
+
+    def crashes_on_refusals(case, turns, tools, config):  # type: ignore[no-untyped-def]
+        if any("can't help" in (m.content or "") for t in turns for m in t):
+            raise RuntimeError("boom")
+        return score_case(case, turns, tools, config)
+
+    monkeypatch.setattr("agentgauge.mutation._audit.score_case", crashes_on_refusals)
+    got = audit({"id": "c", "input": "q", "expect": {"behavior": "answer"}})["c"]
+    [refusal] = [v for v in got.verdicts if v.axis == "refusal"]
+    assert refusal.passed is None
+    assert not got.cannot_fail
+    [finding] = mutation.case_findings(got)
+    assert finding.code == "scorer-error"
+    assert "scorer crashed: RuntimeError: boom" in finding.message

@@ -7,6 +7,7 @@ Codes:
 ``mutant-passes``     warning   a wrong transcript passes (one finding per axis)
 ``reference-fails``   warning   the right transcript fails, or no agent could pass
 ``not-mutated``       warning   no mutation applies to the case
+``scorer-error``      warning   a scorer crashed on a wrong transcript (not counted)
 ====================  ========  ===================================================
 """
 
@@ -84,11 +85,27 @@ def case_findings(case: CaseAudit, origin: Origin | None = None) -> list[LintFin
                 origin,
             )
         )
+    crashed = [v for v in case.verdicts if v.passed is None and _crashed(v.explanation)]
+    if crashed:
+        out.append(
+            _finding(
+                "warning",
+                "scorer-error",
+                f"the scorers crashed on {len(crashed)} wrong transcript(s): "
+                f"{_first_line(crashed[0].explanation)}",
+                case,
+                origin,
+            )
+        )
     if not case.verdicts:
         out.append(
             _finding("warning", "not-mutated", "no mutation applies to this case", case, origin)
         )
     return out
+
+
+def _crashed(explanation: str) -> bool:
+    return explanation.startswith(("scorer crashed", "scorer '"))
 
 
 def audit_findings(audit: SuiteAudit, loaded: LoadedSuite | None = None) -> list[LintFinding]:
