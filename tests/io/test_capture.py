@@ -212,3 +212,32 @@ def test_captured_case_runs_fails_on_a_replay_of_production_and_passes_a_fixed_a
     ]
     assert run("production", production) == "failed"
     assert run("fixed", fixed) == "passed"
+
+
+def test_a_handoff_to_a_sub_agent_is_the_route_and_explicit_labels_win(tmp_path: Path) -> None:
+    from agentgauge.io._otlp import Span, otlp_document
+
+    def span(sid: str, parent: str | None, start: int, **attrs: str) -> Span:
+        attrs = {k.replace("__", "."): v for k, v in attrs.items()}
+        return Span("ab" * 16, sid, parent, attrs["gen_ai.operation.name"], start, start + 1, attrs)
+
+    user = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "refund?"}]}])
+    out = json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": "Sure."}]}])
+    op = "gen_ai__operation__name"
+    a, b, c = "1" * 16, "2" * 16, "3" * 16
+    spans = [
+        span(a, None, 1, **{op: "invoke_agent", "gen_ai__agent__name": "triage"}),
+        span(b, a, 2, **{op: "invoke_agent", "gen_ai__agent__name": "refunds"}),
+        span(c, b, 3, **{op: "chat", "gen_ai__input__messages": user,
+                         "gen_ai__output__messages": out}),
+    ]  # fmt: skip
+    path = tmp_path / "handoff.json"
+    path.write_text(json.dumps(otlp_document(spans, {}, ("t", "1"))))
+    (response,) = read_responses(path)
+    assert response.labels is not None
+    assert response.labels.route == "refunds"
+    spans[0] = span(a, None, 1, **{op: "invoke_agent", "agentgauge__route": "billing"})
+    path.write_text(json.dumps(otlp_document(spans, {}, ("t", "1"))))
+    (response,) = read_responses(path)
+    assert response.labels is not None
+    assert response.labels.route == "billing"

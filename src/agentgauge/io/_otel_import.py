@@ -11,7 +11,8 @@ output completes it. Tool definitions come from ``gen_ai.tool.definitions`` or
 
 Module labels the agent reports ride on any span of the trace: ``agentgauge.route``,
 ``agentgauge.skill`` and ``agentgauge.intents`` (a string or a list), see
-docs/bring-your-agent.md.
+docs/bring-your-agent.md. Without ``agentgauge.route``, an ``invoke_agent`` span nested in
+another (a handoff to a sub-agent) names the route by its ``gen_ai.agent.name``.
 """
 
 from __future__ import annotations
@@ -186,6 +187,13 @@ def _labels(spans: Sequence[Span]) -> Labels | None:
         for intent in [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []:
             if isinstance(intent, str) and intent not in intents:
                 intents.append(intent)
+    if route is None:  # a handoff: the first agent invoked inside another agent is the route
+        agents = {s.span_id for s in spans if _operation(s) == "invoke_agent"}
+        for s in spans:
+            name = s.attributes.get("gen_ai.agent.name")
+            if s.parent_id in agents and _operation(s) == "invoke_agent" and isinstance(name, str):
+                route = name
+                break
     if route is None and skill is None and not intents:
         return None
     return Labels(route=route, skill=skill, intents=intents)
