@@ -1,6 +1,6 @@
 """Our messages written in the vendors' conversation formats (the inverse of ``_transcripts``).
 
-Pure functions; each round-trips through :func:`agentgauge.io._transcripts.messages_from_data`
+Pure functions; each round-trips through :func:`agentgauge.io.messages_from_data`
 (tests/io/test_transcripts.py). Anthropic and Gemini keep the system text outside the message
 list, so they are written as a request body (``{"system", "messages"}``,
 ``{"system_instruction", "contents"}``).
