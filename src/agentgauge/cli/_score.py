@@ -59,7 +59,7 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     "responses_file",
     required=True,
     type=click.Path(path_type=Path),
-    help="Recorded responses: agentgauge JSONL or a BFCL result file.",
+    help="Recorded responses: agentgauge JSONL, a BFCL result file or OTLP/JSON traces.",
 )
 @click.option(
     "--output", "-o", "run_dir", required=True, type=click.Path(path_type=Path), help="Run folder."
