@@ -85,8 +85,15 @@ def test_plain_reply_that_is_not_a_completion_is_an_error(reply: FakeReply, show
 
 def test_sdk_transport_stream_of_html_is_an_error() -> None:
     pytest.importorskip("openai")
-    with pytest.raises(ProviderError, match="no chat completion chunks"):
+    with pytest.raises(ProviderError) as info:
         _generate(FakeRaw(200, HTML), stream=True, spec="openai:m?transport=sdk")
+    assert "expected server-sent events, got text/html: '<html><head>" in str(info.value)
+    assert KEY not in str(info.value)
+    # an event stream with nothing in it
+    with pytest.raises(ProviderError, match="no chat completion chunks"):
+        _generate(
+            FakeRaw(200, "\n", "text/event-stream"), stream=True, spec="openai:m?transport=sdk"
+        )
 
 
 def test_a_good_stream_still_answers() -> None:

@@ -253,6 +253,13 @@ class OpenAIProvider:
             if stream:
                 start = time.perf_counter()
                 events = await endpoint.create(**payload)
+                response = getattr(events, "response", None)
+                headers = getattr(response, "headers", None) or {}
+                kind = str(headers.get("content-type", "")).split(";")[0].strip().lower()
+                if response is not None and kind and kind != "text/event-stream":
+                    # the SDK would read no events from it: show what came instead
+                    body = await response.aread()
+                    raise self._fail(f"expected server-sent events, got {kind}", body)
                 return await self._consume(_dump_events(events), start)
             raw = await endpoint.with_raw_response.create(**payload)
             content = raw.http_response.content
