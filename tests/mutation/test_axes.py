@@ -66,15 +66,30 @@ def test_extra_call_for_a_no_tool_behaviour() -> None:
     assert axis(got["good"], "extra_call") == [False]
 
 
-def test_drop_argument_found_when_the_schema_default_satisfies_the_nested_matcher() -> None:
-    weak = {
-        "id": "weak",
+@pytest.mark.usefixtures("lax_scoring")
+def test_drop_argument_found_by_a_check_that_ignores_arguments() -> None:
+    got = audit({"id": "weak", "input": "q", "expect": {"tool_calls": [CALL_A]}})
+    assert axis(got["weak"], "drop_argument") == [True]
+
+
+def test_drop_argument_caught() -> None:
+    got = audit({"id": "good", "input": "q", "expect": {"tool_calls": [CALL_A]}})
+    [verdict] = [v for v in got["good"].verdicts if v.axis == "drop_argument"]
+    assert verdict.passed is False
+    assert verdict.explanation == "a.x: missing (expected 1)"
+
+
+def test_dropping_to_an_accepted_schema_default_is_no_finding() -> None:
+    # h's schema default {} gets k its default 'v' too: leaving h out is what the case asks
+    case = {
+        "id": "c",
         "input": "q",
         "expect": {"tool_calls": [{"name": "a", "arguments": {"x": 1, "h": {"k": "v"}}}]},
     }
-    got = audit(weak)["weak"]
+    got = audit(case)["c"]
     dropped = {v.detail: v.passed for v in got.verdicts if v.axis == "drop_argument"}
-    assert dropped == {"a.x left out": False, "a.h left out": True}
+    assert dropped == {"a.x left out": False, "a.h left out": None}
+    assert got.survivors == []
 
 
 def test_drop_argument_skips_optional_and_default_arguments() -> None:

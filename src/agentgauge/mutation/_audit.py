@@ -312,6 +312,8 @@ async def _audit_one(
             )
             continue
         passed, why = await _verdict(case, m.turns, tools, s)
+        if passed and m.benign:
+            passed, why = None, f"not a mistake: {m.benign}"
         verdicts.append(
             MutantVerdict(axis=m.axis, turn=m.turn, detail=m.detail, passed=passed, explanation=why)
         )

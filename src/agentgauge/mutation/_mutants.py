@@ -86,6 +86,15 @@ class Mutant:
     detail: str
     #: the agent's messages per turn (the argument ``score_case`` takes)
     turns: list[list[Message]] = field(repr=False)
+    #: why this transcript is in fact right if the scorers pass it (a dropped argument whose
+    #: schema default the case accepts); None: passing is a finding
+    benign: str | None = None
+
+
+class _Detail(str):
+    """A mutant's description that may say when the mutant passing is no finding."""
+
+    benign: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,9 +275,15 @@ class _Builder:
                 schema = props.get(name)
                 if not m.optional and not _default_accepted(m, schema, value):
                     dropped = {a: v for a, v in planned.arguments.items() if a != name}
+                    what = _Detail(f"{label}.{name} left out")
+                    if isinstance(schema, dict) and "default" in schema:
+                        what.benign = (
+                            f"left out, {name} is its schema default {schema['default']!r}, "
+                            "which the case accepts"
+                        )
                     yield (
                         "drop_argument",
-                        f"{label}.{name} left out",
+                        what,
                         _with_call(ref, k, replace(planned, arguments=dropped)),
                     )
                 if isinstance(value, RefValue):
@@ -407,5 +422,6 @@ def mutate_case(case: Case, suite: Suite, *, grounding: bool = False) -> CaseMut
                 out.unbuilt.append((axis, f"turn {i}: {exc}"))
                 continue
             shown = f"turn {i}: {detail}" if len(expectations) > 1 else detail
-            out.mutants.append(Mutant(axis=axis, turn=i, detail=shown, turns=turns))
+            benign = getattr(detail, "benign", None)
+            out.mutants.append(Mutant(axis=axis, turn=i, detail=shown, turns=turns, benign=benign))
     return out
