@@ -11,6 +11,8 @@ fi
 echo "== ruff"
 "$VENV/bin/ruff" check src tests benchmarks
 "$VENV/bin/ruff" format --check src tests benchmarks
+echo "== import layers (lint-imports; docs/architecture.md, 'Layers')"
+"$VENV/bin/lint-imports"
 echo "== mypy (strict)"
 "$VENV/bin/mypy"
 echo "== pytest"

@@ -1,0 +1,136 @@
+"""The layer order and the private-module rule are enforced: lint-imports passes on the tree, and
+fails on a copy of the tree with a deliberately upward or private import (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+pytestmark = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter not installed")
+
+
+def _contracts() -> dict[str, dict[str, object]]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return {c["id"]: c for c in config["contracts"]}
+
+
+def _layer_names() -> list[str]:
+    layers = _contracts()["layers"]["layers"]
+    assert isinstance(layers, list)
+    return [name.strip() for layer in layers for name in re.split(r"[|:]", layer)]
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=root,
+        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def tree_copy(tmp_path: Path) -> Path:
+    shutil.copytree(
+        ROOT / "src" / "agentgauge",
+        tmp_path / "src" / "agentgauge",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    shutil.copytree(ROOT / "scripts", tmp_path / "scripts", ignore=shutil.ignore_patterns("*.sh"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def test_the_tree_keeps_every_contract() -> None:
+    out = _lint(ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "broken" not in out.stdout.lower().replace("0 broken", "")
+
+
+def test_an_upward_import_fails(tree_copy: Path) -> None:
+    (tree_copy / "src/agentgauge/schema/_upward.py").write_text(
+        "from ..runner import RunConfig\n\n__all__ = ['RunConfig']\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "agentgauge.schema is not allowed to import agentgauge.runner" in out.stdout
+    assert "agentgauge.schema._upward -> agentgauge.runner" in out.stdout
+
+
+def test_a_lazy_upward_import_inside_a_function_fails(tree_copy: Path) -> None:
+    (tree_copy / "src/agentgauge/io/_lazy_up.py").write_text(
+        "def f() -> object:\n    from ..judges import Judge\n\n    return Judge\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "agentgauge.io._lazy_up -> agentgauge.judges" in out.stdout
+
+
+def test_a_private_import_across_packages_fails(tree_copy: Path) -> None:
+    (tree_copy / "src/agentgauge/runner/_private.py").write_text(
+        "from ..providers._base import ModelRequest\n\n__all__ = ['ModelRequest']\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "agentgauge.runner._private -> agentgauge.providers._base" in out.stdout
+
+
+def test_a_package_without_a_layer_fails(tree_copy: Path) -> None:
+    (tree_copy / "src/agentgauge/newthing").mkdir()
+    (tree_copy / "src/agentgauge/newthing/__init__.py").write_text("")
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "agentgauge.newthing" in out.stdout
+
+
+def test_the_layers_name_every_package_and_root_module() -> None:
+    src = ROOT / "src" / "agentgauge"
+    children = {p.stem for p in src.glob("*.py") if p.name != "__init__.py"} | {
+        p.name for p in src.iterdir() if (p / "__init__.py").exists()
+    }
+    assert set(_layer_names()) == children
+
+
+def test_architecture_doc_lists_the_same_layers() -> None:
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    section = doc.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    for name in _layer_names():
+        assert f"`{name}`" in section, f"docs/architecture.md: layer {name} missing"
+
+
+def test_every_exception_to_a_contract_gives_a_reason() -> None:
+    text = (ROOT / "pyproject.toml").read_text()
+    block = text.split("[tool.importlinter]", 1)[1].split("\n[tool.", 1)[0]
+    for ignores in re.findall(r"ignore_imports = \[\n(.*?)\n\]", block, re.S):
+        lines = ignores.splitlines()
+        for i, line in enumerate(lines):
+            if line.strip().startswith('"'):
+                above = [x.strip() for x in lines[:i] if x.strip()]
+                assert above and above[0].startswith("#"), f"no reason above {line.strip()}"
+
+
+def test_private_rule() -> None:
+    sys.path.insert(0, str(ROOT))
+    try:
+        from scripts.import_contracts import is_private_to_another
+    finally:
+        sys.path.remove(str(ROOT))
+    assert is_private_to_another("agentgauge.runner._suite", "agentgauge.providers._base")
+    assert is_private_to_another("agentgauge.scoring._bfcl", "agentgauge.io.importers._bfcl")
+    assert is_private_to_another("agentgauge", "agentgauge.schema._from_function")
+    assert not is_private_to_another("agentgauge.runner._suite", "agentgauge.providers")
+    assert not is_private_to_another("agentgauge.runner._suite", "agentgauge.runner._case")
+    assert not is_private_to_another("agentgauge.io._lint", "agentgauge.io.importers._bfcl")
+    assert not is_private_to_another("agentgauge.runner._suite", "agentgauge._messages")
+    assert not is_private_to_another("agentgauge.cli._run", "agentgauge.io.importers")
