@@ -75,11 +75,13 @@ def main() -> None:
                     upward.append(f"{rel}:{node.lineno}: {src_pkg} -> {t}")
                 if any(c.startswith("_") for c in t.split(".")[2:]):
                     private.append((str(rel), t))
-    cycles = sorted({tuple(sorted((a, b))) for a in edges for b in edges[a] if a in edges.get(b, ())})
+    pairs = {tuple(sorted((a, b))) for a in edges for b in edges[a] if a in edges.get(b, ())}
+    cycles = sorted(pairs)
     print("upward imports:", len(upward))
     for u in upward:
         print("  ", u)
-    print(f"cross-package private imports: {len(private)} from {len({p[0] for p in private})} files")
+    files = len({p[0] for p in private})
+    print(f"cross-package private imports: {len(private)} from {files} files")
     for p in private:
         print("  ", *p)
     print("package 2-cycles:", cycles or "none")
