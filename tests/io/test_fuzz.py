@@ -670,11 +670,19 @@ def _op_bfcl(folder: Path) -> None:
     )
 
 
+def _op_tools(folder: Path) -> None:
+    """``agentgauge tools`` / an importer's ``--tools``: read a tool file in any format."""
+    from agentgauge.io import read_tools_file
+
+    read_tools_file(next(folder.glob("tools-under-test.*")))
+
+
 OPS: dict[str, Callable[[Path], None]] = {
     "validate": _op_validate,
     "run": _op_run,
     "score": _op_score,
     "bfcl": _op_bfcl,
+    "tools": _op_tools,
 }
 
 
@@ -858,6 +866,7 @@ def test_base_inputs_are_accepted(tmp_path: Path, harness: Harness) -> None:
     """The unmutated inputs load, run, score and import: the fuzz starts from valid data."""
     (tmp_path / "base").mkdir()
     write_base(tmp_path / "base")
+    (tmp_path / "base" / "tools-under-test.json").write_text(TOOLS_JSON)
     for op in OPS:
         outcome = harness.run(op, tmp_path / "base")
         assert outcome.status == "ok", (op, outcome)

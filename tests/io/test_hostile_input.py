@@ -343,19 +343,31 @@ def test_lines_of_ordinary_problems_are_unchanged(tmp_path: Path) -> None:
     assert f"suite.yaml:{line}: defaults.max_steps: " in err.value.problems[0]
 
 
-def test_tool_files_read_by_tools_and_importers_have_the_same_limits(tmp_path: Path) -> None:
-    from agentgauge.io import read_tools_file
-
-    with pytest.raises(UserError, match=r"/dev/zero:1: not a regular file"):
-        read_tools_file("/dev/zero")
-    recursive = tmp_path / "tools.yaml"
-    recursive.write_text("- &t {name: a, description: *t}\n")
-    with pytest.raises(UserError, match=r"tools.yaml:1: \[0\].description: recursive alias"):
-        read_tools_file(recursive)
-    deep = tmp_path / "tools.json"
-    deep.write_text('[{"name": "a", "parameters": ' + "[" * 500 + "]" * 500 + "}]")
-    with pytest.raises(UserError, match=r"tools.json:1: \[0\].parameters.*nested deeper"):
-        read_tools_file(deep)
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("tools-under-test.json", "/dev/zero", r"tools-under-test.json:1: not a regular file"),
+        (
+            "tools-under-test.yaml",
+            "- &t {name: a, description: *t}\n",
+            r"tools-under-test.yaml:1: [0].description: recursive alias",
+        ),
+        (
+            "tools-under-test.json",
+            '[{"name": "a", "parameters": ' + "[" * 500 + "]" * 500 + "}]",
+            r"tools-under-test.json:1: [0].parameters",
+        ),
+    ],
+)
+def test_tool_files_read_by_tools_and_importers_have_the_same_limits(
+    tmp_path: Path, harness: Harness, name: str, content: str, expected: str
+) -> None:
+    folder = make(tmp_path, {})
+    if content.startswith("/dev/"):
+        (folder / name).symlink_to(content)
+    else:
+        (folder / name).write_text(content)
+    refused(harness.run("tools", folder), expected)
 
 
 @pytest.mark.parametrize(
