@@ -9,8 +9,8 @@ if [ ! -x "$VENV/bin/agentgauge" ]; then
   bash scripts/setup.sh
 fi
 echo "== ruff"
-"$VENV/bin/ruff" check src tests benchmarks
-"$VENV/bin/ruff" format --check src tests benchmarks
+"$VENV/bin/ruff" check src tests benchmarks scripts
+"$VENV/bin/ruff" format --check src tests benchmarks scripts
 echo "== import layers (lint-imports; docs/architecture.md, 'Layers')"
 "$VENV/bin/lint-imports"
 echo "== mypy (strict)"
