@@ -12,7 +12,7 @@ from agentgauge.providers import GenerateConfig, ModelRequest, ModelResponse, re
 from agentgauge.providers._common import RAW_ARGUMENTS_KEY
 from agentgauge.providers._http import HttpProvider, request_body, response_from_body
 from agentgauge.schema import Message, ToolCall, ToolSpec
-from agentgauge.testing import FakeFault, FakeOpenAIServer
+from agentgauge.testing import FakeFault, FakeOpenAIServer, FakeRaw
 
 TOOL = ToolSpec(name="lookup", description="Find", parameters={"type": "object"})
 
@@ -123,3 +123,17 @@ def test_bad_url_and_options() -> None:
         resolve_provider("http://")
     with pytest.raises(UserError, match="unknown option"):
         resolve_provider("http://127.0.0.1:9/agent", colour="red")
+
+
+def test_an_error_in_a_200_reply_is_a_provider_error_not_an_empty_answer() -> None:
+    body = '{"error": {"message": "quota exceeded"}}'
+    with FakeOpenAIServer([FakeRaw(200, body, "application/json")]) as srv:
+        provider = resolve_provider(srv.url + "/agent")
+        with pytest.raises(ProviderError) as info:
+            _call(provider)
+    assert "the agent replied with an error" in str(info.value)
+    assert "quota exceeded" in str(info.value)
+    assert info.value.transient is False
+    # an error beside a real answer is not the reply's meaning: the unknown key is refused
+    with pytest.raises(ProviderError, match=r"unknown field\(s\) \['error'\]"):
+        response_from_body({"text": "hi", "error": "x"})

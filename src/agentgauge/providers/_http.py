@@ -24,6 +24,8 @@ import os
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import orjson
+
 from ..errors import ProviderError, UserError
 from ..schema import Labels, Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
@@ -115,6 +117,14 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
     if not isinstance(body, dict):
         raise ProviderError(
             f"{where}: expected a JSON object, got {str(body)[:100]}", transient=False
+        )
+    if "error" in body and not body.get("text") and not body.get("tool_calls"):
+        # an error reported in a 200 reply is a failed call, never an (empty) answer
+        from ._common import first_bytes
+
+        raise ProviderError(
+            f"{where}: the agent replied with an error: {first_bytes(orjson.dumps(body['error']))}",
+            transient=False,
         )
     _refuse_unknown(body, REPLY_FIELDS, "the reply", where)
     text = body.get("text")
