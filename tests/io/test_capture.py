@@ -241,3 +241,44 @@ def test_a_handoff_to_a_sub_agent_is_the_route_and_explicit_labels_win(tmp_path:
     (response,) = read_responses(path)
     assert response.labels is not None
     assert response.labels.route == "billing"
+
+
+def test_openinference_spans_are_read(tmp_path: Path) -> None:
+    from agentgauge.io._otlp import STATUS_ERROR, Span, otlp_document
+
+    tool_def = {
+        "type": "function",
+        "function": {
+            "name": "cancel_order",
+            "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+        },
+    }
+    out = "llm.output_messages.0.message.tool_calls.0.tool_call"
+    llm = {
+        "openinference.span.kind": "LLM",
+        "llm.model_name": "gpt-4o",
+        "llm.input_messages.0.message.role": "user",
+        "llm.input_messages.0.message.content": "Cancel order 42",
+        "llm.output_messages.0.message.role": "assistant",
+        f"{out}.id": "t1",
+        f"{out}.function.name": "cancel_order",
+        f"{out}.function.arguments": '{"order_id": "24"}',
+        "llm.tools.0.tool.json_schema": json.dumps(tool_def),
+        "session.id": "sess-7",
+    }  # fmt: skip
+    tool = {"openinference.span.kind": "TOOL", "tool.name": "cancel_order", "tool_call.id": "t1"}
+    spans = [
+        Span("cd" * 16, "1" * 16, None, "Agent", 1, 9, {"openinference.span.kind": "AGENT"}),
+        Span("cd" * 16, "2" * 16, "1" * 16, "ChatCompletion", 2, 3, llm),
+        Span("cd" * 16, "3" * 16, "1" * 16, "cancel_order", 4, 5, tool, (), STATUS_ERROR,
+             "no order 24"),
+    ]  # fmt: skip
+    path = tmp_path / "oi.json"
+    path.write_text(json.dumps(otlp_document(spans, {}, ("openinference", "1"))))
+    (captured,) = capture_cases([path])
+    case = captured.case
+    assert case.id == "sess-7-turn1"
+    assert captured.reason == "failed: cancel_order: no order 24"
+    assert [c.name for c in case.expect.tool_calls] == ["cancel_order"]
+    assert [t.name for t in case.tools or []] == ["cancel_order"]
+    assert captured.response.calls[0].arguments == {"order_id": "24"}

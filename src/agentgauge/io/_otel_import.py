@@ -5,9 +5,12 @@ conventions' ``gen_ai.input.messages`` / ``gen_ai.output.messages`` (with
 ``gen_ai.system_instructions``), as span attributes or on a
 ``gen_ai.client.inference.operation.details`` event, or the older indexed attributes that
 OpenLLMetry writes (``gen_ai.prompt.N.role`` / ``.content`` / ``.tool_calls.M.name``,
-``gen_ai.completion.N...``). The model call with the most input messages holds the history; its
-output completes it. Tool definitions come from ``gen_ai.tool.definitions`` or
-``llm.request.functions.N.*``; failures from spans with error status (or ``error.type``).
+``gen_ai.completion.N...``), or OpenInference's (``llm.input_messages.N.message.role`` /
+``.content`` / ``.tool_calls.M.tool_call.function.name``, ``llm.output_messages...``,
+``openinference.span.kind``). The model call with the most input messages holds the history; its
+output completes it. Tool definitions come from ``gen_ai.tool.definitions``,
+``llm.request.functions.N.*`` or ``llm.tools.N.tool.json_schema``; failures from spans with
+error status (or ``error.type``).
 
 Module labels the agent reports ride on any span of the trace: ``agentgauge.route``,
 ``agentgauge.skill`` and ``agentgauge.intents`` (a string or a list), see
@@ -33,8 +36,18 @@ from ._transcripts import TranscriptError, messages_from_data
 __all__ = ["TracedConversation", "conversations_from_spans", "read_conversations"]
 
 _CHAT_OPS: Final = frozenset({"chat", "text_completion", "generate_content", "completion"})
-_INDEXED: Final = re.compile(r"^gen_ai\.(prompt|completion)\.(\d+)\.(.+)$")
-_FUNCTIONS: Final = re.compile(r"^llm\.request\.functions\.(\d+)\.(name|description|parameters)$")
+#: OpenLLMetry's ``gen_ai.prompt.N.*`` / ``gen_ai.completion.N.*``
+_INDEXED: Final = re.compile(r"^gen_ai\.(prompt|completion)\.(\d{1,6})\.(.+)$")
+#: OpenInference's ``llm.input_messages.N.message.*`` / ``llm.output_messages.N.message.*``
+_OPENINFERENCE: Final = re.compile(r"^llm\.(input|output)_messages\.(\d{1,6})\.message\.(.+)$")
+_OI_CALL: Final = re.compile(
+    r"^tool_calls\.(\d{1,6})\.tool_call\.(?:function\.)?(id|name|arguments)$"
+)
+_CALL: Final = re.compile(r"^tool_calls\.(\d{1,6})\.(id|name|arguments)$")
+_FUNCTIONS: Final = re.compile(
+    r"^llm\.request\.functions\.(\d{1,6})\.(name|description|parameters)$"
+)
+_OI_TOOLS: Final = re.compile(r"^llm\.tools\.(\d{1,6})\.tool\.json_schema$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +86,9 @@ def _operation(span: Span) -> str | None:
         return "execute_tool"
     if kind in ("agent", "workflow"):
         return "invoke_agent"
+    kind = span.attributes.get("openinference.span.kind")  # OpenInference (Phoenix, Arize)
+    if isinstance(kind, str) and kind.upper() in ("LLM", "TOOL", "AGENT"):
+        return {"LLM": "chat", "TOOL": "execute_tool", "AGENT": "invoke_agent"}[kind.upper()]
     if "gen_ai.tool.name" in span.attributes:
         return "execute_tool"
     return None
@@ -93,13 +109,21 @@ def _semconv_messages(attrs: dict[str, Any], key: str) -> list[Any] | None:
 
 
 def _indexed(attrs: dict[str, Any], which: str) -> list[dict[str, Any]]:
-    """OpenLLMetry's ``gen_ai.prompt.N.*`` attributes as OpenAI chat messages."""
+    """Indexed message attributes as OpenAI chat messages: OpenLLMetry's ``gen_ai.prompt.N.*``
+    (``which``: prompt / completion) or OpenInference's ``llm.input_messages.N.message.*``."""
     rows: dict[int, dict[str, Any]] = defaultdict(dict)
     for key, value in attrs.items():
         m = _INDEXED.match(key)
-        if m is None or m.group(1) != which:
+        if m is not None and m.group(1) == which:
+            rows[int(m.group(2))][m.group(3)] = value
             continue
-        rows[int(m.group(2))][m.group(3)] = value
+        m = _OPENINFERENCE.match(key)
+        if m is not None and m.group(1) == ("input" if which == "prompt" else "output"):
+            field_ = m.group(3)
+            call = _OI_CALL.match(field_)
+            if call is not None:
+                field_ = f"tool_calls.{call.group(1)}.{call.group(2)}"
+            rows[int(m.group(2))][field_] = value
     out: list[dict[str, Any]] = []
     for _, row in sorted(rows.items()):
         message: dict[str, Any] = {
@@ -108,7 +132,7 @@ def _indexed(attrs: dict[str, Any], which: str) -> list[dict[str, Any]]:
         }
         calls: dict[int, dict[str, Any]] = defaultdict(dict)
         for key, value in row.items():
-            cm = re.match(r"^tool_calls\.(\d+)\.(id|name|arguments)$", key)
+            cm = _CALL.match(key)
             if cm:
                 calls[int(cm.group(1))][cm.group(2)] = value
         if calls:
@@ -164,6 +188,13 @@ def _tools(spans: Sequence[Span]) -> list[ToolSpec]:
                 rows[int(m.group(1))][m.group(2)] = _loads(value)
         if not definitions and rows:
             definitions = [r for _, r in sorted(rows.items())]
+        if not definitions:
+            schemas = {
+                int(m.group(1)): _loads(v)
+                for k, v in span.attributes.items()
+                if (m := _OI_TOOLS.match(k)) is not None
+            }
+            definitions = [d for _, d in sorted(schemas.items())]
         if definitions:
             try:
                 return tools_from_data(definitions)
@@ -227,7 +258,7 @@ def _conversation(spans: list[Span]) -> TracedConversation:
         if not s.is_error:
             continue
         reason = s.status_message or str(s.attributes.get("error.type", "error"))
-        call_id = s.attributes.get("gen_ai.tool.call.id")
+        call_id = s.attributes.get("gen_ai.tool.call.id", s.attributes.get("tool_call.id"))
         turn: int | None = None
         if isinstance(call_id, str) and call_id in call_index:
             failed_calls[call_id] = reason
