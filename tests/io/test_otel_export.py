@@ -174,3 +174,10 @@ def test_an_unreachable_or_refusing_endpoint_is_one_line_exit_2(tmp_path: Path) 
     assert result.exit_code == 2
     assert "OTLP export failed" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_run_keeps_its_summary_when_the_receiver_is_down(tmp_path: Path) -> None:
+    run_dir, out = _run(tmp_path, "--otel-endpoint", "http://user:secret@127.0.0.1:9")
+    assert (run_dir / "summary.json").exists()
+    assert "OTLP export failed" in out
+    assert "secret" not in out

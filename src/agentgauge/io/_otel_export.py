@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,6 +301,7 @@ def post_otlp(documents: Iterable[dict[str, Any]], endpoint: str, timeout_s: flo
     import httpx
 
     url = traces_url(endpoint)
+    shown = re.sub(r"//[^/@]*@", "//", url)  # never print credentials given in the URL
     headers = {"Content-Type": "application/json", **_env_headers()}
     sent = 0
     with httpx.Client(timeout=timeout_s) as client:
@@ -308,10 +310,10 @@ def post_otlp(documents: Iterable[dict[str, Any]], endpoint: str, timeout_s: flo
             try:
                 response = client.post(url, content=body, headers=headers)
             except httpx.HTTPError as err:
-                raise UserError(f"{url}: OTLP export failed: {err}") from None
+                raise UserError(f"{shown}: OTLP export failed: {err}") from None
             if response.status_code >= 300:
                 raise UserError(
-                    f"{url}: OTLP export failed: HTTP {response.status_code} "
+                    f"{shown}: OTLP export failed: HTTP {response.status_code} "
                     f"{response.text[:200]!r}"
                 )
             sent += sum(len(ss["spans"]) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"])
