@@ -106,7 +106,7 @@ def test_run_with_otel_endpoint_sends_the_genai_span_tree(
     tmp_path: Path, receiver: _Receiver
 ) -> None:
     _, out = _run(tmp_path, "--otel-endpoint", receiver.url)
-    assert "otel: sent 8 span(s)" in out
+    assert "otel: sent 8 span(s) to the OTLP endpoint" in out
     path, content_type, _ = receiver.requests[0]
     assert (path, content_type) == ("/v1/traces", "application/json")
     spans = receiver.spans()

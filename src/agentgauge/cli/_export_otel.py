@@ -10,6 +10,7 @@ The work is done by :func:`agentgauge.io.export_run_otlp`; see docs/bring-your-a
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -51,6 +52,7 @@ def command(run_dir: Path, output: Path | None, endpoint: str | None, content: b
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
         return
     count = export_run_otlp(run_dir, export, output=output, endpoint=endpoint)
-    where = " and ".join(x for x in (str(output) if output else "", endpoint or "") if x)
+    shown = re.sub(r"//[^/@]*@", "//", endpoint) if endpoint else ""  # no credentials shown
+    where = " and ".join(x for x in (str(output) if output else "", shown) if x)
     click.echo(f"exported {count} span(s) of run {record.run_id} to {where}")
     sys.stdout.flush()
