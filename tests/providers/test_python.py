@@ -12,7 +12,7 @@ from agentgauge.providers import ModelRequest, ModelResponse, Provider, resolve_
 from agentgauge.schema import Message, ToolCall, ToolSpec
 
 HERE = Path(__file__).resolve().parent
-AGENTS_FILE = HERE / "agents" / "sample_agents.py"
+AGENTS_FILE = HERE / "sample_agent_pkg" / "sample_agents.py"
 REPO = HERE.parents[1]
 REQUEST = ModelRequest(
     messages=[
@@ -64,7 +64,7 @@ def test_dict_response_and_model_response() -> None:
 
 def test_module_path_spec(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(HERE))
-    provider = resolve_provider("python:agents.sample_agents:two_args")
+    provider = resolve_provider("python:sample_agent_pkg.sample_agents:two_args")
     assert _generate(provider).message.content.startswith("2 messages")
 
 
