@@ -315,88 +315,120 @@ def too_deep_message(display: str, line: int | None, path: Sequence[PathElem]) -
     )
 
 
-def _node_children(node: yaml.Node) -> list[tuple[PathElem, yaml.Node, int]]:
-    """(path step, child, line of the step) of a collection node."""
+_Link = tuple[Any, PathElem] | None
+"""A path as a linked list (parent link, step): built per node for nothing, joined on demand."""
+
+
+def _path(link: _Link) -> tuple[PathElem, ...]:
+    steps: list[PathElem] = []
+    while link is not None:
+        link, step = link
+        steps.append(step)
+    return tuple(reversed(steps))
+
+
+def _children(node: yaml.Node) -> Iterator[tuple[PathElem, yaml.Node, yaml.Node]]:
+    """(path step, child, node whose line is the step's: the key, or the item) of a node."""
     if isinstance(node, yaml.MappingNode):
-        out: list[tuple[PathElem, yaml.Node, int]] = []
         for key, value in node.value:
-            step = key.value if isinstance(key, yaml.ScalarNode) else "?"
-            out.append((step, value, key.start_mark.line))
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [(i, item, item.start_mark.line) for i, item in enumerate(node.value)]
-    return []
+            yield (key.value if isinstance(key, yaml.ScalarNode) else "?"), value, key
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield i, item, item
 
 
-def _check_tree(root: yaml.Node, display: str) -> dict[int, tuple[PathElem, ...]]:
-    """Check a composed YAML tree before anything walks it; returns each node's path.
+def _path_to(root: yaml.Node, target: yaml.Node) -> tuple[PathElem, ...]:
+    """The path of the first place ``target`` is found under ``root`` (for a message)."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, _Link]] = [(root, None)]
+    while stack:
+        node, link = stack.pop()
+        if node is target:
+            return _path(link)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend((child, (link, step)) for step, child, _ in _children(node))
+    return ()
+
+
+def _check_tree(root: yaml.Node, display: str) -> None:
+    """Check a composed YAML tree before anything walks it.
 
     Raises :class:`UserError` for an alias that contains itself, for aliases that expand the
     document by more than :data:`MAX_ALIAS_NODES` nodes, for nesting deeper than
     :data:`MAX_DEPTH`, and for duplicate keys (all of those). Each node is visited once, however
     many aliases point at it.
     """
-    paths: dict[int, tuple[PathElem, ...]] = {}
-    height: dict[int, int] = {}
-    size: dict[int, int] = {}
-    reached: dict[int, int] = {}
+    if isinstance(root, yaml.ScalarNode):
+        return
+    scalar = yaml.ScalarNode
+    height: dict[int, int] = {}  # lists and mappings nested in a collection, itself included
+    size: dict[int, int] = {}  # nodes of a collection once its aliases are expanded
+    again: dict[int, tuple[int, yaml.Node]] = {}  # collections reached more than once
     on_path: set[int] = set()
-    nodes: dict[int, yaml.Node] = {}
+    written = 0
     problems: list[str] = []
-    stack: list[tuple[yaml.Node, tuple[PathElem, ...], bool]] = [(root, (), False)]
+    stack: list[tuple[yaml.Node, _Link, bool]] = [(root, None, False)]
     while stack:
-        node, path, done = stack.pop()
+        node, link, done = stack.pop()
         nid = id(node)
-        kids = _node_children(node)
+        values = [v for _, v in node.value] if isinstance(node, yaml.MappingNode) else node.value
         if done:
             on_path.discard(nid)
-            height[nid] = 1 + max((height[id(c)] for _, c, _ in kids), default=0) if kids else 0
-            size[nid] = 1 + sum(size[id(c)] for _, c, _ in kids)
-            continue
-        reached[nid] = reached.get(nid, 0) + 1
-        if nid in height:
-            continue  # reached again through an alias: checked already
-        on_path.add(nid)
-        paths[nid] = path
-        nodes[nid] = node
-        stack.append((node, path, True))
-        seen: set[PathElem] = set()
-        for step, child, line in reversed(kids):
-            if id(child) in on_path:
-                raise UserError(
-                    f"{_where(display, line + 1, (*path, step))}recursive alias: the value "
-                    "contains itself"
-                )
-            stack.append((child, (*path, step), False))
-        if isinstance(node, yaml.MappingNode):
-            for step, _, line in kids:
-                if step == "<<":
+            deepest = 0
+            count = 1
+            for child in values:
+                if child.__class__ is scalar:
+                    count += 1
                     continue
-                if step in seen:
-                    problems.append(
-                        f"{_where(display, line + 1, (*path, step))}duplicate key '{step}'"
+                count += size[id(child)]
+                deepest = max(deepest, height[id(child)])
+            height[nid] = deepest + 1
+            size[nid] = count
+            continue
+        if nid in height:
+            reached = again.get(nid)
+            again[nid] = ((reached[0] if reached else 1) + 1, node)
+            continue
+        on_path.add(nid)
+        stack.append((node, link, True))
+        written += 1
+        seen: set[PathElem] = set()
+        for step, child, at in _children(node):
+            if child.__class__ is scalar:
+                written += 1
+            else:
+                if id(child) in on_path:
+                    raise UserError(
+                        f"{_where(display, at.start_mark.line + 1, _path((link, step)))}"
+                        "recursive alias: the value contains itself"
                     )
+                stack.append((child, (link, step), False))
+            if at is not child:  # a mapping key
+                if step in seen and step != "<<":
+                    where = _where(display, at.start_mark.line + 1, _path((link, step)))
+                    problems.append(f"{where}duplicate key '{step}'")
                 seen.add(step)
     if problems:
         raise UserError(problems[0], problems=problems)
-    extra = size[id(root)] - len(height)
+    extra = size[id(root)] - written
     if extra > MAX_ALIAS_NODES:
-        worst = max(
-            (n for n, count in reached.items() if count > 1),
-            key=lambda n: size[n] * (reached[n] - 1),
-        )
-        anchor = nodes[worst]
+        worst = max(again.values(), key=lambda pair: size[id(pair[1])] * (pair[0] - 1))[1]
+        where = _where(display, worst.start_mark.line + 1, _path_to(root, worst))
         raise UserError(
-            f"{_where(display, anchor.start_mark.line + 1, paths[worst])}aliases expand the "
-            f"document by {extra:,} nodes, more than the limit of {MAX_ALIAS_NODES:,} "
-            "(write the values out, or use fewer aliases)"
+            f"{where}aliases expand the document by {extra:,} nodes, more than the limit of "
+            f"{MAX_ALIAS_NODES:,} (write the values out, or use fewer aliases)"
         )
     if height[id(root)] > MAX_DEPTH:
-        node = root
+        node, steps = root, []
         for _ in range(MAX_DEPTH):
-            node = max(_node_children(node), key=lambda kid: height[id(kid[1])])[1]
-        raise UserError(too_deep_message(display, node.start_mark.line + 1, paths[id(node)]))
-    return paths
+            step, node, _ = max(
+                (kid for kid in _children(node) if kid[1].__class__ is not scalar),
+                key=lambda kid: height[id(kid[1])],
+            )
+            steps.append(step)
+        raise UserError(too_deep_message(display, node.start_mark.line + 1, steps))
 
 
 def read_yaml_text(text: str, display: str, path: Path | None = None) -> Document:
@@ -406,12 +438,12 @@ def read_yaml_text(text: str, display: str, path: Path | None = None) -> Documen
         node = loader.get_single_node()
         if node is None:
             return Document(path or Path(display), display, None, FixedLocator(1))
-        paths = _check_tree(node, display)
+        _check_tree(node, display)
         try:
             data = loader.construct_document(node)
         except _BadValue as bad:
             line = bad.node.start_mark.line + 1
-            where = _where(display, line, paths.get(id(bad.node), ()))
+            where = _where(display, line, _path_to(node, bad.node))
             raise UserError(f"{where}{bad.message}") from None
     except yaml.YAMLError as err:
         raise UserError(_yaml_problem(display, err, text)) from None
