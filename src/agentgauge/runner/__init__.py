@@ -18,8 +18,9 @@ from ..providers import (
 from ._code_check import CodeUse, refuse_located, suite_code_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._journal import RUN_FILE, read_record
+from ._plan import select_cases
 from ._prices import PRICES, cost_usd
-from ._suite import SuiteSurvey, arun_suite, run_suite, select_cases
+from ._suite import SuiteSurvey, arun_suite, run_suite
 from ._tools import ToolState
 
 __all__ = [

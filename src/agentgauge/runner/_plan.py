@@ -1,0 +1,257 @@
+"""The plan of a run, made before any case runs: the case source (a list held in memory or a
+stream from disk, one shape for both), the checked options, what a resume keeps, and the
+``run.json`` record."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .._version import __version__
+from ..errors import UserError
+from ..providers import redact
+from ..schema import Case, JsonValue, RunRecord, Suite
+from ._config import RunConfig
+from ._journal import Finished, journal_has_results, read_record, scan_finished, write_record
+
+__all__ = [
+    "CaseSource",
+    "RunPlan",
+    "finish_record",
+    "header_hash",
+    "plan_run",
+    "select_cases",
+    "suite_hash",
+]
+
+
+def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterable[Case]:
+    """Cases whose id, category or a tag matches a ``case_filter`` glob; at most ``limit``."""
+    from ..schema import matches_case
+
+    globs = config.case_filter
+    n = 0
+    for case in cases:
+        if config.limit is not None and n >= config.limit:
+            return
+        if globs and not matches_case(case, globs):
+            continue
+        n += 1
+        yield case
+
+
+def header_hash(suite: Suite) -> hashlib.blake2b:
+    """The suite hash before its cases: every case's JSON is added to it, one at a time."""
+    return hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
+
+
+def suite_hash(suite: Suite, case_json: dict[int, bytes] | None = None) -> str:
+    """A hash of the suite, case by case (never one string of the whole suite); the same as a
+    :class:`~agentgauge.runner.SuiteSurvey` makes of the suite streamed.
+
+    ``case_json``, when given, keeps each case's JSON by ``id(case)`` for the replay keys.
+    """
+    h = header_hash(suite)
+    for case in suite.cases:
+        data = case.model_dump_json().encode()
+        h.update(data)
+        if case_json is not None:
+            case_json[id(case)] = data
+    return h.hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseSource:
+    """The cases a run takes, held in memory (a list) or streamed (consumed once, lazily).
+
+    ``count`` is how many cases are selected (None: not known before the stream ends);
+    ``suite_hash`` the hash recorded in run.json; ``case_json`` each case's JSON by ``id(case)``,
+    kept while the hash is made, for the replay keys (in memory only, when replay is on).
+    """
+
+    cases: Iterable[Case]
+    count: int | None
+    suite_hash: str | None
+    case_json: dict[int, bytes] | None = None
+
+    @classmethod
+    def in_memory(cls, suite: Suite, config: RunConfig) -> CaseSource:
+        case_json: dict[int, bytes] | None = {} if config.cache and config.replay else None
+        hashed = suite_hash(suite, case_json)
+        selected = list(select_cases(suite.cases, config))
+        return cls(cases=selected, count=len(selected), suite_hash=hashed, case_json=case_json)
+
+    @classmethod
+    def streamed(
+        cls, cases: Iterable[Case], config: RunConfig, count: int | None, suite_hash: str | None
+    ) -> CaseSource:
+        return cls(cases=select_cases(cases, config), count=count, suite_hash=suite_hash)
+
+
+@dataclass(kw_only=True)
+class RunPlan:
+    """What the workers need to know about the run as a whole."""
+
+    trials: int
+    workers: int
+    source: CaseSource
+    finished: Finished = field(default_factory=Finished)
+    record: RunRecord
+
+    @property
+    def todo(self) -> int | None:
+        """(case, trial) pairs left to run (None: a stream of unknown length)."""
+        if self.source.count is None:
+            return None
+        return self.source.count * self.trials - len(self.finished.pairs)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _trials(suite: Suite, config: RunConfig) -> int:
+    """The run's trials, after checking the options a caller may give out of range."""
+    trials = config.trials or suite.defaults.trials
+    if trials < 1:
+        raise UserError(f"--trials must be at least 1, got {trials}")
+    if config.max_concurrency < 1:
+        raise UserError(f"--max-concurrency must be at least 1, got {config.max_concurrency}")
+    if config.timeout_s is not None and not config.timeout_s > 0:  # also NaN
+        raise UserError(f"--timeout must be a positive number of seconds, got {config.timeout_s}")
+    return trials
+
+
+def _resume_state(config: RunConfig, run_dir: Path) -> tuple[Finished, RunRecord | None]:
+    """The pairs a resume keeps and the run's previous record (a new run: nothing)."""
+    if config.resume:
+        previous = read_record(run_dir) if (run_dir / "run.json").exists() else None
+        return scan_finished(run_dir), previous
+    if journal_has_results(run_dir):
+        raise UserError(
+            f"{run_dir} already holds results: use --resume {run_dir} to continue it, "
+            "or choose another output directory"
+        )
+    return Finished(), None
+
+
+def _refuse_changed_suite(
+    run_dir: Path, suite: Suite, previous: RunRecord | None, finished: Finished, now: str | None
+) -> None:
+    if previous is None or not finished.pairs or not previous.suite_hash or not now:
+        return
+    if now != previous.suite_hash:
+        raise UserError(
+            f"{run_dir}: the suite has changed since this run started (suite "
+            f"'{previous.suite}', hash {previous.suite_hash}; now '{suite.name}', {now}); "
+            "resuming would mix results of two suites: start a new run"
+        )
+
+
+def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, JsonValue]:
+    """The options recorded in run.json (what ``--resume`` needs; never a secret).
+
+    ``agent_source``: ``suite`` when the agent is the suite's ``defaults.agent`` (a resume takes
+    it from the suite again, as suite code), else ``caller``."""
+    base_url = config.agent_options.get("base_url")
+    return {
+        "trials": trials,
+        "max_concurrency": config.max_concurrency,
+        "provider_concurrency": config.provider_concurrency,
+        "timeout_s": config.timeout_s,
+        "retries": config.retries,
+        "max_steps": config.max_steps,
+        "cache": config.cache,
+        "replay": config.replay,
+        "seed": config.seed,
+        "stream": config.stream,
+        "case_filter": list(config.case_filter),
+        "limit": config.limit,
+        "mode": config.scoring.mode,
+        "agent_source": agent_source,
+        "base_url": redact(str(base_url)) if base_url is not None else None,
+    }
+
+
+def _agent_source(suite: Suite, config: RunConfig, agent: str) -> str:
+    from_suite = not config.agent and suite.defaults.agent and agent == suite.defaults.agent
+    return "suite" if from_suite else "caller"
+
+
+def _record(
+    suite: Suite,
+    config: RunConfig,
+    *,
+    agent: str,
+    public_agent: str,
+    trials: int,
+    workers: int,
+    source: CaseSource,
+    previous: RunRecord | None,
+    tool_source: dict[str, JsonValue] | None,
+) -> RunRecord:
+    record = RunRecord(
+        run_id=previous.run_id if previous else uuid.uuid4().hex[:12],
+        suite=suite.name,
+        suite_path=config.suite_path or (previous.suite_path if previous else None),
+        suite_hash=source.suite_hash,
+        agent=public_agent,
+        judge=config.judge or (previous.judge if previous else None),
+        started_at=previous.started_at if previous else _now(),
+        agentgauge_version=__version__,
+        trials=trials,
+        max_concurrency=workers,
+        scoring_mode=config.scoring.mode,
+        case_count=source.count or 0,
+        options=_options(config, trials, _agent_source(suite, config, agent)),
+    )
+    # the mode of every case without its own tool_mode, and --tool-mode (for --resume)
+    record.options["tool_mode"] = config.tool_mode or suite.defaults.tool_mode
+    record.options["tool_mode_override"] = config.tool_mode
+    if tool_source is not None:
+        record.options["tool_source"] = tool_source
+    return record
+
+
+def plan_run(
+    suite: Suite,
+    config: RunConfig,
+    run_dir: Path,
+    source: CaseSource,
+    *,
+    agent: str,
+    public_agent: str,
+    workers: int,
+    tool_source: dict[str, JsonValue] | None = None,
+) -> RunPlan:
+    """Check the options, read what a resume keeps, and write the run's ``run.json``."""
+    trials = _trials(suite, config)
+    finished, previous = _resume_state(config, run_dir)
+    _refuse_changed_suite(run_dir, suite, previous, finished, source.suite_hash)
+    record = _record(
+        suite,
+        config,
+        agent=agent,
+        public_agent=public_agent,
+        trials=trials,
+        workers=workers,
+        source=source,
+        previous=previous,
+        tool_source=tool_source,
+    )
+    write_record(run_dir, record)
+    return RunPlan(trials=trials, workers=workers, source=source, finished=finished, record=record)
+
+
+def finish_record(run_dir: Path, plan: RunPlan, ran: int) -> RunRecord:
+    """Stamp the end of the run (and a stream's case count, now known) into ``run.json``."""
+    record = plan.record
+    record.finished_at = _now()
+    if plan.source.count is None:
+        record.case_count = ran + len(plan.finished.pairs)
+    write_record(run_dir, record)
+    return record

@@ -1,0 +1,146 @@
+"""The workers of a run: they share one lazy iterator of (case, trial) pairs, replay a result
+from the cache when they can, otherwise drive the case, and append each result to the
+journal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.lowlevel
+
+from ..io import ResultsWriter
+from ..schema import Case, CaseResult
+from ._case import CaseContext, run_case
+from ._config import RunConfig
+from ._mcp import case_tool_mode
+from ._plan import RunPlan
+from ._progress import ProgressReporter
+from ._replay import ResultReplay
+
+__all__ = ["Tally", "run_workers"]
+
+
+@dataclass(kw_only=True)
+class Tally:
+    """What the workers did: pairs run now, of them replayed from the cache, and statuses."""
+
+    ran: int = 0
+    replayed: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: {"passed": 0, "failed": 0, "error": 0})
+
+    def add(self, status: str) -> None:
+        self.ran += 1
+        self.counts[status] = self.counts.get(status, 0) + 1
+
+
+def _pairs(
+    cases: Iterable[Case], trials: int, done: set[tuple[str, int]]
+) -> Iterator[tuple[Case, int]]:
+    for case in cases:
+        for trial in range(trials):
+            if (case.id, trial) not in done:
+                yield case, trial
+
+
+async def _run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
+    try:
+        return await run_case(case, trial, ctx)
+    except Exception as exc:  # a bug in a fake or in agentgauge: record it, keep going
+        reason = f"internal error: {type(exc).__name__}: {exc}"
+        return CaseResult(
+            case_id=case.id,
+            trial=trial,
+            status="error",
+            error=reason,
+            explanation=reason,
+            category=case.category,
+            tags=case.tags,
+        )
+
+
+class _Workers:
+    def __init__(
+        self,
+        plan: RunPlan,
+        ctx: CaseContext,
+        config: RunConfig,
+        replay: ResultReplay | None,
+        writer: ResultsWriter,
+        progress: ProgressReporter,
+    ) -> None:
+        self.ctx = ctx
+        self.config = config
+        self.replay = replay
+        self.writer = writer
+        self.progress = progress
+        self.case_json = plan.source.case_json
+        self.tally = Tally()
+        # The workers share one lazy iterator of (case, trial) pairs: taking the next pair never
+        # awaits, so in a single event loop this needs no lock, and at most one pair per worker
+        # is ever in flight (a 100,000-case run never makes 100,000 tasks).
+        self.pairs = _pairs(plan.source.cases, plan.trials, plan.finished.pairs)
+
+    def _key(self, case: Case, trial: int) -> str | None:
+        # a real tool call's answer is not fingerprinted: such a case is always driven
+        if self.replay is None:
+            return None
+        if case_tool_mode(case, self.ctx.suite, self.config.tool_mode) != "mock":
+            return None
+        data = self.case_json.get(id(case)) if self.case_json else None
+        return self.replay.key(case, trial, data)
+
+    async def _replayed(self, key: str | None) -> bool:
+        """Write the cached result of ``key`` if there is one (no await unless every 256th)."""
+        if key is None or self.replay is None:
+            return False
+        hit = self.replay.get(key)
+        if hit is None:
+            return False
+        # buffered: a kill may lose replayed lines, which a resume replays again
+        self.writer.write_line(hit.line, flush=False)
+        self.tally.add(hit.status)
+        self.tally.replayed += 1
+        self.ctx.stats.cache_hits += hit.model_calls
+        self.progress.advance(hit.status)
+        if self.tally.replayed % 256 == 0:  # let Ctrl-C and the progress bar in
+            self.writer.flush()
+            await anyio.lowlevel.checkpoint()
+        return True
+
+    async def work(self, delay: float) -> None:
+        for case, trial in self.pairs:
+            key = self._key(case, trial)
+            if await self._replayed(key):  # a worker replays until it meets a case to run
+                continue
+            if delay > 0:  # stagger only a worker that has a case to run: others end at once
+                await anyio.sleep(delay)
+                delay = 0.0
+            result = await _run_guarded(case, trial, self.ctx)
+            line = self.writer.write(result)
+            if key is not None and self.replay is not None and result.status != "error":
+                self.replay.put(key, result.status, result.model_calls, line)
+            self.tally.add(result.status)
+            self.progress.advance(result.status)
+
+
+async def run_workers(
+    plan: RunPlan,
+    ctx: CaseContext,
+    config: RunConfig,
+    replay: ResultReplay | None,
+    writer: ResultsWriter,
+    progress: ProgressReporter,
+) -> Tally:
+    """Run every pair of ``plan`` with ``plan.workers`` workers; returns the tally."""
+    workers = _Workers(plan, ctx, config, replay, writer, progress)
+    async with anyio.create_task_group() as tg:
+        # workers start config.stagger_s apart: started together, N requests would go out
+        # and come back together, and every round trip would wait for the whole batch
+        # no more workers than (case, trial) pairs to run: --max-concurrency 10**9 on a
+        # small suite must not start 10**9 tasks
+        todo = plan.todo
+        for i in range(plan.workers if todo is None else max(1, min(plan.workers, todo))):
+            tg.start_soon(workers.work, i * config.stagger_s)
+    return workers.tally
