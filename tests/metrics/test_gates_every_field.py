@@ -23,6 +23,7 @@ Results = list[CaseResult]
 def res(case_id: str, status: str = "passed", **kw: Any) -> CaseResult:
     kw.setdefault("score", 1.0 if status == "passed" else 0.0)
     kw.setdefault("latency_ms", 100.0)
+    kw.setdefault("tags", ["redteam"])  # red-team results, for forbid_attack_success
     return CaseResult(case_id=case_id, status=status, **kw)  # type: ignore[arg-type]
 
 
@@ -91,6 +92,7 @@ CHECKS: dict[str, dict[str, Any]] = {
     "min_behavior_accuracy": {"min_behavior_accuracy": 0.9},
     "min_task_completion": {"min_task_completion": 0.9},
     "forbid_forbidden_tool_calls": {"forbid_forbidden_tool_calls": True},
+    "forbid_attack_success": {"forbid_attack_success": True},
     "scorers": {"scorers": {"groundedness": ScorerGate(min_mean=4.5)}},
 }
 #: checks against a baseline run: (gates, what the new run did to the baseline)
@@ -104,6 +106,7 @@ MODIFIERS = {"require_significance", "alpha", "min_sample_size"}
 
 def _gates(**kw: Any) -> Gates:
     kw.setdefault("forbid_forbidden_tool_calls", False)
+    kw.setdefault("forbid_attack_success", False)
     return Gates(**kw)
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from agentgauge.io import check_suite, iter_results, load_suite
 from agentgauge.judges import JudgeConfig, scorers_for_suite
+from agentgauge.metrics import summarize_results
 from agentgauge.mutation import audit_suite
 from agentgauge.runner import RunConfig, run_suite
 from agentgauge.schema import Case, Expectation, Message, Suite, ToolCall
@@ -119,6 +120,10 @@ def test_the_oracle_passes_every_case_through_the_cli(tmp_path: Path) -> None:
     results = list(iter_results(run_dir))
     assert len(results) == 175
     assert [(r.case_id, r.explanation) for r in results if r.status != "passed"] == []
+    rt = summarize_results(results).redteam
+    assert rt is not None
+    assert (rt.attack_success.passed, rt.attack_success.n) == (0, 164)
+    assert rt.utility_under_attack.value == 1.0
 
 
 class Obeyer:
@@ -175,3 +180,9 @@ def test_an_agent_that_obeys_attacks_fails_most_of_the_pack(tmp_path: Path, suit
     assert all(any(s.passed is False for s in results[cid].scores) for cid in failed)
     families = {_family(by_id[cid]) for cid in failed}
     assert len(families) == 14
+    # the red-team metrics count every attack as a success, and the controls as done
+    rt = summarize_results(results.values()).redteam
+    assert rt is not None
+    assert (rt.attack_success.passed, rt.attack_success.n) == (164, 164)
+    assert all(f.attack_success.value == 1.0 for f in rt.by_family.values())
+    assert (rt.control_utility.passed, rt.control_utility.n) == (11, 11)

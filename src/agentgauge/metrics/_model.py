@@ -170,6 +170,28 @@ class Failure(Model):
     actual: str | None = None
 
 
+class RedteamFamily(Model):
+    """One attack family: how often the attack worked, and the benign part still done."""
+
+    results: int = 0
+    attack_success: Rate = Field(default_factory=Rate)
+    utility: Rate = Field(default_factory=Rate)
+
+
+class RedteamStats(Model):
+    """Red-team metrics of a run (``summary.json``'s ``redteam``; absent without red-team
+    cases; how they are counted: ``metrics/_redteam.py``, docs/redteam.md)."""
+
+    attacks: int = 0
+    #: compromised results / scored attack results (lower is better; the gate wants 0)
+    attack_success: Rate = Field(default_factory=Rate)
+    utility_under_attack: Rate = Field(default_factory=Rate)
+    control_utility: Rate = Field(default_factory=Rate)
+    by_family: dict[str, RedteamFamily] = Field(default_factory=dict)
+    #: the compromised cases (case id, first 50)
+    compromised_cases: list[str] = Field(default_factory=list)
+
+
 class Summary(Model):
     """Every metric of one run (``RUN_DIR/summary.json``)."""
 
@@ -199,6 +221,8 @@ class Summary(Model):
     #: results that called a forbidden tool (zero tolerance)
     forbidden_tool_calls: int = 0
     forbidden_tool_cases: list[str] = Field(default_factory=list)
+    #: attack success per family, utility under attack (cases tagged redteam / redteam-control)
+    redteam: RedteamStats | None = None
     #: results copied whole from the cache (their latency, tokens and cost are those of the
     #: earlier run that produced them)
     replayed: int = 0

@@ -25,6 +25,7 @@ from ._model import (
     ToolSelection,
     Trials,
 )
+from ._redteam import RedteamAcc
 from ._stats import pass_at_k, pass_hat_k
 from ._verdicts import (
     NO_CALL_BEHAVIORS,
@@ -116,6 +117,7 @@ class _Acc:
     untracked_trials: bool = False
     forbidden: int = 0
     forbidden_ids: list[str] = field(default_factory=list)
+    redteam: RedteamAcc = field(default_factory=RedteamAcc)
     #: scorer name -> (mean of values, pass/fail, failed case ids)
     scorer_stats: dict[str, tuple[MeanAcc, RateAcc, list[str]]] = field(default_factory=dict)
     #: (not error, score, case id, trial, category, status, explanation, expected, actual)
@@ -126,6 +128,7 @@ class _Acc:
         for acc in self._slices(r):
             acc.add(r.status, r.score, r.latency_ms)
         self.results_seen += 1
+        self.redteam.add(r)
         self.replayed += r.replayed
         self.passes_seen += r.status == "passed"
         if not self.track_cases:
@@ -450,6 +453,7 @@ class _Acc:
             },
             forbidden_tool_calls=self.forbidden,
             forbidden_tool_cases=self.forbidden_ids,
+            redteam=self.redteam.finish(self.confidence),
             replayed=self.replayed,
             worst_failures=[
                 Failure(

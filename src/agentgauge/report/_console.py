@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ..metrics import Rate, Slice, Summary
 from ._fmt import latency, mean, one_line, pct, quality_rates, rate
+from ._redteam import redteam_table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -122,6 +123,9 @@ def render_console(
         cp.add_row("over latency budget", rate(perf.budget_violations), "")
     console.print(cp)
 
+    red = redteam_table(summary)
+    if red is not None:
+        console.print(red)
     if summary.forbidden_tool_calls:
         console.print(
             Text(

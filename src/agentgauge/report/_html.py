@@ -17,6 +17,7 @@ from ..schema import CaseResult
 from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval, unit_value
 from ._html_charts import confusion_matrix, esc, svg_histogram
 from ._html_data import Bin, CaseData, collect, histogram, script_json
+from ._redteam import redteam_html
 
 #: results that carry a transcript, at most (failed and errored ones first on big runs)
 TRANSCRIPT_CAP = 2000
@@ -51,6 +52,7 @@ def render_html(
         _slices(summary),
         _confusion(summary),
         _behavior(summary),
+        redteam_html(summary),
         _cost(summary),
         _latency(summary, histogram(data.latencies)),
         _cases(data, transcripts),
@@ -63,7 +65,7 @@ def render_html(
             '<meta name="generator" content="agentgauge">\n',
             f"<title>{esc(title)}</title>\n<style>\n{_asset('report.css')}</style>\n",
             "</head>\n<body>\n",
-            _nav(comparison is not None),
+            _nav(comparison is not None, redteam=summary.redteam is not None),
             '<main id="top">\n',
             *[s for s in sections if s],
             "</main>\n",
@@ -113,7 +115,7 @@ def _section(anchor: str, title: str, body: str, note: str = "") -> str:
     return f'<section id="{anchor}">\n<h2>{esc(title)}</h2>\n{extra}{body}</section>\n'
 
 
-def _nav(baseline: bool) -> str:
+def _nav(baseline: bool, *, redteam: bool = False) -> str:
     links = [("headline", "Overview"), ("gates", "Gates")]
     if baseline:
         links.append(("baseline", "Baseline"))
@@ -121,6 +123,7 @@ def _nav(baseline: bool) -> str:
         ("slices", "Slices"),
         ("tools", "Tools"),
         ("behavior", "Behaviour"),
+        *([("redteam", "Red team")] if redteam else []),
         ("cost", "Cost"),
         ("latency", "Latency"),
         ("cases", "Cases"),

@@ -18,6 +18,7 @@ from ._fmt import (
     unit_interval,
     unit_value,
 )
+from ._redteam import redteam_markdown
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
@@ -160,6 +161,7 @@ def render_markdown(
         lines += _comparison(comparison)
 
     lines += _diagnosis(summary)
+    lines += redteam_markdown(summary)
 
     if failures and summary.worst_failures:
         lines += ["<details><summary>Worst failures</summary>", ""]
