@@ -237,3 +237,19 @@ def test_cli_generator_spec_runs_offline(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert "Paraphrased by the generator model: 6 attack texts" in out.read_text()
     assert check_suite(out).problems == []
+
+
+def test_travel_example_with_fakes_copied_beside_the_output(tmp_path: Path) -> None:
+    travel = REPO / "examples" / "travel"
+    if not (travel / "suite.yaml").is_file():
+        pytest.skip("examples/travel is not there")
+    out = _cli("redteam", str(travel), "-o", str(tmp_path / "rt"), "--seed", "1", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "rt" / "fakes.py").is_file()
+    valid = _cli("validate", str(tmp_path / "rt"), "--allow-suite-code", cwd=tmp_path)
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    again = _cli(
+        "redteam", str(travel), "-o", str(tmp_path / "b.yaml"), "--seed", "1", cwd=tmp_path
+    )
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "b.yaml").read_bytes() == (tmp_path / "rt" / "suite.yaml").read_bytes()
