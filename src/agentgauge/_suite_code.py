@@ -26,7 +26,7 @@ import os
 import sys
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
@@ -57,6 +57,15 @@ ENV_VAR: Literal["AGENTGAUGE_ALLOW_SUITE_CODE"] = "AGENTGAUGE_ALLOW_SUITE_CODE"
 CONFIG_KEY = "allow_suite_code"
 
 CodeKind = Literal["tool function", "agent", "judge"]
+
+#: agent specs that name a Python file: ``python:`` and the agent-framework adapters
+#: (``openai-agents:file.py:agent`` ...); from a suite they are suite code like ``python:``
+CODE_PREFIXES: tuple[str, ...] = ("python:", "openai-agents:", "langgraph:", "pydantic-ai:")
+
+
+def code_prefix(spec: str) -> str | None:
+    """The prefix of a spec that names a Python file (``python:``, ``langgraph:`` ...), or None."""
+    return next((p for p in CODE_PREFIXES if spec.startswith(p)), None)
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -125,6 +134,8 @@ class CodeTarget:
     attr: str
     #: what follows ``?`` in a ``python:`` spec (options of the provider), with the ``?``
     query: str = ""
+    #: the spec's prefix (``python:``, or a framework adapter's such as ``langgraph:``)
+    prefix: str = "python:"
 
     def shown(self, root: Path) -> str:
         """``fakes.py:lookup`` (the file relative to the suite's folder)."""
@@ -133,7 +144,7 @@ class CodeTarget:
     @property
     def provider_spec(self) -> str:
         """The ``python:`` spec with the file made absolute (what the provider registry gets)."""
-        return f"python:{self.file}:{self.attr}{self.query}"
+        return f"{self.prefix}{self.file}:{self.attr}{self.query}"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -212,9 +223,10 @@ class SuiteCodePolicy:
     def locate_spec(self, spec: str, kind: CodeKind) -> CodeTarget | None:
         """The file a suite's ``python:`` agent or judge spec names (None: not a ``python:``
         spec, so no code of the suite). Raises UserError; imports nothing."""
-        if not spec.startswith("python:"):
+        prefix = code_prefix(spec)
+        if prefix is None or (kind != "agent" and prefix != "python:"):
             return None
-        target, qmark, query = spec.removeprefix("python:").partition("?")
+        target, qmark, query = spec.removeprefix(prefix).partition("?")
         where, sep, attr = target.rpartition(":")
         if not sep or not where or not attr:
             raise SuiteCodeRefused(f"{kind} '{spec}': expected 'python:file.py:function'")
@@ -223,7 +235,8 @@ class SuiteCodePolicy:
                 f"{kind} '{spec}': refused: a suite may name only a Python file of its own "
                 f"folder (python:file.py:function), never a module ('{where}')"
             )
-        return self._inside(kind, spec, where, attr, qmark + query)
+        target_ = self._inside(kind, spec, where, attr, qmark + query)
+        return target_ if prefix == "python:" else replace(target_, prefix=prefix)
 
     # ----------------------------------------------------------------- the opt-in
 
@@ -319,7 +332,7 @@ def header_code_refs(
         None,
         None,
     )
-    if suite.defaults.agent and not agent_given and suite.defaults.agent.startswith("python:"):
+    if suite.defaults.agent and not agent_given and code_prefix(suite.defaults.agent):
         yield CodeRef(kind="agent", spec=suite.defaults.agent, field=("defaults", "agent"))
     if suite.defaults.judge and not judge_given and suite.defaults.judge.startswith("python:"):
         yield CodeRef(kind="judge", spec=suite.defaults.judge, field=("defaults", "judge"))

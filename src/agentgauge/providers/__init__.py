@@ -2,7 +2,9 @@
 
 Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`` or
 ``local:PATH.gguf``, ``python:package.module:function``, ``http://...`` / ``https://...``,
-``mock:...``. Vendor SDKs are imported only when their adapter is created.
+``mock:...``; agent frameworks ``openai-agents:FILE.py:agent``, ``langgraph:FILE.py:graph``,
+``pydantic-ai:FILE.py:agent`` (agents that run their own loop: :class:`DrivenAgent`). Vendor SDKs
+and frameworks are imported only when their adapter is created.
 """
 
 from ._agent_input import AgentInput
@@ -18,23 +20,30 @@ from ._cache import (
     prune_cache,
 )
 from ._common import redact
+from ._frameworks._turn import AgentTurn, DrivenAgent, ModelReply, RealTool, ToolAnswer, TurnEnd
 from ._mock import MockProvider, MockReply
 from ._registry import resolve_provider, spec_problem
 from ._retry import RetryPolicy, with_retries
 
 __all__ = [
     "AgentInput",
+    "AgentTurn",
     "CacheStats",
+    "DrivenAgent",
     "GenerateConfig",
     "MockProvider",
     "MockReply",
+    "ModelReply",
     "ModelRequest",
     "ModelResponse",
     "Provider",
     "PruneReport",
+    "RealTool",
     "RequestKeys",
     "ResponseCache",
     "RetryPolicy",
+    "ToolAnswer",
+    "TurnEnd",
     "cache_file",
     "cache_stats",
     "close_provider",

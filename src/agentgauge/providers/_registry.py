@@ -19,6 +19,10 @@ _FACTORIES: dict[str, str] = {
     "http": "agentgauge.providers._http:create",
     "https": "agentgauge.providers._http:create",
     "mock": "agentgauge.providers._mock:create",
+    # agent frameworks: a user's agent object, run unchanged (docs/bring-your-agent.md)
+    "openai-agents": "agentgauge.providers._frameworks._openai_agents:create",
+    "langgraph": "agentgauge.providers._frameworks._langgraph:create",
+    "pydantic-ai": "agentgauge.providers._frameworks._pydantic_ai:create",
 }
 
 

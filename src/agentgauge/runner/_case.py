@@ -11,7 +11,14 @@ import anyio
 
 from .. import scoring as scoring_api
 from ..errors import ProviderError
-from ..providers import GenerateConfig, Provider, RequestKeys, ResponseCache, RetryPolicy
+from ..providers import (
+    DrivenAgent,
+    GenerateConfig,
+    Provider,
+    RequestKeys,
+    ResponseCache,
+    RetryPolicy,
+)
 from ..schema import (
     Case,
     CaseResult,
@@ -25,6 +32,7 @@ from ..schema import (
     Usage,
 )
 from ._config import ExtraScorer
+from ._driven import run_driven_turn
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
 from ._mcp import case_tool_mode
 from ._tools import ToolSimulator
@@ -121,6 +129,24 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     )
     max_steps = ctx.max_steps or case.max_steps or ctx.suite.defaults.max_steps
     tr = Transcript(messages=_first_messages(case, ctx.suite))
+    # a framework agent runs its own loop: it gets whole user turns (runner/_driven.py)
+    driven = ctx.provider if isinstance(ctx.provider, DrivenAgent) else None
+
+    async def play(turn: int) -> None:
+        if driven is None:
+            await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=turn, tr=tr)
+        else:
+            await run_driven_turn(
+                driven,
+                sim=sim,
+                max_steps=max_steps,
+                turn=turn,
+                tr=tr,
+                tools=tools,
+                mode=mode,
+                generation=ctx.generation,
+            )
+
     error: str | None = None
     t0 = time.perf_counter()
     # a bare cancel scope with a deadline is cheaper than fail_after, and tells the case's own
@@ -129,12 +155,12 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     with anyio.CancelScope(deadline=deadline) as scope:
         try:
             tr.turns.append([])
-            await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=0, tr=tr)
+            await play(0)
             for i, turn in enumerate(case.turns, start=1):
                 user = Message(role="user", content=turn.user)
                 tr.messages.append(user)
                 tr.turns.append([])
-                await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=i, tr=tr)
+                await play(i)
         except Exception as exc:
             attempts = getattr(exc, "attempts", 1)
             suffix = f" (after {attempts} attempts)" if attempts > 1 else ""

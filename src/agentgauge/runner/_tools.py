@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 import orjson
@@ -43,8 +43,28 @@ from .._suite_code import SuiteCodePolicy, import_suite_file, resolve_attr
 from ..errors import UserError
 from ..schema import Case, FaultKind, FaultRate, JsonValue, ToolCall, ToolSim, ToolSpec
 
-if TYPE_CHECKING:
-    from ..io import McpConnection
+
+class RealResult(Protocol):
+    """One call answered by a real tool: the text the agent sees, the value, the error."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def result(self) -> JsonValue: ...
+    @property
+    def error(self) -> str | None: ...
+
+
+class RealTools(Protocol):
+    """Tools answered for real: an MCP session, or a framework agent's own tool."""
+
+    @property
+    def names(self) -> frozenset[str]: ...
+
+    async def call(
+        self, name: str, arguments: dict[str, JsonValue], timeout_s: float
+    ) -> RealResult: ...
+
 
 #: what a ``malformed`` fault hands the agent: text that is not valid JSON
 MALFORMED_TEXT = '{"result": [{"id": 1, "value": "trunc'
@@ -136,7 +156,7 @@ class ToolSimulator:
         faults: Sequence[FaultRate],
         timeout_s: float,
         code: SuiteCodePolicy | None = None,
-        real: McpConnection | None = None,
+        real: RealTools | None = None,
     ) -> None:
         self._case_id = case_id
         #: real tool mode: calls to the server's tools go to the server (faults still apply)
@@ -174,8 +194,11 @@ class ToolSimulator:
                 return rate.kind
         return None
 
-    async def call(self, call: ToolCall) -> ToolOutcome:
+    async def call(self, call: ToolCall, real: RealTools | None = None) -> ToolOutcome:
+        """Answer one call. ``real`` (for this call only, else the simulator's own) answers the
+        tools it names instead of their simulations, faults still injected on top."""
         start = time.time()
+        real = real if real is not None else self._real
         index = self._index
         self._index += 1
         name = call.name
@@ -192,8 +215,8 @@ class ToolSimulator:
                 await anyio.sleep(sim.delay_s)
         if fault is not None:
             return self._fault(name, fault, error_text, start)
-        if self._real is not None and name in self._real.names:
-            return await self._call_real(call, start)
+        if real is not None and name in real.names:
+            return await self._call_real(real, call, start)
         if sim is None:
             msg = f"no simulated result for tool '{name}'"
             return self._outcome({"error": msg}, "unsimulated", msg, start)
@@ -255,9 +278,8 @@ class ToolSimulator:
             return self._outcome({"error": msg}, "exception", msg, start)
         return self._outcome(value, None, None, start)
 
-    async def _call_real(self, call: ToolCall, start: float) -> ToolOutcome:
-        assert self._real is not None
-        done = await self._real.call(call.name, call.arguments, self._timeout_s)
+    async def _call_real(self, real: RealTools, call: ToolCall, start: float) -> ToolOutcome:
+        done = await real.call(call.name, call.arguments, self._timeout_s)
         return ToolOutcome(
             content=done.content,
             result=done.result,

@@ -1,0 +1,193 @@
+"""``openai-agents:path/to/agent.py:agent``: an OpenAI Agents SDK ``Agent``, run unchanged.
+
+Each user turn is one ``Runner.run(agent, input, max_turns=max_steps, hooks=...)``: the run's
+``RunHooks`` (``on_llm_start`` / ``on_llm_end``) report every model call with its output items
+and token usage, and each ``FunctionTool`` of the agent is handed to the run wrapped (on a
+``clone`` of the agent; the user's object is never changed), so its calls go through the runner:
+``mock`` mode answers them with the suite's simulations, ``real`` mode calls the tool's own
+``on_invoke_tool``. Hosted tools (web search, file search ...) and the tools of handed-off
+agents run as the SDK runs them and are not simulated. The conversation so far is passed as
+Responses-style input items (the case's system prompt as a ``system`` item, ``?system=0``
+leaves it out and keeps only the agent's own instructions).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from typing import Any
+
+from ...schema import JsonValue, Message, ToolCall, Usage
+from .._base import ModelRequest, ModelResponse
+from .._python import source_tag
+from ._common import agent_error, arguments, json_value, load_target, parse_options, require
+from ._turn import AgentTurn, ModelReply, TurnEnd
+
+__all__ = ["OpenAIAgentsAgent", "create", "input_items", "output_message"]
+
+PREFIX = "openai-agents"
+
+
+def input_items(messages: list[Message], *, system: bool = True) -> list[dict[str, Any]]:
+    """Our messages as Responses-style input items, for ``Runner.run``."""
+    items: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "system":
+            if system and m.content:
+                items.append({"role": "system", "content": m.content})
+        elif m.role == "user":
+            items.append({"role": "user", "content": m.content or ""})
+        elif m.role == "assistant":
+            if m.content:
+                items.append({"role": "assistant", "content": m.content})
+            for c in m.tool_calls:
+                items.append(
+                    {
+                        "type": "function_call",
+                        "call_id": c.id or f"call_{len(items)}",
+                        "name": c.name,
+                        "arguments": json.dumps(c.arguments),
+                    }
+                )
+        elif m.role == "tool":
+            items.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": m.tool_call_id or "",
+                    "output": m.content or "",
+                }
+            )
+    return items
+
+
+def _get(item: Any, key: str) -> Any:
+    return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+
+def output_message(output: list[Any]) -> Message:
+    """A model response's output items as one assistant message (text and tool calls)."""
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for item in output:
+        kind = _get(item, "type")
+        if kind == "function_call":
+            calls.append(
+                ToolCall(
+                    name=str(_get(item, "name")),
+                    arguments=arguments(_get(item, "arguments")),
+                    id=_get(item, "call_id") or _get(item, "id"),
+                )
+            )
+        elif kind == "message":
+            for part in _get(item, "content") or []:
+                text = _get(part, "text")
+                if isinstance(text, str):
+                    texts.append(text)
+    return Message(role="assistant", content="".join(texts) or None, tool_calls=calls)
+
+
+def _model_name(agent: Any) -> str:
+    model = getattr(agent, "model", None)
+    if isinstance(model, str):
+        return model
+    return str(getattr(model, "model", "") or "")
+
+
+class OpenAIAgentsAgent:
+    """Runs an OpenAI Agents SDK ``Agent`` once per user turn (see the module docstring)."""
+
+    def __init__(self, agent: Any, *, name: str, system: bool = True) -> None:
+        self.agent = agent
+        self.name = name
+        self.cache_tag = source_tag(agent)
+        self._system = system
+
+    def __repr__(self) -> str:
+        return f"OpenAIAgentsAgent(name={self.name!r})"
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        from ...errors import ProviderError
+
+        raise ProviderError(
+            f"{self.name}: a framework agent runs its own loop; use it as the agent under test "
+            "(agentgauge run), not as a single model call",
+            transient=False,
+        )
+
+    def _wrap(self, sdk: Any, tool: Any, turn: AgentTurn) -> Any:
+        if not isinstance(tool, sdk.FunctionTool):
+            return tool
+        original = tool.on_invoke_tool
+
+        async def invoke(ctx: Any, input_json: str) -> Any:
+            call = ToolCall(
+                name=tool.name,
+                arguments=arguments(input_json),
+                id=getattr(ctx, "tool_call_id", None),
+            )
+
+            async def real(args: dict[str, JsonValue]) -> JsonValue:
+                return json_value(await original(ctx, json.dumps(args)))
+
+            answer = await turn.call_tool(call, real)
+            return answer.content
+
+        return dataclasses.replace(tool, on_invoke_tool=invoke)
+
+    def _hooks(self, sdk: Any, turn: AgentTurn) -> Any:
+        started: dict[int, tuple[float, float]] = {}
+
+        class Hooks(sdk.RunHooks):  # type: ignore[misc]
+            async def on_llm_start(self, context: Any, agent: Any, *args: Any) -> None:
+                started[id(agent)] = (time.time(), time.perf_counter())
+
+            async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
+                wall, t0 = started.pop(id(agent), (time.time(), time.perf_counter()))
+                usage = getattr(response, "usage", None)
+                turn.record_model(
+                    ModelReply(
+                        message=output_message(list(response.output)),
+                        usage=Usage(
+                            input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                            output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                        ),
+                        model=_model_name(agent),
+                        start=wall,
+                        end=time.time(),
+                        latency_ms=(time.perf_counter() - t0) * 1000.0,
+                    )
+                )
+
+        return Hooks()
+
+    async def run_turn(self, turn: AgentTurn) -> TurnEnd:
+        sdk = require("agents", "openai-agents", "openai-agents")
+        agent = self.agent.clone(tools=[self._wrap(sdk, t, turn) for t in self.agent.tools])
+        try:
+            await sdk.Runner.run(
+                agent,
+                input_items(turn.messages, system=self._system),
+                max_turns=turn.max_steps,
+                hooks=self._hooks(sdk, turn),
+            )
+        except sdk.MaxTurnsExceeded:
+            return TurnEnd(step_limit=True)
+        except Exception as exc:
+            raise agent_error(self.name, exc) from exc
+        return TurnEnd()
+
+
+def create(rest: str, **options: Any) -> OpenAIAgentsAgent:
+    """``openai-agents:FILE.py:agent`` (``?system=0``: leave the case's system prompt out)."""
+    target, opts = parse_options(PREFIX, rest, options, {"system": True})
+    sdk = require("agents", "openai-agents", "openai-agents")
+    obj = load_target(PREFIX, target)
+    if not isinstance(obj, sdk.Agent):
+        from ...errors import UserError
+
+        raise UserError(
+            f"{PREFIX}:{target}: is a {type(obj).__name__}, not an agents.Agent "
+            "(name the Agent object: FILE.py:agent)"
+        )
+    return OpenAIAgentsAgent(obj, name=f"{PREFIX}:{target}", system=opts["system"])
