@@ -27,7 +27,7 @@ from test_fuzz import (  # the worker and inputs of the fuzz (same folder)
 )
 
 from agentgauge.errors import UserError
-from agentgauge.io import _yaml as limits
+from agentgauge.io import _limits as limits
 from agentgauge.io import check_suite, load_suite, read_suite
 
 

@@ -37,7 +37,7 @@ import orjson
 
 from ..errors import UserError
 from ..schema import Labels, Message, ToolCall
-from ._yaml import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
+from ._limits import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
 
 __all__ = ["RecordedResponse", "decode_python_calls", "read_responses", "restore_tool_name"]
 

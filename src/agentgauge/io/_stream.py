@@ -30,6 +30,7 @@ import orjson
 
 from ..errors import UserError
 from ..schema import Case, Suite
+from ._limits import decode_utf8, open_input, too_deep, too_deep_message
 from ._loader import (
     _JSONL_SUFFIXES,
     _MAX_PROBLEMS,
@@ -41,7 +42,7 @@ from ._loader import (
     _resolved,
     _validate_case,
 )
-from ._yaml import FixedLocator, decode_utf8, open_input, too_deep, too_deep_message
+from ._yaml import FixedLocator
 
 __all__ = ["CaseVisitor", "StreamedSuite", "open_suite"]
 

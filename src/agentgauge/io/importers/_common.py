@@ -12,8 +12,8 @@ import orjson
 
 from ...errors import UserError
 from ...schema import ArgMatcher, Case, JsonValue, ToolSpec
-from .._yaml import read_text as _read_input
-from .._yaml import too_deep, too_deep_message
+from .._limits import read_text as _read_input
+from .._limits import too_deep, too_deep_message
 
 __all__ = [
     "ImportOptions",
