@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from agentgauge.cli import cli
+from agentgauge.errors import UserError
 from agentgauge.io import iter_results, load_cases, read_responses
 from agentgauge.io._capture import capture_cases
 
@@ -159,7 +160,8 @@ def test_agentgauge_own_export_scores_back_to_the_same_verdicts(tmp_path: Path) 
         ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "x"}]}]}]}', "without traceId"),
         ('{"resourceSpans": []}', "no trace records its messages"),
         ('{"resourceSpans": [\n', "invalid JSON"),
-        ("[1, 2]", "not an OTLP trace export"),
+        ("[1, 2]", "neither an OTLP trace export (resourceSpans) nor a conversation"),
+        ('{"traces": []}', "neither an OTLP trace export (resourceSpans) nor a conversation"),
         ("", "the file is empty"),
     ],
 )
@@ -282,3 +284,44 @@ def test_openinference_spans_are_read(tmp_path: Path) -> None:
     assert [c.name for c in case.expect.tool_calls] == ["cancel_order"]
     assert [t.name for t in case.tools or []] == ["cancel_order"]
     assert captured.response.calls[0].arguments == {"order_id": "24"}
+
+
+def test_a_logged_request_body_in_any_format_is_captured_too(tmp_path: Path) -> None:
+    body = {
+        "model": "claude-sonnet-4",
+        "system": "You manage orders.",
+        "tools": [{"name": "cancel_order", "input_schema": {"type": "object", "properties": {}}}],
+        "messages": [
+            {"role": "user", "content": "Cancel my last order"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "tu1", "name": "cancel_order", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "ok"}],
+            },
+            {"role": "assistant", "content": "Done."},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "support-ticket-77.json"
+    path.write_text(json.dumps(body))
+    lines = tmp_path / "more.jsonl"
+    openai = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    lines.write_text(json.dumps(openai) + "\n" + json.dumps({"messages": openai}) + "\n")
+    captured = capture_cases([path, lines])
+    assert [c.case.id for c in captured] == [
+        "support-ticket-77-turn1", "more-1-turn1", "more-2-turn1"
+    ]  # fmt: skip
+    ticket = captured[0].case
+    assert [m.role for m in ticket.input] == ["system", "user"]  # type: ignore[union-attr]
+    assert [c.name for c in ticket.expect.tool_calls] == ["cancel_order"]
+    assert [t.name for t in ticket.tools or []] == ["cancel_order"]
+    assert ticket.tool_results["cancel_order"][0].result == "ok"  # type: ignore[index]
+    assert captured[1].case.expect.behavior == "answer"
+    assert captured[1].case.expect.reference == "hello"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('[{"role": "user", "content": "x"}]\n[{"role": "wizard"}]\n')
+    with pytest.raises(UserError) as info:
+        capture_cases([bad])
+    assert str(info.value).startswith(f"{bad}:2: ")

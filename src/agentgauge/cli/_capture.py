@@ -42,11 +42,13 @@ def command(
     responses_out: Path | None,
     overwrite: bool,
 ) -> None:
-    """Turn each conversation in TRACE files (OTLP/JSON) into a test case.
+    """Turn each conversation in TRACE files into a test case.
 
-    The case's input is the conversation up to the failing turn (a span with error status; else
-    the last turn), and its expectation starts as the calls the agent made there: edit it to
-    what the agent should have done, then `agentgauge validate OUTPUT`.
+    A TRACE is an OTLP/JSON trace export, or a logged conversation (JSON or JSONL) in any
+    format agentgauge reads (OpenAI, Responses, Anthropic, Gemini, LangChain). The case's input
+    is the conversation up to the failing turn (a span with error status; else the last turn),
+    and its expectation starts as the calls the agent made there: edit it to what the agent
+    should have done, then `agentgauge validate OUTPUT`.
     """
     from ..errors import UserError
     from ..io import capture_cases

@@ -11,6 +11,7 @@ edited case against what happened in production.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -18,10 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import orjson
+
 from ..errors import UserError
 from ..schema import Case, Message, ToolSim
 from ._otel_import import TracedConversation, read_conversations
+from ._otlp import looks_like_otlp
 from ._responses import RecordedResponse
+from ._yaml import open_input, too_deep, too_deep_message
 
 __all__ = ["CapturedCase", "capture_cases", "responses_from_traces"]
 
@@ -167,11 +172,96 @@ def _capture_one(c: TracedConversation, turn: int | None) -> CapturedCase:
     return CapturedCase(case=case, data=data, response=response, turn=chosen, reason=reason)
 
 
+def _user_indexes(messages: Sequence[Message]) -> list[int]:
+    return [i for i, m in enumerate(messages) if m.role == "user"]
+
+
+def _transcript(data: Any, where: str, name: str) -> TracedConversation:
+    from ._convert import tools_from_data
+    from ._transcripts import TranscriptError, messages_from_data
+
+    if not _is_conversation(data) or (
+        isinstance(data, list) and not all(isinstance(m, dict) for m in data)
+    ):
+        raise UserError(
+            f"{where}: neither an OTLP trace export (resourceSpans) nor a conversation (a list "
+            "of messages, or a body with messages / contents / input)"
+        )
+    try:
+        messages, _ = messages_from_data(data)
+    except TranscriptError as err:
+        at = "" if err.index is None else f"[{err.index}]"
+        raise UserError(f"{where}: messages{at}: {err.detail}") from None
+    tools = []
+    if isinstance(data, dict) and data.get("tools"):
+        try:
+            tools = tools_from_data(data["tools"])
+        except UserError as err:
+            raise UserError(f"{where}: tools: {err}") from None
+    digest = hashlib.sha256(where.encode()).hexdigest()[:32]
+    return TracedConversation(
+        trace_id=digest,
+        conversation_id=name,
+        messages=messages,
+        tools=tools,
+        user_indexes=_user_indexes(messages),
+        failing_turn=None,
+        failure=None,
+        where=where,
+    )
+
+
+def _is_conversation(item: Any) -> bool:
+    return isinstance(item, list) or (
+        isinstance(item, dict) and any(k in item for k in ("messages", "contents", "input"))
+    )
+
+
+def transcript_conversations(path: Path) -> list[TracedConversation]:
+    """Conversations logged as transcripts in any format ``messages_from_data`` reads: a JSON
+    file with one conversation (a message list or a request body with ``messages`` /
+    ``contents`` / ``input`` and optional ``tools``) or a list of them, or JSONL with one per
+    line. Raises :class:`UserError` (``file:line: message``)."""
+    with open_input(path, str(path)) as fh:
+        raw = fh.read()
+    stripped = raw.strip()
+    if not stripped:
+        raise UserError(f"{path}:1: the file is empty (expected a conversation or OTLP traces)")
+    try:
+        docs: list[tuple[int, Any]] = [(1, orjson.loads(stripped))]
+    except orjson.JSONDecodeError:
+        docs = []
+        for number, line in enumerate(raw.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                docs.append((number, orjson.loads(line)))
+            except orjson.JSONDecodeError as err:
+                raise UserError(f"{path}:{number}: invalid JSON: {err}") from None
+    first = docs[0][1]
+    if len(docs) == 1 and isinstance(first, list) and first and all(map(_is_conversation, first)):
+        docs = [(1, x) for x in first]  # a list of conversations
+    out: list[TracedConversation] = []
+    for n, (number, data) in enumerate(docs):
+        deep = too_deep(data)
+        if deep is not None:
+            raise UserError(too_deep_message(str(path), number, deep))
+        name = path.stem if len(docs) == 1 else f"{path.stem}-{n + 1}"
+        out.append(_transcript(data, f"{path}:{number}", name))
+    return out
+
+
 def capture_cases(paths: Sequence[str | Path], turn: int | None = None) -> list[CapturedCase]:
-    """A case per traced conversation in OTLP/JSON files (see the module docstring)."""
+    """A case per conversation in OTLP/JSON trace files or transcript files (see the module
+    docstring); a transcript has no failing span, so its last turn (or ``turn``) is tested."""
+    traces = [Path(p) for p in paths if looks_like_otlp(Path(p))]
+    conversations = read_conversations(traces) if traces else []
+    for p in paths:
+        if Path(p) not in traces:
+            conversations.extend(transcript_conversations(Path(p)))
     out: list[CapturedCase] = []
     seen: set[str] = set()
-    for conversation in read_conversations(paths):
+    for conversation in conversations:
         captured = _capture_one(conversation, turn)
         if captured.case.id in seen:
             continue  # the same conversation exported twice
