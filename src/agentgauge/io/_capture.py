@@ -6,7 +6,8 @@ user message (the first span with error status; else the last turn, or the one a
 done; the tool results it received become the case's simulated ``tool_results`` (a failed call
 replays as an error), and the tool definitions in the trace become the case's ``tools``. The
 agent's recorded turn is kept as a recorded response, so ``agentgauge score`` can check the
-edited case against what happened in production.
+edited case against what happened in production. Logged conversations (transcripts in any
+format ``messages_from_data`` reads) are captured the same way, at their last turn.
 """
 
 from __future__ import annotations
