@@ -1,0 +1,182 @@
+"""``pydantic-ai:path/to/agent.py:agent``: a pydantic-ai ``Agent``, run unchanged.
+
+Each user turn is one ``agent.run(prompt, message_history=..., usage_limits=...)``. The agent's
+model is wrapped in a ``WrapperModel`` (pydantic-ai's own extension point) that times every
+request and reports its response and token usage; the agent's toolsets are wrapped in a
+``WrapperToolset`` whose ``call_tool`` sends each call through the runner (``mock``: the
+suite's simulations; ``real``: the agent's own tool). Both are applied with ``agent.override``,
+which is scoped to the running task, so the user's agent is never changed and concurrent cases
+stay apart. ``max_steps`` becomes ``UsageLimits(request_limit=...)``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ...errors import UserError
+from ...schema import JsonValue, Message, ToolCall, Usage
+from .._base import ModelRequest, ModelResponse
+from .._python import source_tag
+from ._common import agent_error, arguments, json_value, load_target, parse_options, require
+from ._turn import AgentTurn, ModelReply, TurnEnd
+
+__all__ = ["PydanticAIAgent", "create", "from_response", "to_history"]
+
+PREFIX = "pydantic-ai"
+_EXTRA = "pydantic-ai"
+
+
+def _sdk() -> Any:
+    return require("pydantic_ai", "pydantic-ai-slim", _EXTRA)
+
+
+def to_history(messages: list[Message]) -> tuple[str, list[Any]]:
+    """(the last user prompt, the messages before it as pydantic-ai message history)."""
+    pm = require("pydantic_ai.messages", "pydantic-ai-slim", _EXTRA)
+    last = max((i for i, m in enumerate(messages) if m.role == "user"), default=None)
+    prompt = messages[last].content or "" if last is not None else ""
+    history: list[Any] = []
+    names: dict[str, str] = {}
+    for m in messages[:last] if last is not None else messages:
+        if m.role == "system":
+            history.append(pm.ModelRequest(parts=[pm.SystemPromptPart(content=m.content or "")]))
+        elif m.role == "user":
+            history.append(pm.ModelRequest(parts=[pm.UserPromptPart(content=m.content or "")]))
+        elif m.role == "assistant":
+            parts: list[Any] = [pm.TextPart(content=m.content)] if m.content else []
+            for i, c in enumerate(m.tool_calls):
+                cid = c.id or f"call_{len(history)}_{i}"
+                names[cid] = c.name
+                parts.append(
+                    pm.ToolCallPart(tool_name=c.name, args=dict(c.arguments), tool_call_id=cid)
+                )
+            history.append(pm.ModelResponse(parts=parts))
+        elif m.role == "tool":
+            cid = m.tool_call_id or ""
+            part = pm.ToolReturnPart(
+                tool_name=m.name or names.get(cid, ""), content=m.content or "", tool_call_id=cid
+            )
+            history.append(pm.ModelRequest(parts=[part]))
+    return prompt, history
+
+
+def from_response(response: Any) -> Message:
+    """A pydantic-ai ``ModelResponse`` as our assistant message."""
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for part in response.parts:
+        kind = getattr(part, "part_kind", "")
+        if kind == "text":
+            texts.append(str(part.content))
+        elif kind == "tool-call":
+            calls.append(
+                ToolCall(name=part.tool_name, arguments=arguments(part.args), id=part.tool_call_id)
+            )
+    return Message(role="assistant", content="".join(texts) or None, tool_calls=calls)
+
+
+def _timed_model(sdk: Any, model: Any, turn: AgentTurn) -> Any:
+    wrapper = require("pydantic_ai.models.wrapper", "pydantic-ai-slim", _EXTRA)
+
+    class Observed(wrapper.WrapperModel):  # type: ignore[misc, name-defined]
+        """Reports every model request of the run to the runner."""
+
+        async def request(self, *args: Any, **kwargs: Any) -> Any:
+            wall, t0 = time.time(), time.perf_counter()
+            response = await super().request(*args, **kwargs)
+            usage = getattr(response, "usage", None)
+            turn.record_model(
+                ModelReply(
+                    message=from_response(response),
+                    usage=Usage(
+                        input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                        output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                    ),
+                    model=str(getattr(response, "model_name", "") or self.model_name),
+                    start=wall,
+                    end=time.time(),
+                    latency_ms=(time.perf_counter() - t0) * 1000.0,
+                )
+            )
+            return response
+
+    return Observed(model)
+
+
+def _routed(toolset: Any, turn: AgentTurn) -> Any:
+    ts = require("pydantic_ai.toolsets", "pydantic-ai-slim", _EXTRA)
+
+    class Routed(ts.WrapperToolset):  # type: ignore[misc, name-defined]
+        """Sends each tool call of the run through the runner."""
+
+        async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+            call = ToolCall(
+                name=name, arguments=arguments(tool_args), id=getattr(ctx, "tool_call_id", None)
+            )
+
+            async def real(args: dict[str, JsonValue]) -> JsonValue:
+                return json_value(await self.wrapped.call_tool(name, dict(args), ctx, tool))
+
+            answer = await turn.call_tool(call, real)
+            return answer.content
+
+    return Routed(toolset)
+
+
+class PydanticAIAgent:
+    """Runs a pydantic-ai ``Agent`` once per user turn (see the module docstring)."""
+
+    def __init__(self, agent: Any, *, name: str) -> None:
+        self.agent = agent
+        self.name = name
+        self.cache_tag = source_tag(agent)
+
+    def __repr__(self) -> str:
+        return f"PydanticAIAgent(name={self.name!r})"
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        from ...errors import ProviderError
+
+        raise ProviderError(
+            f"{self.name}: a framework agent runs its own loop; use it as the agent under test "
+            "(agentgauge run), not as a single model call",
+            transient=False,
+        )
+
+    async def run_turn(self, turn: AgentTurn) -> TurnEnd:
+        sdk = _sdk()
+        usage = require("pydantic_ai.usage", "pydantic-ai-slim", _EXTRA)
+        model = getattr(self.agent, "model", None)
+        if model is None:
+            raise UserError(f"{self.name}: the agent has no model (give Agent(model=...))")
+        prompt, history = to_history(turn.messages)
+        toolsets = [_routed(t, turn) for t in self.agent.toolsets]
+        try:
+            with self.agent.override(toolsets=toolsets, tools=[]):
+                await self.agent.run(
+                    prompt,
+                    message_history=history or None,
+                    model=_timed_model(sdk, model, turn),
+                    usage_limits=usage.UsageLimits(request_limit=turn.max_steps),
+                )
+        except sdk.UsageLimitExceeded:
+            return TurnEnd(step_limit=True)
+        except UserError:
+            raise
+        except Exception as exc:
+            raise agent_error(self.name, exc) from exc
+        return TurnEnd()
+
+
+def create(rest: str, **options: Any) -> PydanticAIAgent:
+    """``pydantic-ai:FILE.py:agent`` (a ``pydantic_ai.Agent`` with its model set)."""
+    target, _ = parse_options(PREFIX, rest, options, {})
+    sdk = _sdk()
+    obj = load_target(PREFIX, target)
+    if not isinstance(obj, sdk.Agent):
+        raise UserError(
+            f"{PREFIX}:{target}: is a {type(obj).__name__}, not a pydantic_ai.Agent "
+            "(name the Agent object: FILE.py:agent)"
+        )
+    return PydanticAIAgent(obj, name=f"{PREFIX}:{target}")
