@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .errors import AgentGaugeError, ProviderError, UserError
     from .io import check_suite, import_suite, lint_suite, load_suite, read_responses
     from .metrics import compare, gate_run, summarize, write_summary
-    from .runner import RunConfig, RunOutcome, arun_suite, run_suite
+    from .runner import RunConfig, RunOutcome, arun_suite, run_suite, run_suite_file
     from .schema import (
         ArgMatcher,
         CallExpectation,
@@ -57,6 +57,7 @@ _EXPORTS: dict[str, str] = {
     "RunOutcome": "agentgauge.runner",
     "arun_suite": "agentgauge.runner",
     "run_suite": "agentgauge.runner",
+    "run_suite_file": "agentgauge.runner",
     "import_suite": "agentgauge.io",
     "read_responses": "agentgauge.io",
     "score_case": "agentgauge.scoring",
@@ -93,6 +94,7 @@ __all__ = [
     "load_suite",
     "read_responses",
     "run_suite",
+    "run_suite_file",
     "score_case",
     "score_responses",
     "summarize",

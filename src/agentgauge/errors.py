@@ -9,6 +9,9 @@ AgentGaugeError
 ├── ToolError        a simulated tool failed in a way the case did not ask for
 └── ScorerError      a scorer could not produce a score (recorded on the case, never raised past it)
     └── JudgeError   an LLM judge gave no usable verdict (bad output twice, or its provider failed)
+
+KeyboardInterrupt
+└── RunInterrupted   Ctrl-C during a run whose finished cases are kept (names the run directory)
 ```
 
 Every exception agentgauge raises on purpose is one of these; other packages re-export them
@@ -17,11 +20,14 @@ Every exception agentgauge raises on purpose is one of these; other packages re-
 
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = [
     "AgentGaugeError",
     "JudgeError",
     "MissingExtraError",
     "ProviderError",
+    "RunInterrupted",
     "ScorerError",
     "SuiteCodeRefused",
     "ToolError",
@@ -98,3 +104,16 @@ class JudgeError(ScorerError):
 
     Judge scorers record it on the score as a judge error, never as a pass or a fail.
     """
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run after it started: every finished case is in ``run_dir``'s journal.
+
+    ``str(err)`` says where the finished cases are and the exact ``--resume`` command; the CLI
+    prints it and exits 130. It stays a :class:`KeyboardInterrupt`, so code that handles Ctrl-C
+    keeps working.
+    """
+
+    def __init__(self, run_dir: Path, message: str) -> None:
+        super().__init__(message)
+        self.run_dir = run_dir

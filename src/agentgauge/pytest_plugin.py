@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .runner import RunConfig
     from .schema import CaseResult, Suite
 
 _SUITE_GLOBS = ("agentgauge_*.yaml", "agentgauge_*.yml")
@@ -109,7 +108,7 @@ class SuiteFile(pytest.File):
         """Run the suite (once) and index the results by case id."""
         if self._results is None:
             from .io import iter_results
-            from .runner import RunConfig
+            from .runner import RunConfig, run_suite_file
 
             config = self.config
             base = config.getoption("agentgauge_run_dir")
@@ -122,27 +121,14 @@ class SuiteFile(pytest.File):
                 suite_path=str(self.path),
                 allow_suite_code=config.getoption("agentgauge_allow_suite_code"),
             )
-            _run_checked(self._load(), run_config, run_dir, self.path)
+            # the same entry point as `agentgauge run`: suite code checked with file:line
+            # refusals, the suite's scorers: section wired in
+            run_suite_file(self.path, run_config, run_dir)
             by_case: dict[str, list[CaseResult]] = {}
             for result in iter_results(run_dir):
                 by_case.setdefault(result.case_id, []).append(result)
             self._results = by_case
         return self._results
-
-
-def _run_checked(suite: Suite, run_config: RunConfig, run_dir: Path, path: Path) -> None:
-    """Run the suite; code of the suite the policy refuses fails the items with the
-    ``file:line: field: message`` lines (the suite is read again, with lines, only then)."""
-    from ._suite_code import SuiteCodeRefused
-    from .runner import refuse_located, run_suite
-
-    try:
-        run_suite(suite, run_config, run_dir)
-    except SuiteCodeRefused:
-        refuse_located(
-            str(path), run_config.code_policy(), agent_given=run_config.agent is not None
-        )
-        raise
 
 
 class CaseItem(pytest.Item):

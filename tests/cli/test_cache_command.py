@@ -12,9 +12,8 @@ from click.testing import CliRunner
 
 from agentgauge.cli import _cache as cache_cli
 from agentgauge.cli import cli
-from agentgauge.cli._run import _config_from_record
 from agentgauge.io import iter_results
-from agentgauge.runner import read_record
+from agentgauge.runner import RunConfig, read_record
 
 SUITE = """\
 name: demo
@@ -256,12 +255,13 @@ def test_no_replay_from_the_environment(filled: Path, suite_file: Path, tmp_path
 def test_resume_takes_replay_from_the_command_line_else_run_json(
     filled: Path, tmp_path: Path
 ) -> None:
-    record = read_record(tmp_path / "r1")
-    assert _config_from_record(record, None, False, None).replay is True
-    assert _config_from_record(record, None, False, False).replay is False
+    run = tmp_path / "r1"
+    record = read_record(run)
+    assert RunConfig.from_record(record, run, progress=False).replay is True
+    assert RunConfig.from_record(record, run, progress=False, replay=False).replay is False
     recorded = record.model_copy(update={"options": {**record.options, "replay": False}})
-    assert _config_from_record(recorded, None, False, None).replay is False
-    assert _config_from_record(recorded, None, False, True).replay is True
+    assert RunConfig.from_record(recorded, run, progress=False).replay is False
+    assert RunConfig.from_record(recorded, run, progress=False, replay=True).replay is True
     # --no-replay is accepted with --resume (it does not change what a result is)
     code, out = invoke(
         "run",

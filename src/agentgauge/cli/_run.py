@@ -2,120 +2,16 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
 from ._options import allow_suite_code_option
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from ..io import StreamedSuite
-    from ..runner import RunConfig, RunOutcome, SuiteSurvey
-    from ..schema import Case, RunRecord, Suite
-
-T = TypeVar("T")
-
-
-def open_suite_file(path: Path, config: RunConfig) -> tuple[StreamedSuite, SuiteSurvey]:
-    """The suite streamed from disk (all of it checked first, no case kept), and what the run
-    needs to know about all its cases (hash, selected count, ``function:`` fakes)."""
-    from ..io import open_suite
-    from ..runner import SuiteSurvey
-
-    surveys: list[SuiteSurvey] = []
-
-    def visit(header: Suite) -> Callable[[Case], None]:
-        surveys.append(SuiteSurvey(header, config))
-        return surveys[0].add
-
-    streamed = open_suite(path, visit=visit)
-    survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
-    check_suite_code(path, config, lambda: survey.check_tool_functions())
-    return streamed, survey
-
-
-def check_suite_code(
-    path: Path, config: RunConfig, check: Callable[[], T], *, judge_given: bool = False
-) -> T:
-    """``check()``; code of the suite it refuses is reported as ``file:line: field: message``
-    lines (the suite is read again, with line numbers, only then)."""
-    from .._suite_code import SuiteCodeRefused
-    from ..runner import refuse_located
-
-    try:
-        return check()
-    except SuiteCodeRefused:
-        refuse_located(
-            str(path),
-            config.code_policy(),
-            agent_given=config.agent is not None,
-            judge_given=judge_given,
-        )
-        raise
-
-
-def _resumed_agent(
-    config: RunConfig, record: RunRecord, agent: str | None, resume_dir: Path
-) -> RunConfig:
-    """The agent of a resumed run. run.json is a file, not the user's command line: a
-    ``python:`` agent it names runs only when ``--agent`` names it again, and one that came from
-    the suite's ``defaults.agent`` is taken from the suite again (as suite code)."""
-    from dataclasses import replace
-
-    from ..errors import UserError
-
-    if record.options.get("agent_source") == "suite":
-        return replace(config, agent=None)
-    if record.agent.startswith("python:") and agent != record.agent:
-        raise UserError(
-            f"--resume {resume_dir}: run.json names the agent '{record.agent}', Python code; "
-            f"it runs only when you name it yourself: add --agent {shlex.quote(record.agent)}"
-        )
-    return config
-
-
-def _default_run_dir(suite_name: str) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in suite_name)
-    return Path("runs") / f"{safe}-{stamp}"
-
-
-def _config_from_record(
-    record: RunRecord, concurrency: int | None, progress: bool | None, replay: bool | None
-) -> RunConfig:
-    """The run's options from its run.json; ``replay`` None: the recorded one (default on)."""
-    from ..runner import RunConfig
-    from ..scoring import ScoringConfig
-
-    opts = record.options
-    base_url = opts.get("base_url")
-    mode = opts.get("mode") or record.scoring_mode
-    return RunConfig(
-        agent=record.agent,
-        agent_options={"base_url": base_url} if base_url else {},
-        trials=int(opts.get("trials") or record.trials),
-        max_concurrency=concurrency or int(opts.get("max_concurrency") or 16),
-        timeout_s=opts.get("timeout_s"),
-        retries=int(opts.get("retries", 2)),
-        max_steps=opts.get("max_steps"),
-        cache=bool(opts.get("cache", True)),
-        replay=bool(opts.get("replay", True)) if replay is None else replay,
-        seed=int(opts.get("seed") or 0),
-        stream=bool(opts.get("stream", False)),
-        case_filter=tuple(opts.get("case_filter") or ()),
-        limit=opts.get("limit"),
-        scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
-        resume=True,
-        progress=progress,
-        suite_path=record.suite_path,
-        tool_mode=opts.get("tool_mode_override"),
-    )
+    from ..runner import RunOutcome
 
 
 def _finish(outcome: RunOutcome, gate: bool) -> int:
@@ -145,23 +41,6 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
         err=True,
     )
     return 1 if failed else 0
-
-
-def _with_judges(config: RunConfig, suite: Suite, judge: str | None) -> RunConfig:
-    """Add the suite's extra scorers (judges, similarity, safety ...) to the run; a ``python:``
-    judge the suite names is suite code (checked by the policy before anything is imported)."""
-    from dataclasses import replace
-
-    from .._suite_code import with_checked_judges
-    from ..judges import JudgeConfig, scorers_for_suite
-
-    suite = with_checked_judges(suite, config.code_policy(), judge_given=bool(judge))
-    spec = judge or suite.defaults.judge
-    if not suite.scorers and not spec:
-        return config
-    jc = JudgeConfig(cache=config.cache, cache_dir=config.cache_dir, seed=config.seed)
-    extra = scorers_for_suite(suite, judge=spec, config=jc)
-    return replace(config, extra_scorers=(*config.extra_scorers, *extra), judge=spec)
 
 
 class _AgentSpec(click.types.StringParamType):
@@ -395,31 +274,34 @@ def command(
     allow_suite_code: bool,
 ) -> None:
     """Run SUITE (a suite file or folder) against an agent and score every case."""
-    from dataclasses import replace
-
-    from ..errors import UserError
-    from ..runner import RunConfig, read_record, run_suite
+    from ..errors import RunInterrupted, UserError
+    from ..runner import RunConfig, read_record, run_suite_file
     from ..scoring import ScoringConfig
 
-    config: RunConfig
     if resume_dir is not None:
         record = read_record(resume_dir)
         _refuse_ignored_flags(resume_dir, run_dir, same_agent=agent == record.agent)
         if not record.suite_path:
             raise UserError(f"{resume_dir}/run.json does not name its suite file")
         suite_path = Path(suite) if suite is not None else Path(record.suite_path)
-        config = _config_from_record(record, max_concurrency, progress, _given(replay, "replay"))
-        config = _resumed_agent(config, record, agent, resume_dir)
-        config = replace(config, allow_suite_code=allow_suite_code or None)
-        out_dir = resume_dir
+        config = RunConfig.from_record(
+            record,
+            resume_dir,
+            agent=agent,
+            judge=judge,
+            max_concurrency=max_concurrency,
+            progress=progress,
+            replay=_given(replay, "replay"),
+            allow_suite_code=allow_suite_code or None,
+        )
+        run_dir = resume_dir
     else:
         if suite is None:
             raise UserError("run: give a SUITE file or folder (or --resume RUN_DIR)")
         suite_path = suite
-        options: dict[str, Any] = {"base_url": base_url} if base_url else {}
         config = RunConfig(
             agent=agent,
-            agent_options=options,
+            agent_options={"base_url": base_url} if base_url else {},
             trials=trials,
             max_concurrency=max_concurrency or 16,
             timeout_s=timeout_s,
@@ -436,69 +318,22 @@ def command(
             suite_path=str(suite_path.resolve()),
             allow_suite_code=allow_suite_code or None,
             tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
+            judge=judge,
         )
-        out_dir = run_dir or Path("")
-    # the cases are streamed from disk (a 100,000-case suite is never held in memory)
-    streamed, survey = open_suite_file(suite_path, config)
-    if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
-        click.echo(f"warning: no case matches --filter {' '.join(config.case_filter)}", err=True)
-    loaded = streamed.suite
-    if config.agent is None and loaded.defaults.agent:  # the suite's agent is suite code
-        agent_spec = loaded.defaults.agent
-        check_suite_code(
-            suite_path, config, lambda: config.code_policy().check_spec(agent_spec, "agent")
-        )
-    if resume_dir is not None and judge is None and record.judge:
-        # a judge read back from run.json is not the user's command line: checked as suite code
-        from .._suite_code import SuiteCodeRefused
-
-        try:
-            judge = config.code_policy().check_spec(record.judge, "judge")
-        except SuiteCodeRefused as err:
-            raise SuiteCodeRefused(
-                f"{resume_dir}/run.json: {err} (to use a judge of your own, give --judge SPEC)"
-            ) from None
-    config = check_suite_code(
-        suite_path,
-        config,
-        lambda: _with_judges(config, loaded, judge),
-        judge_given=judge is not None,
-    )
-    if resume_dir is None and run_dir is None:
-        out_dir = _default_run_dir(loaded.name)
     try:
-        outcome = run_suite(
-            loaded,
-            config,
-            out_dir,
-            cases=streamed.iter_cases(),
-            case_count=survey.selected,
-            suite_hash=survey.suite_hash,
+        outcome = run_suite_file(
+            suite_path, config, run_dir, notify=lambda m: click.echo(f"warning: {m}", err=True)
         )
-    except KeyboardInterrupt:
-        # every finished case is already in the journal: say how to go on
-        if (out_dir / "run.json").exists():
-            click.echo(
-                f"interrupted: finished cases are kept in {out_dir}; continue with "
-                f"agentgauge run --resume {shlex.quote(str(out_dir))}",
-                err=True,
-            )
-            sys.exit(130)
-        raise
+    except RunInterrupted as err:
+        click.echo(str(err), err=True)
+        sys.exit(130)
     if otel_endpoint:
         from ..io import OtelExport, export_run_otlp
 
         rec = outcome.record
         export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
-        try:  # the run is on disk: a receiver that is down must not cost its summary or gate
-            sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
-            click.echo(f"otel: sent {sent} span(s) to the OTLP endpoint")
-        except UserError as err:
-            click.echo(
-                f"warning: {err} (send it later: agentgauge export-otel {outcome.run_dir} "
-                "--endpoint URL)",
-                err=True,
-            )
+        sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
+        click.echo(f"otel: sent {sent} span(s) to {otel_endpoint}")
     status = _finish(outcome, gate)
     if status:
         sys.exit(status)

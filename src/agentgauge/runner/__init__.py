@@ -1,8 +1,10 @@
 """The runner: drives an agent through every case of a suite and records what happened.
 
-``run_suite(suite, RunConfig(...), run_dir)`` runs each case (× trials) with bounded
-concurrency, simulated tools and injected faults, retries, a per-case timeout, a response cache
-and a crash-safe results journal; ``arun_suite`` is the same as a coroutine.
+``run_suite_file(path, RunConfig(...), run_dir)`` runs a suite file (what ``agentgauge run`` and
+the pytest plugin call); ``run_suite(suite, RunConfig(...), run_dir)`` runs each case (× trials)
+of a suite in memory with bounded concurrency, simulated tools and injected faults, retries, a
+per-case timeout, a response cache and a crash-safe results journal; ``arun_suite`` is the same
+as a coroutine. Both score with the suite's ``scorers:`` section.
 """
 
 from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
@@ -17,6 +19,7 @@ from ..providers import (
 )
 from ._code_check import CodeUse, refuse_located, suite_code_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
+from ._file import default_run_dir, run_suite_file, with_suite_scorers
 from ._journal import RUN_FILE, read_record
 from ._plan import select_cases
 from ._prices import PRICES, cost_usd
@@ -43,10 +46,13 @@ __all__ = [
     "cache_stats",
     "cost_usd",
     "default_cache_dir",
+    "default_run_dir",
     "prune_cache",
     "read_record",
     "refuse_located",
     "run_suite",
+    "run_suite_file",
     "select_cases",
     "suite_code_uses",
+    "with_suite_scorers",
 ]

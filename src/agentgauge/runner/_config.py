@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,12 +103,130 @@ class RunConfig:
     #: suite's MCP server, a framework agent's own tools); None: each case's ``tool_mode``,
     #: else ``defaults.tool_mode`` (docs/bring-your-agent.md)
     tool_mode: ToolMode | None = None
+    #: add the suite's ``scorers:`` section (and, with none, the equivalence fallback of
+    #: ``judge`` / ``defaults.judge``) to ``extra_scorers``, as ``agentgauge run`` does; False:
+    #: only ``extra_scorers`` (e.g. when they already hold the suite's scorers)
+    suite_scorers: bool = True
+
+    @classmethod
+    def from_record(
+        cls,
+        record: RunRecord,
+        run_dir: Path,
+        *,
+        agent: str | None = None,
+        judge: str | None = None,
+        max_concurrency: int | None = None,
+        progress: bool | None = None,
+        replay: bool | None = None,
+        allow_suite_code: bool | None = None,
+    ) -> RunConfig:
+        """The options of the run recorded in ``run_dir/run.json``, to resume it.
+
+        ``max_concurrency``, ``progress`` and ``replay`` may be changed on resume (None: the
+        recorded value). run.json is a file, not the caller's word: a ``python:`` agent it names
+        runs only when ``agent`` names it again (else a UserError), an agent that came from the
+        suite's ``defaults.agent`` is taken from the suite again, and a judge it names is checked
+        as suite code unless ``judge`` gives one.
+        """
+        return _config_from_record(
+            cls,
+            record,
+            run_dir,
+            agent=agent,
+            judge=judge,
+            max_concurrency=max_concurrency,
+            progress=progress,
+            replay=replay,
+            allow_suite_code=allow_suite_code,
+        )
 
     def code_policy(self) -> SuiteCodePolicy:
         """What code of the suite this run may run (:attr:`allow_suite_code`, ``suite_path``)."""
         from .._suite_code import SuiteCodePolicy
 
         return SuiteCodePolicy.for_suite(self.suite_path, self.allow_suite_code)
+
+
+def _config_from_record(
+    cls: type[RunConfig],
+    record: RunRecord,
+    run_dir: Path,
+    *,
+    agent: str | None,
+    judge: str | None,
+    max_concurrency: int | None,
+    progress: bool | None,
+    replay: bool | None,
+    allow_suite_code: bool | None,
+) -> RunConfig:
+    from .._suite_code import SuiteCodePolicy
+    from ..errors import SuiteCodeRefused, UserError
+
+    opts = record.options
+    default = cls()
+    mode = opts.get("mode") or record.scoring_mode
+    recorded_agent: str | None = record.agent
+    if opts.get("agent_source") == "suite":
+        recorded_agent = None
+    elif record.agent.startswith("python:") and agent != record.agent:
+        raise UserError(
+            f"--resume {run_dir}: run.json names the agent '{record.agent}', Python code; "
+            f"it runs only when you name it yourself: add --agent {shlex.quote(record.agent)}"
+        )
+    if judge is None and record.judge:
+        # a judge read back from run.json is not the user's command line: checked as suite code
+        policy = SuiteCodePolicy.for_suite(record.suite_path, allow_suite_code)
+        try:
+            judge = policy.check_spec(record.judge, "judge")
+        except SuiteCodeRefused as err:
+            raise SuiteCodeRefused(
+                f"{run_dir}/run.json: {err} (to use a judge of your own, give --judge SPEC)"
+            ) from None
+    base_url = opts.get("base_url")
+    tool_mode = opts.get("tool_mode_override")
+    return cls(
+        agent=recorded_agent,
+        agent_options={"base_url": base_url} if base_url else {},
+        trials=_int(opts.get("trials")) or record.trials,
+        max_concurrency=max_concurrency or _int(opts.get("max_concurrency")) or 16,
+        timeout_s=_float(opts.get("timeout_s")),
+        retries=_int_or(opts.get("retries"), default.retries),
+        max_steps=_int(opts.get("max_steps")),
+        cache=bool(opts.get("cache", default.cache)),
+        replay=bool(opts.get("replay", default.replay)) if replay is None else replay,
+        seed=_int(opts.get("seed")) or 0,
+        stream=bool(opts.get("stream", default.stream)),
+        case_filter=tuple(str(g) for g in _list(opts.get("case_filter"))),
+        limit=_int(opts.get("limit")),
+        scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
+        resume=True,
+        progress=progress,
+        suite_path=record.suite_path,
+        tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
+        judge=judge,
+        allow_suite_code=allow_suite_code,
+    )
+
+
+def _int(value: object) -> int | None:
+    """A recorded integer option (run.json is JSON: a number, or null when it was not set)."""
+    if value is None or isinstance(value, bool):
+        return None
+    return int(value) if isinstance(value, int | float | str) else None
+
+
+def _int_or(value: object, default: int) -> int:
+    n = _int(value)
+    return default if n is None else n
+
+
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []
 
 
 @dataclass(frozen=True, kw_only=True)

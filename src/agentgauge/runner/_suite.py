@@ -14,6 +14,7 @@ from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
+from ._file import with_suite_scorers
 from ._journal import run_dir_lock
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, header_hash, plan_run, select_cases
@@ -173,6 +174,8 @@ async def arun_suite(
     check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
     if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
         check_mcp_command(suite.tools_from.mcp, policy)
+    # the suite's scorers: section, wired here so every caller gets it (suite code checked)
+    config = with_suite_scorers(config, suite)
     owns_provider = provider is None
     if provider is None:
         provider = resolve_provider(spec, **dict(config.agent_options))

@@ -1,0 +1,126 @@
+"""Running a suite file: the one entry point the CLI, the pytest plugin and Python callers share.
+
+``run_suite_file(path, config, run_dir)`` streams the suite from disk (all of it checked first,
+no case kept in memory), checks the suite's code against the policy (a refusal is reported as
+``file:line: field: message`` lines), wires the suite's ``scorers:`` in, and runs it.
+"""
+
+from __future__ import annotations
+
+import shlex
+import warnings
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import TypeVar
+
+from ..errors import RunInterrupted, SuiteCodeRefused
+from ..schema import Case, Suite
+from ._config import RunConfig, RunOutcome
+from ._journal import RUN_FILE
+
+__all__ = ["default_run_dir", "run_suite_file", "with_suite_scorers"]
+
+T = TypeVar("T")
+
+
+def default_run_dir(suite_name: str) -> Path:
+    """``runs/<suite>-<timestamp>`` (the suite name made safe for a folder name)."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in suite_name)
+    return Path("runs") / f"{safe}-{stamp}"
+
+
+def with_suite_scorers(config: RunConfig, suite: Suite) -> RunConfig:
+    """``config`` with the suite's extra scorers (judges, similarity, safety ...) added, once;
+    a ``python:`` judge the suite names is suite code (checked before anything is imported)."""
+    if not config.suite_scorers:
+        return config
+    from .._suite_code import with_checked_judges
+    from ..judges import JudgeConfig, scorers_for_suite
+
+    suite = with_checked_judges(suite, config.code_policy(), judge_given=bool(config.judge))
+    spec = config.judge or suite.defaults.judge
+    if not suite.scorers and not spec:
+        return replace(config, suite_scorers=False)
+    jc = JudgeConfig(cache=config.cache, cache_dir=config.cache_dir, seed=config.seed)
+    extra = scorers_for_suite(suite, judge=spec, config=jc)
+    return replace(
+        config, extra_scorers=(*config.extra_scorers, *extra), judge=spec, suite_scorers=False
+    )
+
+
+def _located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
+    """``check()``; code of the suite it refuses is reported as ``file:line: field: message``
+    lines (the suite is read again, with line numbers, only then)."""
+    from ._code_check import refuse_located
+
+    try:
+        return check()
+    except SuiteCodeRefused:
+        refuse_located(
+            str(path),
+            config.code_policy(),
+            agent_given=config.agent is not None,
+            judge_given=config.judge is not None,
+        )
+        raise
+
+
+def run_suite_file(
+    path: Path | str,
+    config: RunConfig,
+    run_dir: Path | str | None = None,
+    *,
+    notify: Callable[[str], None] | None = None,
+) -> RunOutcome:
+    """Run the suite file or folder ``path`` (blocking); ``run_dir`` None: a new
+    ``runs/<suite>-<timestamp>`` (``config.resume``: the run to continue).
+
+    ``notify`` receives warnings (a ``case_filter`` that matches nothing; default: the
+    :mod:`warnings` module). Ctrl-C after the run started raises :class:`RunInterrupted`, which
+    names the run directory whose finished cases are kept.
+    """
+    from ..io import open_suite
+    from ._suite import SuiteSurvey, run_suite
+
+    path = Path(path)
+    if config.suite_path is None:
+        config = replace(config, suite_path=str(path.resolve()))
+    surveys: list[SuiteSurvey] = []
+
+    def visit(header: Suite) -> Callable[[Case], None]:
+        surveys.append(SuiteSurvey(header, config))
+        return surveys[0].add
+
+    streamed = open_suite(path, visit=visit)
+    survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
+    _located(path, config, survey.check_tool_functions)
+    if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
+        message = f"no case matches --filter {' '.join(config.case_filter)}"
+        notify(message) if notify is not None else warnings.warn(message, stacklevel=2)
+    suite = streamed.suite
+    if config.agent is None and suite.defaults.agent:  # the suite's agent is suite code
+        spec = suite.defaults.agent
+        _located(path, config, lambda: config.code_policy().check_spec(spec, "agent"))
+    config = _located(path, config, lambda: with_suite_scorers(config, suite))
+    out_dir = Path(run_dir) if run_dir is not None else default_run_dir(suite.name)
+    try:
+        return run_suite(
+            suite,
+            config,
+            out_dir,
+            cases=streamed.iter_cases(),
+            case_count=survey.selected,
+            suite_hash=survey.suite_hash,
+        )
+    except KeyboardInterrupt:
+        # every finished case is already in the journal: say how to go on
+        if (out_dir / RUN_FILE).exists():
+            raise RunInterrupted(
+                out_dir,
+                f"interrupted: finished cases are kept in {out_dir}; continue with "
+                f"agentgauge run --resume {shlex.quote(str(out_dir))}",
+            ) from None
+        raise
