@@ -104,6 +104,11 @@ def _responses_messages(body: dict[str, Any]) -> list[Message]:
     return out
 
 
+#: set ``wrong`` to make the model call get_weather for Lyon whatever city was asked (a wrong
+#: agent, which the suite must fail)
+SCRIPT = {"wrong": False}
+
+
 def oracle_reply(request: FakeRequest) -> FakeReply:
     """The oracle's next move for the conversation in this request."""
     body = request.body
@@ -111,7 +116,16 @@ def oracle_reply(request: FakeRequest) -> FakeReply:
         _responses_messages(body) if request.path.endswith("/responses") else _chat_messages(body)
     )
     move = ORACLE(messages, [])
-    return move if isinstance(move, str) else list(move)
+    if isinstance(move, str):
+        return move
+    if SCRIPT["wrong"]:
+        return [
+            c.model_copy(update={"arguments": {**c.arguments, "city": "Lyon"}})
+            if c.name == "get_weather"
+            else c
+            for c in move
+        ]
+    return list(move)
 
 
 def quickstart_server() -> FakeOpenAIServer:

@@ -9,20 +9,10 @@ import pytest
 pytest.importorskip("langgraph.prebuilt")
 pytest.importorskip("langchain_openai")
 
-from framework_helpers import fake_model, fake_server, run_quickstart, tool_results
+from framework_helpers import run_quickstart, tool_results
 from quickstart_model import EXAMPLES
 
 SPEC = f"langgraph:{EXAMPLES / 'langgraph_agent.py'}:graph"
-__all__ = ["fake_model", "fake_server"]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_http_client() -> None:
-    # langchain-openai caches one async HTTP client, bound to the event loop of its first use;
-    # each run_suite here is a new event loop (a process runs one agentgauge run per loop)
-    from langchain_openai.chat_models import _client_utils
-
-    _client_utils._cached_async_httpx_client.cache_clear()
 
 
 def test_quickstart_mock_mode_passes(fake_model: str, tmp_path: Path) -> None:

@@ -8,18 +8,10 @@ import pytest
 
 pytest.importorskip("agents.run")
 
-from framework_helpers import fake_model, fake_server, run_quickstart, tool_results
+from framework_helpers import run_quickstart, tool_results
 from quickstart_model import EXAMPLES
 
 SPEC = f"openai-agents:{EXAMPLES / 'openai_agents_agent.py'}:agent"
-__all__ = ["fake_model", "fake_server"]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_sdk_http_client(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the SDK keeps one module-level HTTP client, bound to the event loop of its first run;
-    # each run_suite here is a new event loop (a process runs one agentgauge run per loop)
-    monkeypatch.setattr("agents.models.openai_provider._http_client", None)
 
 
 def test_quickstart_mock_mode_passes(fake_model: str, tmp_path: Path) -> None:

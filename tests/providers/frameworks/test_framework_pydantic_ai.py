@@ -8,11 +8,10 @@ import pytest
 
 pytest.importorskip("pydantic_ai")
 
-from framework_helpers import fake_model, fake_server, run_quickstart, tool_results
+from framework_helpers import run_quickstart, tool_results
 from quickstart_model import EXAMPLES
 
 SPEC = f"pydantic-ai:{EXAMPLES / 'pydantic_ai_agent.py'}:agent"
-__all__ = ["fake_model", "fake_server"]
 
 
 def test_quickstart_mock_mode_passes(fake_model: str, tmp_path: Path) -> None:
