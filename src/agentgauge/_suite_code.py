@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .schema import Case, Suite, ToolSim
 
 __all__ = [
+    "CODE_PREFIXES",
     "ENV_VAR",
     "FLAG",
     "CodeKind",
@@ -44,6 +45,7 @@ __all__ = [
     "CodeTarget",
     "SuiteCodePolicy",
     "SuiteCodeRefused",
+    "code_prefix",
     "code_refs",
     "import_suite_file",
     "user_config_file",

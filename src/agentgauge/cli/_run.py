@@ -33,6 +33,14 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
         summary = summarize(run_dir)
         write_summary(run_dir, summary)
         render_console(summary, console)
+    source = outcome.record.options.get("tool_source")
+    if isinstance(source, dict):  # tools_from: how loading the tool module went
+        click.echo(
+            f"tools: {source.get('tool_count')} from MCP server '{source.get('target')}' "
+            f"({source.get('transport')}, loaded in {source.get('latency_ms')} ms), "
+            f"tool mode {outcome.record.options.get('tool_mode')}",
+            err=True,
+        )
     click.echo(
         f"run: {run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
         f"{outcome.provider_calls} model calls, {outcome.cache_hits} cached, "

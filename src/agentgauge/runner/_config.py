@@ -160,7 +160,7 @@ def _config_from_record(
     replay: bool | None,
     allow_suite_code: bool | None,
 ) -> RunConfig:
-    from .._suite_code import SuiteCodePolicy
+    from .._suite_code import SuiteCodePolicy, code_prefix
     from ..errors import SuiteCodeRefused, UserError
 
     opts = record.options
@@ -169,7 +169,7 @@ def _config_from_record(
     recorded_agent: str | None = record.agent
     if opts.get("agent_source") == "suite":
         recorded_agent = None
-    elif record.agent.startswith("python:") and agent != record.agent:
+    elif code_prefix(record.agent) and agent != record.agent:
         raise UserError(
             f"--resume {run_dir}: run.json names the agent '{record.agent}', Python code; "
             f"it runs only when you name it yourself: add --agent {shlex.quote(record.agent)}"

@@ -96,3 +96,27 @@ def test_adapters_are_driven_agents(framework: str, fake_model: str) -> None:
     agent = resolve_provider(spec)
     assert isinstance(agent, DrivenAgent)
     assert agent.name == spec
+
+
+@pytest.mark.parametrize("framework", sorted(SPECS))
+def test_resume_does_not_run_a_framework_agent_named_in_run_json(
+    framework: str, tmp_path: Path
+) -> None:
+    from agentgauge.schema import RunRecord
+
+    spec = f"{framework}:/tmp/somewhere/agent.py:agent"
+    record = RunRecord(
+        run_id="r1",
+        suite="s",
+        agent=spec,
+        started_at="2026-12-01T00:00:00+00:00",
+        agentgauge_version="0",
+        trials=1,
+        max_concurrency=1,
+        scoring_mode="default",
+        case_count=1,
+        options={"agent_source": "caller"},
+    )
+    with pytest.raises(UserError, match="runs only when you name it yourself"):
+        RunConfig.from_record(record, tmp_path)
+    assert RunConfig.from_record(record, tmp_path, agent=spec).agent == spec
