@@ -145,6 +145,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
                 tools=tools,
                 mode=mode,
                 generation=ctx.generation,
+                stats=ctx.stats,
             )
 
     error: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..providers import AgentTurn, DrivenAgent, GenerateConfig, ModelReply, RealTool, ToolAnswer
 from ..schema import JsonValue, Message, ToolCall, ToolMode, ToolSpec, TraceEvent
-from ._loop import Transcript
+from ._loop import RunStats, Transcript
 from ._prices import cost_usd
 from ._tools import ToolSimulator
 
@@ -82,6 +82,7 @@ async def run_driven_turn(
     tools: list[ToolSpec],
     mode: ToolMode,
     generation: GenerateConfig,
+    stats: RunStats | None = None,
 ) -> None:
     """Run one user turn of ``agent``; messages and trace go to ``tr`` as they happen."""
     agent_msgs = tr.turns[turn]
@@ -99,6 +100,8 @@ async def run_driven_turn(
             ]
             msg = msg.model_copy(update={"tool_calls": calls})
         steps += 1
+        if stats is not None:  # the run's count of model calls made
+            stats.provider_calls += 1
         model = reply.model or agent.name
         cost = cost_usd(model, reply.usage)
         tr.model_calls += 1

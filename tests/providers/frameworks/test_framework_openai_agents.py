@@ -29,6 +29,7 @@ def test_quickstart_mock_mode_passes(fake_model: str, tmp_path: Path) -> None:
     assert all(e.usage and e.usage.input_tokens > 0 for e in models)
     assert [m.role for m in paris.messages][-3:] == ["assistant", "tool", "assistant"]
     assert outcome.record.options["tool_mode"] == "mock"
+    assert outcome.provider_calls == sum(r.model_calls for r in results.values()) > 20
 
 
 def test_real_mode_runs_the_agents_own_tools(fake_model: str, tmp_path: Path) -> None:
