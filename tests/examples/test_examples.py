@@ -299,3 +299,20 @@ def test_tool_selection_oracle_passes_without_the_judge_rescuing_it(tmp_path: Pa
     assert len(results) == 25
     assert all(r.status == "passed" for r in results)
     assert not any("semantic equivalence" in (r.explanation or "") for r in results)
+
+
+def test_support_committed_files_are_what_the_generator_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = EXAMPLES_DIR / "support"
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "knowledge", raising=False)
+    gen = runpy.run_path(str(folder / "make_cases.py"), run_name="generator")
+    data = gen["rows"]()
+    gen["with_responses"](data)
+
+    def read(name: str) -> list[Any]:
+        return [json.loads(line) for line in (folder / name).read_text().splitlines()]
+
+    assert read("golden.jsonl") == data
+    assert read("cases.jsonl") == gen["live_cases"](read("golden/cases.jsonl"), data)
