@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from agentgauge.cli import cli
 from agentgauge.io import iter_results, load_suite
+from agentgauge.io import suite_hash as _suite_hash
 from agentgauge.runner import read_record
-from agentgauge.runner._plan import suite_hash as _suite_hash
 
 HEADER = """\
 name: streamed

@@ -8,8 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from agentgauge.cli import cli
-from agentgauge.io import iter_results
-from agentgauge.runner._journal import run_dir_lock
+from agentgauge.io import iter_results, run_dir_lock
 
 SUITE = """\
 name: locked

@@ -10,11 +10,10 @@ from click.testing import CliRunner
 
 from agentgauge import _secrets
 from agentgauge.cli import cli
-from agentgauge.io import ResultsWriter
+from agentgauge.io import ResultsWriter, write_record
 from agentgauge.providers import ModelResponse, resolve_provider
 from agentgauge.providers._cache import ResponseCache
 from agentgauge.report import write_csv, write_junit
-from agentgauge.runner._journal import write_record
 from agentgauge.schema import CaseResult, Message, RunRecord
 
 KEY = "sk-registry-7d1e2f3a4b5c6d7e8f90"

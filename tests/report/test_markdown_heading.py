@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agentgauge.io import ResultsWriter
+from agentgauge.io import ResultsWriter, write_record
 from agentgauge.report import write_report
-from agentgauge.runner._journal import write_record
 from agentgauge.schema import CaseResult, RunRecord
 
 

@@ -184,7 +184,7 @@ def test_run_record_with_a_seed_beyond_64_bits_is_written(tmp_path: Path) -> Non
 
 def test_a_run_directory_in_use_is_refused(tmp_path: Path) -> None:
     # a --resume started while the first run still writes would journal every case twice
-    from agentgauge.runner._journal import run_dir_lock
+    from agentgauge.io import run_dir_lock
 
     suite = make_suite([{"id": "c0", "input": "city 0"}])
     cfg = RunConfig(progress=False, cache=False, resume=True)

@@ -48,7 +48,9 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
             f"{shown}{f' (+{more} more)' if more > 0 else ''}",
             err=True,
         )
-    click.echo(f"results: {outcome.run_dir / 'results.jsonl'}")
+    from ..io import RESULTS_FILE
+
+    click.echo(f"results: {outcome.run_dir / RESULTS_FILE}")
 
 
 @click.command(name="score")
@@ -87,12 +89,11 @@ def command(
     folder of them), imported on the fly.
     """
     from ..errors import UserError
-    from ..io import read_responses
+    from ..io import journal_has_results, read_responses
     from ..scoring import ScoringConfig
 
     t0 = time.perf_counter()
-    results = run_dir / "results.jsonl"
-    if results.exists() and results.stat().st_size and not overwrite:
+    if journal_has_results(run_dir) and not overwrite:
         raise UserError(f"{run_dir}: already holds results.jsonl (use --overwrite or a new folder)")
     loaded = load_suite_any(suite)
     responses = read_responses(responses_file)

@@ -42,7 +42,23 @@ from ._mcp import (
 )
 from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
 from ._responses import RecordedResponse, read_responses
-from ._results import RESULTS_FILE, ResultsWriter, iter_results
+from ._rundir import (
+    LOCK_FILE,
+    RESULTS_FILE,
+    RUN_FILE,
+    Finished,
+    ResultsWriter,
+    header_hash,
+    iter_light_results,
+    iter_results,
+    journal_has_results,
+    load_record,
+    read_record,
+    run_dir_lock,
+    scan_finished,
+    suite_hash,
+    write_record,
+)
 from ._stream import StreamedSuite, open_suite
 from ._text_calls import json_text_calls
 from ._transcripts import (
@@ -60,8 +76,10 @@ from .importers import IMPORTERS, ImportOptions, import_suite
 __all__ = [
     "EXPORT_FORMATS",
     "IMPORTERS",
+    "LOCK_FILE",
     "RESPONSES_FILE",
     "RESULTS_FILE",
+    "RUN_FILE",
     "STRATA_TARGETS",
     "TOOL_FORMATS",
     "TRANSCRIPT_FORMATS",
@@ -70,6 +88,7 @@ __all__ = [
     "CategoryMix",
     "Document",
     "ExportFormat",
+    "Finished",
     "ImportOptions",
     "LintFinding",
     "LoadedSuite",
@@ -95,12 +114,16 @@ __all__ = [
     "export_run_otlp",
     "export_suite",
     "find_suite_file",
+    "header_hash",
     "import_suite",
+    "iter_light_results",
     "iter_results",
+    "journal_has_results",
     "json_text_calls",
     "lint_suite",
     "list_mcp_tools",
     "load_cases",
+    "load_record",
     "load_suite",
     "mcp_source_from_cli",
     "merge_tools",
@@ -109,15 +132,20 @@ __all__ = [
     "open_mcp",
     "open_suite",
     "read_document",
+    "read_record",
     "read_responses",
     "read_suite",
     "read_tools_file",
     "read_yaml_text",
     "responses_from_metadata",
     "results_to_otlp",
+    "run_dir_lock",
+    "scan_finished",
+    "suite_hash",
     "tools_from_data",
     "tools_to_format",
     "validation_problems",
+    "write_record",
     "write_responses",
     "write_suite",
 ]

@@ -327,7 +327,7 @@ def export_run_otlp(
 
     Returns the number of spans exported (written, else sent).
     """
-    from ._results import iter_results
+    from ._rundir import iter_results
 
     count = 0
     if output is not None:

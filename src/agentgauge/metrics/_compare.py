@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
+from ..io import iter_light_results
 from ..schema import CaseResult, Model
 from ._model import RATE_METRICS
-from ._read import iter_light_results
 from ._stats import (
     mcnemar_exact,
     paired_bootstrap,
@@ -254,7 +254,7 @@ def compare(
 
 
 def _suite_warnings(base_run: Path, new_run: Path) -> list[str]:
-    from ._summarize import load_run
+    from ..io import load_record as load_run
 
     base, new = load_run(base_run), load_run(new_run)
     if base is None or new is None:

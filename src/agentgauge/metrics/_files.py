@@ -9,9 +9,10 @@ import orjson
 
 from ..errors import UserError
 from ..io import find_suite_file, read_yaml_text
+from ..io import load_record as load_run
 from ..schema import Gates, RunRecord
 from ._model import Summary
-from ._summarize import SUMMARY_FILE, load_run, summarize_results
+from ._summarize import SUMMARY_FILE, summarize_results
 
 
 def load_gates_file(path: Path) -> Gates:
@@ -179,7 +180,7 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     ``gates`` supplies the latency budgets and the sample-size floor; by default they come from
     the suite file named in ``run.json``.
     """
-    from ._read import iter_light_results
+    from ..io import iter_light_results
 
     run_dir = Path(run_dir)
     if not run_dir.is_dir():

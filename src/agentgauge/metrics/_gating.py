@@ -9,10 +9,11 @@ from pathlib import Path
 from pydantic import Field
 
 from ..errors import UserError
+from ..io import load_record as load_run
 from ..schema import Gates, Model, Percentile, ScorerGate
 from ._compare import Comparison, compare
 from ._model import Latency, Mean, Rate, ScorerStats, Summary
-from ._summarize import load_run, small_sample_warnings
+from ._summarize import small_sample_warnings
 
 
 class GateCheck(Model):

@@ -5,11 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import orjson
-
-from ..errors import UserError
 from ..schema import CaseResult, Gates, Labels, RunRecord
 from ._acc import LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
@@ -39,7 +35,6 @@ from ._verdicts import (
     tool_selection_verdict,
 )
 
-RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
 CLARIFY_CATEGORIES = frozenset({"ambiguous", "clarify"})
 #: how many failures the summary keeps, and how many flaky / forbidden case ids it lists
@@ -47,16 +42,6 @@ WORST_KEPT = 10
 IDS_KEPT = 50
 
 _FailureRow = tuple[bool, float, str, int, str, str, str, str | None, str | None]
-
-
-def load_run(run_dir: Path) -> RunRecord | None:
-    path = run_dir / RUN_FILE
-    if not path.exists():
-        return None
-    try:
-        return RunRecord.model_validate(orjson.loads(path.read_bytes()))
-    except (orjson.JSONDecodeError, ValueError) as exc:
-        raise UserError(f"{path}: not a valid run record: {str(exc).splitlines()[0]}") from exc
 
 
 @dataclass(slots=True)

@@ -41,7 +41,7 @@ def write_report(
     if not run_dir.is_dir():
         raise UserError(f"{run_dir}: no such run directory")
     if fmt == "junit":
-        from ..metrics._summarize import load_run
+        from ..io import load_record as load_run
         from ._files import write_junit
 
         run = load_run(run_dir)

@@ -9,7 +9,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from .._secrets import ScrubbingStream, register_env
-from ..metrics._read import iter_light_results
+from ..io import iter_light_results
 from ..schema import CaseResult
 
 #: characters XML 1.0 does not allow (control characters other than tab, newline, return)

@@ -8,6 +8,7 @@ as a coroutine. Both score with the suite's ``scorers:`` section.
 """
 
 from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
+from ..io import RUN_FILE, read_record
 from ..providers import (
     CacheStats,
     PruneReport,
@@ -20,7 +21,6 @@ from ..providers import (
 from ._code_check import CodeUse, refuse_located, suite_code_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._file import default_run_dir, run_suite_file, with_suite_scorers
-from ._journal import RUN_FILE, read_record
 from ._plan import select_cases
 from ._prices import PRICES, cost_usd
 from ._suite import SuiteSurvey, arun_suite, run_suite

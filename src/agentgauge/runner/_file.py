@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import RunInterrupted, SuiteCodeRefused
+from ..io import RUN_FILE
 from ..schema import Case, Suite
 from ._config import RunConfig, RunOutcome
-from ._journal import RUN_FILE
 
 __all__ = ["default_run_dir", "run_suite_file", "with_suite_scorers"]
 

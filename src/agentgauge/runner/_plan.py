@@ -4,7 +4,6 @@ stream from disk, one shape for both), the checked options, what a resume keeps,
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -13,19 +12,24 @@ from pathlib import Path
 
 from .._version import __version__
 from ..errors import UserError
+from ..io import (
+    Finished,
+    journal_has_results,
+    load_record,
+    scan_finished,
+    suite_hash,
+    write_record,
+)
 from ..providers import redact
 from ..schema import Case, JsonValue, RunRecord, Suite
 from ._config import RunConfig
-from ._journal import Finished, journal_has_results, read_record, scan_finished, write_record
 
 __all__ = [
     "CaseSource",
     "RunPlan",
     "finish_record",
-    "header_hash",
     "plan_run",
     "select_cases",
-    "suite_hash",
 ]
 
 
@@ -42,26 +46,6 @@ def select_cases(cases: Iterable[Case], config: RunConfig) -> Iterable[Case]:
             continue
         n += 1
         yield case
-
-
-def header_hash(suite: Suite) -> hashlib.blake2b:
-    """The suite hash before its cases: every case's JSON is added to it, one at a time."""
-    return hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
-
-
-def suite_hash(suite: Suite, case_json: dict[int, bytes] | None = None) -> str:
-    """A hash of the suite, case by case (never one string of the whole suite); the same as a
-    :class:`~agentgauge.runner.SuiteSurvey` makes of the suite streamed.
-
-    ``case_json``, when given, keeps each case's JSON by ``id(case)`` for the replay keys.
-    """
-    h = header_hash(suite)
-    for case in suite.cases:
-        data = case.model_dump_json().encode()
-        h.update(data)
-        if case_json is not None:
-            case_json[id(case)] = data
-    return h.hexdigest()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,7 +113,7 @@ def _trials(suite: Suite, config: RunConfig) -> int:
 def _resume_state(config: RunConfig, run_dir: Path) -> tuple[Finished, RunRecord | None]:
     """The pairs a resume keeps and the run's previous record (a new run: nothing)."""
     if config.resume:
-        previous = read_record(run_dir) if (run_dir / "run.json").exists() else None
+        previous = load_record(run_dir)
         return scan_finished(run_dir), previous
     if journal_has_results(run_dir):
         raise UserError(

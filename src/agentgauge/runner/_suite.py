@@ -9,15 +9,14 @@ from pathlib import Path
 import anyio
 
 from .._suite_code import SuiteCodePolicy
-from ..io import ResultsWriter
+from ..io import ResultsWriter, header_hash, run_dir_lock
 from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
 from ._file import with_suite_scorers
-from ._journal import run_dir_lock
 from ._mcp import RunTools, check_mcp_command, open_run_tools
-from ._plan import CaseSource, finish_record, header_hash, plan_run, select_cases
+from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
 from ._tools import case_simulations, current_code_policy, load_function
 from ._workers import run_workers

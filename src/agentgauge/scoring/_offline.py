@@ -10,8 +10,6 @@ agentgauge's form or as BFCL result lines (docs/bfcl.md). Writes ``RUN_DIR/resul
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -148,36 +146,27 @@ def _write_run_record(
     run_dir: Path, suite: Suite, suite_path: Path | None, responses_path: Path, started: str,
     mode: str, cases: int, options: dict[str, Any],
 ) -> None:  # fmt: skip
-    import orjson
-
     from .._version import __version__
+    from ..io import suite_hash, write_record
+    from ..schema import RunRecord
 
-    digest = None
-    if suite_path is not None and suite_path.is_file():
-        digest = "sha256:" + hashlib.sha256(suite_path.read_bytes()).hexdigest()
-    record = {
-        "version": 1,
-        "run_id": run_dir.name,
-        "suite": suite.name,
+    record = RunRecord(
+        run_id=run_dir.name,
+        suite=suite.name,
         # absolute, as `run` records it: `gate` may run from another folder; None when the
         # suite was given as an object (its gates are then not on disk to read)
-        "suite_path": str(suite_path.resolve()) if suite_path is not None else None,
-        "suite_hash": digest,
-        "agent": f"responses:{responses_path}",
-        "judge": None,
-        "started_at": started,
-        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "git_commit": None,
-        "agentgauge_version": __version__,
-        "trials": options.get("trials", 1),
-        "max_concurrency": None,
-        "scoring_mode": mode,
-        "case_count": cases,
-        "options": options,
-    }
-    tmp = run_dir / "run.json.tmp"
-    tmp.write_bytes(orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n")
-    os.replace(tmp, run_dir / "run.json")
+        suite_path=str(suite_path.resolve()) if suite_path is not None else None,
+        suite_hash=suite_hash(suite),
+        agent=f"responses:{responses_path}",
+        started_at=started,
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        agentgauge_version=__version__,
+        trials=int(options.get("trials", 1)),
+        scoring_mode=mode,
+        case_count=cases,
+        options=options,
+    )
+    write_record(run_dir, record)
 
 
 def _write_summary(run_dir: Path, suite: Suite, lines: Sequence[tuple[str, str]]) -> None:
@@ -222,7 +211,7 @@ def score_responses(
     The run directory is locked as ``agentgauge run`` locks it: while a run (or another score)
     writes to it, this raises :class:`~agentgauge.errors.UserError` and changes nothing.
     """
-    from ..runner._journal import run_dir_lock
+    from ..io import run_dir_lock
 
     with run_dir_lock(run_dir):
         return _score_locked(
@@ -256,7 +245,7 @@ def _score_locked(
     import orjson
 
     from ..errors import ScorerError
-    from ..io import RESULTS_FILE
+    from ..io import ResultsWriter
     from ..schema import CaseResult
     from ..scoring import score_case
 
@@ -281,7 +270,7 @@ def _score_locked(
     pairs: list[tuple[str, str]] = []
     undecodable = 0
     skipped = 0
-    with open(run_dir / RESULTS_FILE, "wb") as fh:
+    with ResultsWriter(run_dir, fresh=True) as writer:
         out: list[bytes] = []
         for case in suite.cases:
             recorded = by_case.get(case.id)
@@ -316,10 +305,10 @@ def _score_locked(
                 pairs.append((case.category, status))
                 out.append(orjson.dumps(line, default=repr))
                 if len(out) >= _BATCH:  # stream: a few hundred lines per write
-                    fh.write(b"\n".join(out) + b"\n")
+                    writer.write_line(b"\n".join(out) + b"\n", flush=False)
                     out.clear()
         if out:
-            fh.write(b"\n".join(out) + b"\n")
+            writer.write_line(b"\n".join(out) + b"\n", flush=False)
     options: dict[str, Any] = {
         "mode": config.mode,
         "trials": max((r.trial for r in responses), default=0) + 1,

@@ -1,0 +1,300 @@
+"""The run directory: the one owner of its files, their paths and the rules for reading and
+writing them.
+
+```
+RUN_DIR/
+  run.json           the typed RunRecord (written atomically, secrets scrubbed)
+  results.jsonl      one CaseResult per line, appended and flushed as each case finishes
+  .agentgauge.lock   held (flock) while a run writes to the directory
+```
+
+One truncation rule for ``results.jsonl``: a line counts only when it ends with a newline. A
+run killed mid-write leaves at most one last line without one; every reader skips it, and
+:func:`scan_finished` (resume) cuts it off so that later appends start on a fresh line. Any
+other bad line is a UserError naming the file and line.
+
+Everything else (the runner, ``agentgauge score``, metrics, reports, exports) asks this module;
+no other module opens these files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+import orjson
+
+from .._secrets import register_env, scrub_bytes
+from ..errors import UserError
+from ..schema import CaseResult, RunRecord, Suite
+
+__all__ = [
+    "LOCK_FILE",
+    "RESULTS_FILE",
+    "RUN_FILE",
+    "Finished",
+    "ResultsWriter",
+    "header_hash",
+    "iter_light_results",
+    "iter_results",
+    "journal_has_results",
+    "load_record",
+    "read_record",
+    "run_dir_lock",
+    "scan_finished",
+    "suite_hash",
+    "write_record",
+]
+
+RESULTS_FILE = "results.jsonl"
+RUN_FILE = "run.json"
+#: held (flock) while a run writes to its directory
+LOCK_FILE = ".agentgauge.lock"
+#: fields of a result line that metrics and reports never read (most of a line's size)
+_HEAVY = ("messages", "trace")
+
+
+@contextmanager
+def run_dir_lock(run_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``run_dir`` while a run writes to it.
+
+    A second run or ``--resume`` of a run that is still going (a Ctrl-C that did not stop it, a
+    CI retry) would append the same cases to one journal and count them twice; it is refused.
+    """
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this platform: the directory is not guarded
+        yield
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with open(run_dir / LOCK_FILE, "ab") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            raise UserError(
+                f"{run_dir}: another agentgauge run is writing to this directory; "
+                "let it finish (or stop it) first"
+            ) from exc
+        yield
+
+
+def header_hash(suite: Suite) -> hashlib.blake2b:
+    """The suite hash (recorded in run.json) before its cases: every case's JSON is added to
+    it, one at a time."""
+    return hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
+
+
+def suite_hash(suite: Suite, case_json: dict[int, bytes] | None = None) -> str:
+    """A hash of the suite, case by case (never one string of the whole suite); the same as a
+    ``agentgauge.runner.SuiteSurvey`` makes of the suite streamed.
+
+    ``case_json``, when given, keeps each case's JSON by ``id(case)`` for the replay keys.
+    """
+    h = header_hash(suite)
+    for case in suite.cases:
+        data = case.model_dump_json().encode()
+        h.update(data)
+        if case_json is not None:
+            case_json[id(case)] = data
+    return h.hexdigest()
+
+
+def read_record(run_dir: Path) -> RunRecord:
+    """``run.json``; a missing or invalid one is a UserError."""
+    record = load_record(run_dir)
+    if record is None:
+        raise UserError(f"{run_dir}: not a run directory (no {RUN_FILE})")
+    return record
+
+
+def load_record(run_dir: Path) -> RunRecord | None:
+    """``run.json``, or None when the directory has none (results written by other tools)."""
+    path = Path(run_dir) / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        return RunRecord.model_validate_json(path.read_bytes())
+    except ValueError as exc:
+        first = str(exc).splitlines()[0]
+        raise UserError(f"{path}: not a valid run record: {first}") from exc
+
+
+def write_record(run_dir: Path, record: RunRecord) -> None:
+    """Write ``run.json`` atomically (a kill never leaves half a record), secrets scrubbed."""
+    register_env()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / RUN_FILE
+    tmp = path.with_suffix(".json.tmp")
+    try:
+        data = orjson.dumps(record.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. --seed 10**30
+        data = record.model_dump_json(indent=2).encode()
+    tmp.write_bytes(scrub_bytes(data) + b"\n")
+    os.replace(tmp, path)
+
+
+class ResultsWriter:
+    """Append :class:`CaseResult` lines to ``RUN_DIR/results.jsonl``, flushing each line.
+
+    A line is written whole with one ``write`` call and flushed (and fsync'ed when ``fsync``),
+    so a run killed at any moment leaves at most one truncated last line, which the reader skips.
+    """
+
+    def __init__(self, run_dir: Path, *, fsync: bool = False, fresh: bool = False) -> None:
+        """``fresh``: start an empty journal (replace the lines already there)."""
+        register_env()
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = run_dir / RESULTS_FILE
+        self._fsync = fsync
+        self._fh: IO[bytes] = open(self.path, "wb" if fresh else "ab")  # noqa: SIM115
+
+    def write(self, result: CaseResult) -> bytes:
+        """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
+        try:
+            line = orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
+        except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
+            line = result.model_dump_json().encode() + b"\n"
+        line = scrub_bytes(line)
+        self._fh.write(line)
+        self.flush()
+        return line
+
+    def write_line(self, line: bytes, *, flush: bool = True) -> None:
+        """Append one already-serialised result line (it must end with ``\n``).
+
+        ``flush=False`` leaves it buffered until the next flushed line or :meth:`flush` (for
+        lines that are cheap to write again, e.g. replayed from a cache).
+        """
+        self._fh.write(scrub_bytes(line))
+        if flush:
+            self.flush()
+
+    def flush(self) -> None:
+        self._fh.flush()
+        if self._fsync:
+            import os
+
+            os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> ResultsWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _results_path(path: Path) -> Path:
+    path = Path(path)
+    return path / RESULTS_FILE if path.is_dir() else path
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` of every whole, non-blank line: the one truncation rule (a last
+    line without a newline is a write cut short, and is not read)."""
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.endswith(b"\n"):
+                return
+            if raw.strip():
+                yield lineno, raw
+
+
+def _bad_line(path: Path, lineno: int, exc: Exception) -> UserError:
+    first = str(exc).splitlines()[0]
+    return UserError(f"{path}:{lineno}: not a valid result line: {first}")
+
+
+def iter_results(path: Path) -> Iterator[CaseResult]:
+    """Read results one at a time (streaming: never holds the whole file). ``path`` is the run
+    directory or its results file."""
+    path = _results_path(path)
+    if not path.exists():
+        raise UserError(f"{path}: no such results file")
+    for lineno, raw in _lines(path):
+        try:
+            yield CaseResult.model_validate(orjson.loads(raw))
+        except (orjson.JSONDecodeError, ValueError) as exc:
+            raise _bad_line(path, lineno, exc) from exc
+
+
+def iter_light_results(path: Path) -> Iterator[CaseResult]:
+    """Like :func:`iter_results`, with ``messages`` and ``trace`` left empty (metrics and
+    reports never read them; they are dropped before validation)."""
+    path = _results_path(path)
+    if not path.exists():
+        raise UserError(f"{path}: no such results file")
+    for lineno, raw in _lines(path):
+        try:
+            data = orjson.loads(raw)
+            if isinstance(data, dict):
+                for key in _HEAVY:
+                    data.pop(key, None)
+            yield CaseResult.model_validate(data)
+        except (orjson.JSONDecodeError, ValueError) as exc:
+            raise _bad_line(path, lineno, exc) from exc
+
+
+@dataclass(kw_only=True)
+class Finished:
+    """The (case id, trial) pairs already in a results journal, and their statuses."""
+
+    pairs: set[tuple[str, int]] = field(default_factory=set)
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+
+
+def scan_finished(run_dir: Path) -> Finished:
+    """Read the journal's finished pairs and cut off a truncated last line (a kill mid-write).
+
+    The cut makes later appends start on a fresh line; the case whose line was cut is simply not
+    finished, so it runs again.
+    """
+    path = run_dir / RESULTS_FILE
+    out = Finished()
+    if not path.exists():
+        return out
+    good_end = 0
+    with open(path, "rb") as fh:
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                break
+            good_end += len(raw)
+    for lineno, raw in _lines(path):
+        try:
+            data = orjson.loads(raw)
+            pair = (str(data["case_id"]), int(data.get("trial", 0)))
+            status = data.get("status")
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"{path}:{lineno}: not a valid result line ({exc})") from exc
+        if pair not in out.pairs:
+            out.pairs.add(pair)
+            if status == "passed":
+                out.passed += 1
+            elif status == "failed":
+                out.failed += 1
+            else:
+                out.errors += 1
+    if good_end < path.stat().st_size:
+        with open(path, "r+b") as fh:
+            fh.truncate(good_end)
+    return out
+
+
+def journal_has_results(run_dir: Path) -> bool:
+    path = run_dir / RESULTS_FILE
+    return path.exists() and path.stat().st_size > 0
