@@ -4,7 +4,8 @@
 AgentGaugeError
 ├── UserError        bad input or flags: the CLI prints its one-line message and exits 2
 │   ├── MissingExtraError   an optional dependency is not installed (names the pip command)
-│   └── SuiteCodeRefused    the suite names code the suite-code policy does not let it run
+│   ├── SuiteCodeRefused    the suite names code the suite-code policy does not let it run
+│   └── TranscriptError     a conversation (any vendor format) that cannot be read
 ├── ProviderError    the agent under test (or a judge) failed: carries status and retry_after
 ├── ToolError        a simulated tool failed in a way the case did not ask for
 └── ScorerError      a scorer could not produce a score (recorded on the case, never raised past it)
@@ -31,6 +32,7 @@ __all__ = [
     "ScorerError",
     "SuiteCodeRefused",
     "ToolError",
+    "TranscriptError",
     "UserError",
 ]
 
@@ -65,6 +67,19 @@ class MissingExtraError(UserError):
 
 class SuiteCodeRefused(UserError):
     """The suite names code the policy does not let it run (one line: what, and why)."""
+
+
+class TranscriptError(UserError):
+    """A conversation that cannot be read (``agentgauge.io.messages_from_data``).
+
+    ``index`` is the bad message's position (None: the whole conversation) and ``detail`` the
+    one-line reason; readers of files prefix it with ``file:line: field[index]``.
+    """
+
+    def __init__(self, index: int | None, detail: str) -> None:
+        super().__init__(detail)
+        self.index = index
+        self.detail = detail
 
 
 class ProviderError(AgentGaugeError):

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
+from ..errors import TranscriptError
 from ..schema import JsonValue, Message, ToolCall
 
 __all__ = ["MAX_MESSAGES", "READERS", "TranscriptError"]
@@ -34,15 +35,6 @@ _LC_TYPES: Final = {
     "toolmessage": "tool",
     "toolmessagechunk": "tool",
 }
-
-
-class TranscriptError(ValueError):
-    """A conversation that cannot be read: ``index`` of the message (None: the whole list)."""
-
-    def __init__(self, index: int | None, detail: str) -> None:
-        super().__init__(detail)
-        self.index = index
-        self.detail = detail
 
 
 # ------------------------------------------------------------------------------ small helpers
