@@ -120,3 +120,16 @@ def test_resume_does_not_run_a_framework_agent_named_in_run_json(
     with pytest.raises(UserError, match="runs only when you name it yourself"):
         RunConfig.from_record(record, tmp_path)
     assert RunConfig.from_record(record, tmp_path, agent=spec).agent == spec
+
+
+def test_cache_tag_follows_the_users_files(fake_model: str, tmp_path: Path) -> None:
+    import shutil
+
+    pytest.importorskip("pydantic_ai")
+    for name in ("assistant_tools.py", "pydantic_ai_agent.py"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    spec = f"pydantic-ai:{tmp_path / 'pydantic_ai_agent.py'}:agent"
+    before = resolve_provider(spec).cache_tag  # type: ignore[attr-defined]
+    assert before.startswith("src:")
+    (tmp_path / "helpers.py").write_text("X = 1\n")  # an edit beside the agent
+    assert resolve_provider(spec).cache_tag != before  # type: ignore[attr-defined]

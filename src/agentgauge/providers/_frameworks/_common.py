@@ -9,7 +9,15 @@ from ...errors import MissingExtraError, ProviderError, UserError
 from ...schema import JsonValue
 from .._common import as_bool, redact
 
-__all__ = ["agent_error", "arguments", "json_value", "load_target", "parse_options", "require"]
+__all__ = [
+    "agent_error",
+    "arguments",
+    "json_value",
+    "load_target",
+    "parse_options",
+    "require",
+    "target_tag",
+]
 
 
 def require(module: str, package: str, extra: str) -> Any:
@@ -50,6 +58,31 @@ def load_target(prefix: str, target: str) -> Any:
         return load_object(target)
     except UserError as err:
         raise UserError(str(err).replace("python:", f"{prefix}:", 1)) from None
+
+
+def target_tag(target: str) -> str:
+    """The adapter's ``cache_tag``: a fingerprint of the Python files in the folder of the
+    user's file (or module), so editing the agent invalidates its replayed results. (The
+    object itself is a framework class, whose source is the framework's, not the user's.)"""
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    from ..._stamps import file_stamps
+
+    where = target.rpartition(":")[0]
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        folder = Path(where).expanduser().resolve().parent
+    else:
+        try:
+            spec = importlib.util.find_spec(where)
+        except (ImportError, ValueError):
+            return ""
+        if spec is None or not spec.origin:
+            return ""
+        folder = Path(spec.origin).resolve().parent
+    stamps = file_stamps(folder.glob("*.py"), folder)
+    return "src:" + hashlib.blake2b(stamps, digest_size=8).hexdigest()
 
 
 def json_value(value: Any) -> JsonValue:

@@ -23,7 +23,15 @@ from ...errors import UserError
 from ...schema import JsonValue, Message, ToolCall, Usage
 from .._base import ModelRequest, ModelResponse
 from .._python import source_tag
-from ._common import agent_error, arguments, json_value, load_target, parse_options, require
+from ._common import (
+    agent_error,
+    arguments,
+    json_value,
+    load_target,
+    parse_options,
+    require,
+    target_tag,
+)
 from ._turn import AgentTurn, ModelReply, TurnEnd
 
 __all__ = ["LangGraphAgent", "create", "from_langchain", "to_langchain"]
@@ -172,7 +180,7 @@ class LangGraphAgent:
     def __init__(self, graph: Any, *, name: str) -> None:
         self.graph = graph
         self.name = name
-        self.cache_tag = source_tag(graph)
+        self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(graph)
         self.tool_nodes = _tool_nodes(graph)
         for node in self.tool_nodes:
             current = getattr(node, "_awrap_tool_call", None)

@@ -21,7 +21,15 @@ from typing import Any
 from ...schema import JsonValue, Message, ToolCall, Usage
 from .._base import ModelRequest, ModelResponse
 from .._python import source_tag
-from ._common import agent_error, arguments, json_value, load_target, parse_options, require
+from ._common import (
+    agent_error,
+    arguments,
+    json_value,
+    load_target,
+    parse_options,
+    require,
+    target_tag,
+)
 from ._turn import AgentTurn, ModelReply, TurnEnd
 
 __all__ = ["OpenAIAgentsAgent", "create", "input_items", "output_message"]
@@ -100,7 +108,7 @@ class OpenAIAgentsAgent:
     def __init__(self, agent: Any, *, name: str, system: bool = True) -> None:
         self.agent = agent
         self.name = name
-        self.cache_tag = source_tag(agent)
+        self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(agent)
         self._system = system
 
     def __repr__(self) -> str:

@@ -18,7 +18,15 @@ from ...errors import UserError
 from ...schema import JsonValue, Message, ToolCall, Usage
 from .._base import ModelRequest, ModelResponse
 from .._python import source_tag
-from ._common import agent_error, arguments, json_value, load_target, parse_options, require
+from ._common import (
+    agent_error,
+    arguments,
+    json_value,
+    load_target,
+    parse_options,
+    require,
+    target_tag,
+)
 from ._turn import AgentTurn, ModelReply, TurnEnd
 
 __all__ = ["PydanticAIAgent", "create", "from_response", "to_history"]
@@ -130,7 +138,7 @@ class PydanticAIAgent:
     def __init__(self, agent: Any, *, name: str) -> None:
         self.agent = agent
         self.name = name
-        self.cache_tag = source_tag(agent)
+        self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(agent)
 
     def __repr__(self) -> str:
         return f"PydanticAIAgent(name={self.name!r})"
