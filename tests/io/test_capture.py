@@ -325,3 +325,40 @@ def test_a_logged_request_body_in_any_format_is_captured_too(tmp_path: Path) -> 
     with pytest.raises(UserError) as info:
         capture_cases([bad])
     assert str(info.value).startswith(f"{bad}:2: ")
+
+
+def test_a_turn_whose_model_call_failed_without_a_reply_scores_as_no_reply(
+    tmp_path: Path,
+) -> None:
+    doc = json.loads(BOOKING.read_text())
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    kept = []
+    for span in spans:
+        if span["spanId"][:2] in ("e1", "f1"):  # the booking call and the reply after it
+            continue
+        if span["spanId"].startswith("d1"):  # turn 2's model call: rate limited, no output
+            span["attributes"] = [
+                a for a in span["attributes"] if a["key"] != "gen_ai.output.messages"
+            ]
+            span["status"] = {"code": 2, "message": "429 rate limited"}
+        kept.append(span)
+    doc["resourceSpans"][0]["scopeSpans"][0]["spans"] = kept
+    trace = tmp_path / "ratelimit.json"
+    trace.write_text(json.dumps(doc))
+    cases = tmp_path / "cases.jsonl"
+    responses = tmp_path / "responses.jsonl"
+    code, text = _invoke("capture", str(trace), "-o", str(cases), "--responses", str(responses))
+    assert code == 0, text
+    assert "turn 2 (failed: chat gpt-4o-mini: 429 rate limited); observed: no call" in text
+    _edit_expectation_to(cases, {"tool_calls": [{"name": "book_flight"}]})
+    for recorded in (trace, responses):
+        run = tmp_path / f"r-{recorded.stem}"
+        code, text = _invoke("score", str(cases), "--responses", str(recorded), "-o", str(run))
+        assert code == 0, text
+        assert _statuses(run) == {"conv-8841-turn2": "failed"}
+
+
+def _edit_expectation_to(path: Path, expect: dict[str, Any]) -> None:
+    case = json.loads(path.read_text())
+    case["expect"] = expect
+    path.write_text(json.dumps(case) + "\n")

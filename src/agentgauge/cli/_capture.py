@@ -65,12 +65,13 @@ def command(
         with responses_out.open("w", encoding="utf-8") as fh:
             for c in captured:
                 r = c.response
-                record: dict[str, Any] = {
-                    "case_id": r.case_id,
-                    "messages": [
-                        m.model_dump(mode="json", exclude_defaults=True) for m in r.messages or []
-                    ],
-                }
+                record: dict[str, Any] = {"case_id": r.case_id}
+                if r.messages:
+                    record["messages"] = [
+                        m.model_dump(mode="json", exclude_defaults=True) for m in r.messages
+                    ]
+                else:  # the turn got no reply at all (its model call failed)
+                    record["calls"] = []
                 if r.labels is not None:
                     record["labels"] = r.labels.model_dump(mode="json", exclude_defaults=True)
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -167,7 +167,7 @@ def _capture_one(c: TracedConversation, turn: int | None) -> CapturedCase:
         text=finals[-1] if finals else None,
         where=c.where,
         form="otlp",
-        messages=list(reply),
+        messages=list(reply) or None,  # no reply at all (the model call failed): no messages
         labels=c.labels,
     )
     return CapturedCase(case=case, data=data, response=response, turn=chosen, reason=reason)
@@ -292,7 +292,7 @@ def responses_from_traces(path: Path) -> list[RecordedResponse]:
                     text=finals[-1] if finals else None,
                     where=conversation.where,
                     form="otlp",
-                    messages=reply,
+                    messages=reply or None,
                     labels=conversation.labels,
                 )
             )
