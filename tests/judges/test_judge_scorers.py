@@ -188,6 +188,25 @@ def test_groundedness_lists_unsupported_claims(rule_judge: Judge) -> None:
     assert [p.passed for p in s.parts] == [True, False]
 
 
+def test_groundedness_skips_a_reply_without_claims(rule_judge: Judge) -> None:
+    """'yes' or 'None' is not fully grounded: it scored 5/5 and carried a groundedness gate."""
+    from agentgauge.metrics import evaluate_gates, summarize_results
+    from agentgauge.schema import Gates, ScorerGate
+
+    case = make_case(context=["The Louvre is open 9:00-18:00, closed on Tuesdays."])
+    results = []
+    for i, text in enumerate(["Yes", "Sure."]):
+        [s] = score(GroundednessScorer(rule_judge), case, make_result(text=text), reply(text))
+        assert s.passed is None, s.explanation
+        assert "no factual claims" in s.explanation
+        results.append(
+            make_result(text=text).model_copy(update={"case_id": f"c{i}", "scores": [s]})
+        )
+    gates = Gates(scorers={"groundedness": ScorerGate(min_mean=4.5)})
+    report = evaluate_gates(summarize_results(results, gates=gates), gates)
+    assert not report.passed  # nothing was judged: the minimum cannot be shown to hold
+
+
 def test_groundedness_uses_tool_results(rule_judge: Judge) -> None:
     case = make_case(input="Balance?")
     turns = call_then_reply("get_balance", {}, '{"balance": 120.5}', "")

@@ -140,7 +140,8 @@ class GroundednessScorer(JudgeScorer):
 
     ``value`` = supported / total claims; the 1–5 score is ``1 + 4 * value`` rounded; passes at
     ``min_score`` (default 4, i.e. at least 7 claims in 8 supported). Unsupported claims are
-    listed in the explanation and as ``parts``.
+    listed in the explanation and as ``parts``. A reply that makes no factual claim is skipped
+    (``passed: None``): it is neither grounded nor ungrounded.
     """
 
     name = "judge.groundedness"
@@ -173,12 +174,22 @@ class GroundednessScorer(JudgeScorer):
                 "agent_output": reply,
             },
         )
+        if not r.claims:
+            # nothing to check is not "fully grounded": a reply of "yes" or "None" would score
+            # 5/5 and carry a groundedness gate; whether it answers is relevance's question
+            return [
+                Score(
+                    name=self.name,
+                    value=0.0,
+                    passed=None,
+                    explanation="no factual claims in the reply: groundedness not judged "
+                    f"(see relevance / the expectation for whether it answers){_votes(r)}",
+                )
+            ]
         fraction = r.supported_fraction if r.supported_fraction is not None else 1.0
         five = round(1 + 4 * fraction)
         bad = [c for c in r.claims if not c.supported]
-        if not r.claims:
-            text = "no factual claims in the reply"
-        elif bad:
+        if bad:
             text = f"unsupported: {'; '.join(repr(c.claim) for c in bad)}"
         else:
             text = "every claim is supported"
