@@ -10,6 +10,7 @@ trace/span ids, nanosecond times as decimal strings and typed attribute values
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ SPAN_KIND_INTERNAL: Final = 1
 SPAN_KIND_CLIENT: Final = 3
 STATUS_OK: Final = 1
 STATUS_ERROR: Final = 2
+_OTLP_HEAD: Final = re.compile(rb'\s*\{\s*"resourceSpans"\s*:')
 #: the most spans read from one set of files
 MAX_SPANS: Final = 1_000_000
 
@@ -188,13 +190,13 @@ def otlp_document(
 
 
 def looks_like_otlp(path: Path) -> bool:
-    """Whether a file starts like an OTLP/JSON trace export (``resourceSpans`` in its head)."""
+    """Whether a file starts like an OTLP/JSON trace export (``{"resourceSpans": ...``)."""
     try:
         with open_input(path, str(path)) as fh:
             head = fh.read(65536)
     except UserError:
         return False
-    return head.lstrip()[:1] == b"{" and b'"resourceSpans"' in head
+    return _OTLP_HEAD.match(head) is not None
 
 
 def _int(raw: Any) -> int:
