@@ -15,7 +15,7 @@ import pytest
 
 from agentgauge.metrics import compare, evaluate_gates, summarize_results
 from agentgauge.metrics._gating import GateReport
-from agentgauge.schema import CaseResult, Gates, Score, ScorerGate
+from agentgauge.schema import CaseResult, Gates, Labels, Score, ScorerGate
 
 Results = list[CaseResult]
 
@@ -46,7 +46,10 @@ def _good() -> Results:
                 sc("behavior", True, expected="answer", actual="answer"),
                 sc("forbidden_tools", True),
                 sc("judge.groundedness", True, 1.0),
+                sc("turn[1].memory", True),
             ],
+            labels=Labels(route="kb", skill="faq", intents=["refund"]),
+            predicted_labels=Labels(route="kb", skill="faq", intents=["refund"]),
         )
         for i in range(4)
     ]
@@ -59,7 +62,6 @@ def _bad() -> Results:
             "failed",
             category="simple",
             latency_ms=5000.0,
-            latency_budget_s=1.0,
             ttft_ms=900.0,
             expected_tools=["a", "b"],
             expected_behavior="answer",
@@ -69,7 +71,10 @@ def _bad() -> Results:
                 sc("behavior", False, expected="answer", actual="refuse"),
                 sc("forbidden_tools", False),
                 sc("judge.groundedness", False, 0.25),
+                sc("turn[1].memory", False),
             ],
+            labels=Labels(route="kb", skill="faq", intents=["refund"]),
+            predicted_labels=Labels(route="skill", skill="booking", intents=["cancel"]),
         )
         for i in range(4)
     ]
@@ -87,10 +92,18 @@ CHECKS: dict[str, dict[str, Any]] = {
     "max_category_latency_s": {"max_category_latency_s": {"simple": {"max": 1}}},
     "latency_budget_s": {"latency_budget_s": {"simple": 1}},
     "max_ttft_s": {"max_ttft_s": 0.2},
-    "max_budget_violation_rate": {"max_budget_violation_rate": 0.5},
+    # a rate allowed over the budgets: 4 of 4 bad results are over
+    "max_budget_violation_rate": {
+        "max_budget_violation_rate": 0.5,
+        "latency_budget_s": {"simple": 1},
+    },
     "min_argument_accuracy": {"min_argument_accuracy": 0.9},
     "min_behavior_accuracy": {"min_behavior_accuracy": 0.9},
     "min_task_completion": {"min_task_completion": 0.9},
+    "min_intent_accuracy": {"min_intent_accuracy": 0.9},
+    "min_routing_accuracy": {"min_routing_accuracy": 0.9},
+    "min_skill_accuracy": {"min_skill_accuracy": 0.9},
+    "min_memory_retention": {"min_memory_retention": 0.9},
     "forbid_forbidden_tool_calls": {"forbid_forbidden_tool_calls": True},
     "forbid_attack_success": {"forbid_attack_success": True},
     "scorers": {"scorers": {"groundedness": ScorerGate(min_mean=4.5)}},
@@ -127,7 +140,11 @@ def test_check_fails_a_bad_run_and_passes_a_good_one(field: str) -> None:
     gates = _gates(**CHECKS[field])
     bad = _report(_bad(), gates)
     assert not bad.passed, f"{field} passed a run that breaks it: {bad.checks}"
-    assert bad.failed
+    # the failure is this field's own check, not one the bad run fails anyway (its results'
+    # own latency budgets, say)
+    always = {c.name for c in _report(_bad(), _gates()).failed}
+    own = {c.name for c in bad.failed} - always
+    assert own, f"{field} added no failing check: {[c.name for c in bad.failed]}"
     good = _report(_good(), gates)
     assert good.passed, f"{field} failed a good run: {good.failed}"
     assert good.checks, f"{field} made no check at all"
@@ -178,6 +195,14 @@ def test_require_significance_passes_an_insignificant_drop(tmp_path: Path) -> No
     # alpha decides what "significant" means: p = 0.0625 is significant at 0.1
     loose = lenient.model_copy(update={"alpha": 0.1})
     assert not evaluate_gates(summarize_results(worse), loose, cmp).passed
+
+
+def test_a_case_budget_is_checked_and_the_violation_rate_allows_a_share() -> None:
+    slow = [res(f"c{i}", latency_ms=5000.0, latency_budget_s=10.0 if i else 1.0) for i in range(4)]
+    failed = _report(slow, _gates())  # no budget gate: the case's own budget still holds
+    assert [c.name for c in failed.failed] == ["latency budget violations"]
+    assert _report(slow, _gates(max_budget_violation_rate=0.25)).passed
+    assert not _report(slow, _gates(max_budget_violation_rate=0.2)).passed
 
 
 def test_min_sample_size_warns_on_small_gated_slices() -> None:

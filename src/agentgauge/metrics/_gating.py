@@ -119,6 +119,10 @@ def evaluate_gates(
         ("min_argument_accuracy", "argument accuracy", "argument_accuracy"),
         ("min_behavior_accuracy", "behaviour accuracy", "behavior_accuracy"),
         ("min_task_completion", "task completion", "task_completion"),
+        ("min_intent_accuracy", "intent accuracy", "intent_accuracy"),
+        ("min_routing_accuracy", "routing accuracy", "routing_accuracy"),
+        ("min_skill_accuracy", "skill accuracy", "skill_accuracy"),
+        ("min_memory_retention", "memory retention", "memory_retention"),
     ):
         minimum = getattr(gates, attr)
         if minimum is not None:

@@ -538,6 +538,15 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
         gated.append(("behaviour accuracy", summary.behavior.n))
     if gates.min_task_completion is not None:
         gated.append(("task completion", summary.task_completion.n))
+    d = summary.diagnosis
+    for minimum, name, rate in (
+        (gates.min_intent_accuracy, "intent accuracy", d.intent_accuracy),
+        (gates.min_routing_accuracy, "routing accuracy", d.routing_accuracy),
+        (gates.min_skill_accuracy, "skill accuracy", d.skill_accuracy),
+        (gates.min_memory_retention, "memory retention", d.memory_retention),
+    ):
+        if minimum is not None:
+            gated.append((name, rate.n))
     for name in sorted(gates.scorers):
         stats = summary.scorers.get(name) or summary.scorers.get(f"judge.{name}")
         gated.append((f"scorer {name}", stats.pass_rate.n if stats else 0))

@@ -77,6 +77,12 @@ class Gates(Model):
     min_argument_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_behavior_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_task_completion: float | None = Field(default=None, ge=0, le=1)
+    #: module metrics (docs/metrics.md#diagnosis): the agent's reported or observed intent,
+    #: route and skill against the case's ``labels``, and retention over later turns
+    min_intent_accuracy: float | None = Field(default=None, ge=0, le=1)
+    min_routing_accuracy: float | None = Field(default=None, ge=0, le=1)
+    min_skill_accuracy: float | None = Field(default=None, ge=0, le=1)
+    min_memory_retention: float | None = Field(default=None, ge=0, le=1)
     #: zero tolerance: the gate fails if any case called a forbidden tool
     forbid_forbidden_tool_calls: bool = True
     #: zero tolerance for red-team cases (tag ``redteam``): the gate fails if any attack
