@@ -362,3 +362,27 @@ def _edit_expectation_to(path: Path, expect: dict[str, Any]) -> None:
     case = json.loads(path.read_text())
     case["expect"] = expect
     path.write_text(json.dumps(case) + "\n")
+
+
+def test_responses_from_traces_carry_the_steps_of_their_turn() -> None:
+    (booking,) = capture_cases([BOOKING])
+    trace = booking.response.trace or []
+    assert [(e.kind, e.tool or e.model) for e in trace] == [
+        ("model", "gpt-4o-mini-2024-07-18"),
+        ("tool", "book_flight"),
+        ("model", "gpt-4o-mini-2024-07-18"),
+    ]  # turn 2 only: turn 1's search and answer are left out
+    assert all(e.turn == 0 for e in trace)
+    assert trace[0].usage is not None
+    assert (trace[0].usage.input_tokens, trace[0].usage.output_tokens) == (301, 27)
+    assert trace[0].latency_ms == pytest.approx(1100)
+    assert trace[1].arguments == {"flight": "XA101", "seat": "aisle"}
+    assert trace[1].error == "fare for XA101 changed, booking refused"
+    (weather,) = read_responses(WEATHER)  # OpenLLMetry: prompt_tokens, traceloop.entity.*
+    steps = weather.trace or []
+    assert [(e.kind, e.tool or e.model) for e in steps] == [
+        ("model", "gpt-4o-2024-08-06"), ("tool", "get_weather"), ("model", "gpt-4o")
+    ]  # fmt: skip
+    assert steps[0].usage is not None
+    assert steps[0].usage.input_tokens == 95
+    assert steps[1].result == {"rain": False, "temp_c": 21}

@@ -169,6 +169,7 @@ def _capture_one(c: TracedConversation, turn: int | None) -> CapturedCase:
         form="otlp",
         messages=list(reply) or None,  # no reply at all (the model call failed): no messages
         labels=c.labels,
+        trace=[e.model_copy(update={"turn": 0}) for e in c.steps if e.turn == chosen - 1],
     )
     return CapturedCase(case=case, data=data, response=response, turn=chosen, reason=reason)
 
@@ -294,6 +295,7 @@ def responses_from_traces(path: Path) -> list[RecordedResponse]:
                     form="otlp",
                     messages=reply or None,
                     labels=conversation.labels,
+                    trace=list(conversation.steps),
                 )
             )
         else:

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..errors import UserError
-from ..schema import Labels, Message, ToolSpec
+from ..schema import Labels, Message, ToolSpec, TraceEvent
+from ._otel_steps import trace_steps
 from ._otlp import Span, read_spans
 from ._transcripts import TranscriptError, messages_from_data
 
@@ -73,6 +74,8 @@ class TracedConversation:
     #: the agentgauge case id and trial, when the trace is agentgauge's own export
     case_id: str | None = None
     trial: int = 0
+    #: the model and tool steps, ``turn`` counting user turns from 0
+    steps: list[TraceEvent] = field(default_factory=list)
 
 
 def _operation(span: Span) -> str | None:
@@ -238,6 +241,7 @@ def _turn_of_index(user_indexes: list[int], index: int) -> int:
 def _conversation(spans: list[Span]) -> TracedConversation:
     spans.sort(key=lambda s: (s.start_ns, s.span_id))
     chats = [(s, *_chat_messages(s)) for s in spans if _operation(s) in _CHAT_OPS]
+    chat_inputs = {c[0].span_id: c[1] for c in chats}
     recorded = [c for c in chats if c[1] or c[2]]
     messages: list[Message] = []
     if recorded:
@@ -264,7 +268,7 @@ def _conversation(spans: list[Span]) -> TracedConversation:
             failed_calls[call_id] = reason
             turn = _turn_of_index(user_indexes, call_index[call_id])
         elif _operation(s) in _CHAT_OPS:
-            n_users = sum(1 for m in _chat_messages(s)[0] if m.role == "user")
+            n_users = sum(1 for m in chat_inputs.get(s.span_id, []) if m.role == "user")
             turn = max(1, n_users)
         if failing_turn is None:
             failing_turn = turn if turn is not None else max(1, len(user_indexes))
@@ -280,6 +284,7 @@ def _conversation(spans: list[Span]) -> TracedConversation:
     )
     case_id = attrs.get("agentgauge.case.id")
     trial = attrs.get("agentgauge.trial")
+    turn_of_call = {cid: _turn_of_index(user_indexes, i) for cid, i in call_index.items()}
     return TracedConversation(
         trace_id=spans[0].trace_id,
         conversation_id=conversation_id,
@@ -293,6 +298,7 @@ def _conversation(spans: list[Span]) -> TracedConversation:
         where=spans[0].where,
         case_id=case_id if isinstance(case_id, str) else None,
         trial=trial if isinstance(trial, int) and trial >= 0 else 0,
+        steps=trace_steps(spans, _operation, chat_inputs, turn_of_call),
     )
 
 

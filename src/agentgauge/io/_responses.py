@@ -36,7 +36,7 @@ from typing import Any, Final
 import orjson
 
 from ..errors import UserError
-from ..schema import Labels, Message, ToolCall
+from ..schema import Labels, Message, ToolCall, TraceEvent
 from ._limits import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
 
 __all__ = ["RecordedResponse", "decode_python_calls", "read_responses", "restore_tool_name"]
@@ -58,7 +58,7 @@ class RecordedResponse:
     #: ``file:line`` of the record, for messages
     where: str
     #: ``native``, ``native-json-text`` (calls decoded from a JSON text), ``bfcl-fc``
-    #: (function-calling result) or ``bfcl-prompt`` (Python syntax)
+    #: (function-calling result), ``bfcl-prompt`` (Python syntax) or ``otlp`` (traces)
     form: str
     #: a whole transcript (``messages`` in the native form)
     messages: list[Message] | None = None
@@ -68,6 +68,9 @@ class RecordedResponse:
     dotted_names_mangled: bool = field(default=False)
     #: the route / skill / intents the agent reported (native ``labels``), for the module metrics
     labels: Labels | None = None
+    #: the model and tool steps with their times, model, token usage and errors, when the
+    #: response was read from OpenTelemetry traces (``form`` ``otlp``)
+    trace: list[TraceEvent] | None = None
 
     def turns(self, tool_names: Collection[str]) -> list[list[Message]]:
         """The agent's turns for ``score_case``: one turn (the case input has one)."""

@@ -1,0 +1,115 @@
+"""The model and tool steps of a traced conversation, as agentgauge trace events.
+
+Each model-call span becomes a ``model`` :class:`~agentgauge.schema.TraceEvent` (model, token
+usage, latency, error) and each tool span a ``tool`` event (tool, arguments, result, error), so
+responses read from production traces carry the same per-step record a run writes. Attribute
+names: the GenAI conventions' first (``gen_ai.response.model`` / ``gen_ai.request.model``,
+``gen_ai.usage.input_tokens`` / ``output_tokens``, ``gen_ai.tool.name``,
+``gen_ai.tool.call.arguments`` / ``.result``), then OpenLLMetry's (``gen_ai.usage.prompt_tokens``,
+``traceloop.entity.name`` / ``.input`` / ``.output``) and OpenInference's (``llm.model_name``,
+``llm.token_count.prompt`` / ``.completion``, ``tool.name``, ``input.value``, ``output.value``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..schema import Message, TraceEvent, Usage
+from ._otlp import Span
+
+__all__ = ["trace_steps"]
+
+
+def _first(attrs: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if attrs.get(key) is not None:
+            return attrs[key]
+    return None
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
+def _tokens(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _model_event(span: Span, turn: int) -> TraceEvent:
+    a = span.attributes
+    model = _first(a, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name")
+    usage = Usage(
+        input_tokens=_tokens(
+            _first(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens",
+                   "llm.token_count.prompt")
+        ),
+        output_tokens=_tokens(
+            _first(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens",
+                   "llm.token_count.completion")
+        ),
+    )  # fmt: skip
+    return TraceEvent(
+        kind="model",
+        turn=turn,
+        start=span.start_ns / 1e9,
+        end=span.end_ns / 1e9,
+        latency_ms=max(0.0, (span.end_ns - span.start_ns) / 1e6),
+        model=model if isinstance(model, str) else None,
+        usage=usage,
+        error=(span.status_message or "error") if span.is_error else None,
+    )
+
+
+def _tool_event(span: Span, turn: int) -> TraceEvent:
+    a = span.attributes
+    name = _first(a, "gen_ai.tool.name", "tool.name", "traceloop.entity.name")
+    arguments = _json(_first(a, "gen_ai.tool.call.arguments", "traceloop.entity.input",
+                             "tool.parameters", "input.value"))  # fmt: skip
+    result = _json(_first(a, "gen_ai.tool.call.result", "traceloop.entity.output", "output.value"))
+    return TraceEvent(
+        kind="tool",
+        turn=turn,
+        start=span.start_ns / 1e9,
+        end=span.end_ns / 1e9,
+        latency_ms=max(0.0, (span.end_ns - span.start_ns) / 1e6),
+        tool=name if isinstance(name, str) else None,
+        arguments=arguments if isinstance(arguments, dict) else None,
+        result=result,
+        error=(span.status_message or "error") if span.is_error else None,
+    )
+
+
+def trace_steps(
+    spans: Sequence[Span],
+    operation: Callable[[Span], str | None],
+    chat_inputs: Mapping[str, list[Message]],
+    turn_of_call: Mapping[str, int],
+) -> list[TraceEvent]:
+    """The steps of one trace in time order; ``turn`` is the conversation's 0-based user turn.
+
+    ``chat_inputs`` holds each model-call span's input messages (its turn is the number of user
+    messages it was sent); a tool span takes its call's turn (``turn_of_call``, 1-based, by
+    ``gen_ai.tool.call.id``), else the turn of the model call before it.
+    """
+    out: list[TraceEvent] = []
+    turn = 0
+    for span in spans:
+        op = operation(span)
+        if op in ("chat", "text_completion", "generate_content", "completion"):
+            users = sum(1 for m in chat_inputs.get(span.span_id, []) if m.role == "user")
+            turn = max(0, users - 1)
+            out.append(_model_event(span, turn))
+        elif op == "execute_tool":
+            call_id = _first(span.attributes, "gen_ai.tool.call.id", "tool_call.id")
+            tool_turn = (
+                turn_of_call.get(call_id, turn + 1) - 1 if isinstance(call_id, str) else turn
+            )
+            out.append(_tool_event(span, tool_turn))
+    return out
