@@ -16,7 +16,14 @@ if TYPE_CHECKING:
     from .errors import AgentGaugeError, ProviderError, UserError
     from .io import check_suite, import_suite, lint_suite, load_suite, read_responses
     from .metrics import compare, gate_run, summarize, write_summary
-    from .runner import RunConfig, RunOutcome, arun_suite, run_suite, run_suite_file
+    from .runner import (
+        RunConfig,
+        RunOutcome,
+        arun_suite,
+        run_suite,
+        run_suite_file,
+        score_responses,
+    )
     from .schema import (
         ArgMatcher,
         CallExpectation,
@@ -31,7 +38,7 @@ if TYPE_CHECKING:
         tool,
         tool_from_function,
     )
-    from .scoring import score_case, score_responses
+    from .scoring import score_case
 
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -61,7 +68,7 @@ _EXPORTS: dict[str, str] = {
     "import_suite": "agentgauge.io",
     "read_responses": "agentgauge.io",
     "score_case": "agentgauge.scoring",
-    "score_responses": "agentgauge.scoring",
+    "score_responses": "agentgauge.runner",
     "summarize": "agentgauge.metrics",
     "write_summary": "agentgauge.metrics",
     "compare": "agentgauge.metrics",

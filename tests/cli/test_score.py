@@ -190,8 +190,9 @@ def test_printed_pass_rate_leaves_errors_out_like_the_report(
 
 def test_scored_from_python_without_a_path_records_no_suite_path(tmp_path: Path) -> None:
     from agentgauge.io import read_responses
+    from agentgauge.runner import score_responses
     from agentgauge.schema import Suite
-    from agentgauge.scoring import ScoringConfig, score_responses
+    from agentgauge.scoring import ScoringConfig
 
     suite = Suite.model_validate({"name": "inline", "cases": [{"id": "a", "input": "hi"}]})
     resp = read_responses(responses(tmp_path, [{"case_id": "a", "text": "Hello!"}]))

@@ -22,10 +22,9 @@ from agentgauge.io import iter_results, read_responses
 from agentgauge.metrics import summarize
 from agentgauge.providers._base import ModelResponse
 from agentgauge.providers._cache import decode_response, encode_response
-from agentgauge.runner import RunConfig, run_suite
+from agentgauge.runner import RunConfig, run_suite, score_responses
 from agentgauge.schema import Labels, Message, Suite
 from agentgauge.scoring import ScoringConfig
-from agentgauge.scoring._offline import score_responses
 
 AGENTS = Path(__file__).resolve().parent / "label_agents.py"
 

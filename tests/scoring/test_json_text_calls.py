@@ -15,8 +15,9 @@ from scoring_helpers import by_name, reply, score, tool
 
 from agentgauge.io import import_suite, json_text_calls, read_responses
 from agentgauge.io.importers import ImportOptions
+from agentgauge.runner import score_responses
 from agentgauge.schema import CaseResult
-from agentgauge.scoring import ScoringConfig, classify_behavior, score_responses
+from agentgauge.scoring import ScoringConfig, classify_behavior
 
 WEATHER_TOOL = {
     "name": "get_weather",

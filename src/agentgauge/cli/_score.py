@@ -4,7 +4,8 @@
 
     agentgauge score SUITE --responses FILE -o RUN_DIR [--mode default|bfcl]
 
-The work is done by :func:`agentgauge.scoring.score_responses`; the command parses flags and prints.
+The work is done by :func:`agentgauge.runner.score_responses` (scored as ``run`` scores, with
+the suite's ``scorers:``); the command parses flags, writes the summary and prints.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 
 import click
 
-from ..scoring._offline import ScoreOutcome, load_suite_any, score_responses
+from ..io import load_suite_any
+from ..runner import ScoreOutcome, score_responses
 
 __all__ = ["command"]
 
@@ -108,5 +110,10 @@ def command(
         responses_path=responses_file,
         skip_missing=skip_missing,
     )
+    # the suite's gates are given here so that metrics does not load the suite file again
+    from ..metrics import summarize, write_summary
+    from ..schema import Gates
+
+    write_summary(run_dir, summarize(run_dir, gates=loaded.gates or Gates()))
     _print_outcome(outcome, mode, time.perf_counter() - t0)
     sys.stdout.flush()

@@ -71,7 +71,7 @@ from ._transcripts import (
 from ._transcripts_write import messages_to_format
 from ._yaml import Document, read_document, read_yaml_text
 from ._yaml_errors import validation_problems
-from .importers import IMPORTERS, ImportOptions, import_suite
+from .importers import IMPORTERS, ImportOptions, import_suite, load_suite_any, looks_like_bfcl
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -125,6 +125,8 @@ __all__ = [
     "load_cases",
     "load_record",
     "load_suite",
+    "load_suite_any",
+    "looks_like_bfcl",
     "mcp_source_from_cli",
     "merge_tools",
     "messages_from_data",

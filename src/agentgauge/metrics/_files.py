@@ -116,8 +116,7 @@ def _loaded_gates(path: Path) -> Gates | None:
     gates if there is one): gating on the defaults instead would pass runs the suite's own
     gates fail.
     """
-    from ..io import open_suite
-    from ..scoring._offline import looks_like_bfcl
+    from ..io import looks_like_bfcl, open_suite
 
     if looks_like_bfcl(path):
         return None  # BFCL data scored with `agentgauge score`: no agentgauge gates in it
@@ -139,7 +138,7 @@ def suite_exists(path: Path) -> bool:
     """Whether the suite a run recorded is still there: a file, or a folder holding a suite
     file (or BFCL data, which ``agentgauge score`` reads as a suite)."""
     if path.is_dir():
-        from ..scoring._offline import looks_like_bfcl
+        from ..io import looks_like_bfcl
 
         return find_suite_file(path) is not None or looks_like_bfcl(path)
     return path.is_file()

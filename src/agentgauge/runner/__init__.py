@@ -23,6 +23,7 @@ from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._file import default_run_dir, run_suite_file, with_suite_scorers
 from ._plan import select_cases
 from ._prices import PRICES, cost_usd
+from ._recorded import ScoreOutcome, score_responses
 from ._suite import SuiteSurvey, arun_suite, run_suite
 from ._tools import ToolState
 
@@ -37,6 +38,7 @@ __all__ = [
     "ResponseCache",
     "RunConfig",
     "RunOutcome",
+    "ScoreOutcome",
     "SuiteCodePolicy",
     "SuiteCodeRefused",
     "SuiteSurvey",
@@ -52,6 +54,7 @@ __all__ = [
     "refuse_located",
     "run_suite",
     "run_suite_file",
+    "score_responses",
     "select_cases",
     "suite_code_uses",
     "with_suite_scorers",

@@ -174,7 +174,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     if scope.cancelled_caught or (error is None and anyio.current_time() >= deadline):
         error = f"timeout after {ctx.timeout_s:g}s"
     latency_ms = (time.perf_counter() - t0) * 1000.0
-    result = _build_result(case, trial, tr, latency_ms)
+    result = build_result(case, trial, tr, latency_ms)
     if error is not None:
         result.status = "error"
         result.error = error
@@ -184,7 +184,8 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     return result
 
 
-def _build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> CaseResult:
+def build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> CaseResult:
+    """The result of ``case`` before scoring: what the agent did (``tr``) and what was expected."""
     calls: list[ToolCall] = []
     text: str | None = None
     for turn in tr.turns:
@@ -227,8 +228,21 @@ async def _score(
     tool_map: dict[str, ToolSpec],
     ctx: CaseContext,
 ) -> None:
+    await score_result(case, result, turns, tool_map, ctx.scoring, ctx.extra_scorers)
+
+
+async def score_result(
+    case: Case,
+    result: CaseResult,
+    turns: list[list[Message]],
+    tool_map: dict[str, ToolSpec],
+    scoring: scoring_api.ScoringConfig,
+    extra_scorers: Sequence[ExtraScorer],
+) -> None:
+    """Score ``result`` in place: the deterministic verdict, then each extra scorer (the one
+    rule for a driven case and a recorded response)."""
     try:
-        verdict = scoring_api.score_case(case, turns, tool_map, ctx.scoring)
+        verdict = scoring_api.score_case(case, turns, tool_map, scoring)
     except Exception as exc:
         result.status = "error"
         result.error = f"scorer crashed: {type(exc).__name__}: {_error_text(exc)}"
@@ -242,7 +256,7 @@ async def _score(
     if result.step_limit_hit:
         note = "the agent reached its step limit"
         result.explanation = f"{result.explanation}\n{note}" if result.explanation else note
-    for scorer in ctx.extra_scorers:
+    for scorer in extra_scorers:
         name = getattr(scorer, "name", type(scorer).__name__)
         try:
             extra = await scorer.score(case, result, turns)

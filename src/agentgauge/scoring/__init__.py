@@ -17,7 +17,6 @@ from ._extra import (
     longest_shared_run,
 )
 from ._numeric_grounding import check_numeric_grounding, extract_numeric
-from ._offline import ScoreOutcome, load_suite_any, score_responses
 from ._replies import (
     JUDGE_ERROR,
     agent_calls,
@@ -41,7 +40,6 @@ __all__ = [
     "CaseScore",
     "NumericGroundingScorer",
     "SafetyScorer",
-    "ScoreOutcome",
     "ScoringConfig",
     "SimilarityScorer",
     "VerdictSource",
@@ -53,13 +51,11 @@ __all__ = [
     "final_text",
     "is_judge_error",
     "judge_error_score",
-    "load_suite_any",
     "longest_shared_run",
     "parse_result",
     "question",
     "record_judge_error",
     "score_case",
-    "score_responses",
     "system_prompt",
     "tokens",
     "tool_messages",

@@ -17,7 +17,15 @@ from ...errors import UserError
 from ...schema import Suite
 from ._common import ImportOptions
 
-__all__ = ["IMPORTERS", "ImportOptions", "Importer", "get_importer", "import_suite"]
+__all__ = [
+    "IMPORTERS",
+    "ImportOptions",
+    "Importer",
+    "get_importer",
+    "import_suite",
+    "load_suite_any",
+    "looks_like_bfcl",
+]
 
 Importer = Callable[[list[Path], ImportOptions], Suite]
 
@@ -58,3 +66,21 @@ def import_suite(
         raise UserError(f"import {fmt}: give at least one source file")
     paths = [Path(s) for s in sources]
     return get_importer(fmt)(paths, options if options is not None else ImportOptions())
+
+
+def load_suite_any(path: Path) -> Suite:
+    """A suite file / folder (``agentgauge.io.load_suite``), or BFCL data imported on the fly."""
+    from ._bfcl import looks_like_bfcl
+
+    if looks_like_bfcl(path):
+        return import_suite("bfcl", [path])
+    from .._loader import load_suite
+
+    return load_suite(path)
+
+
+def looks_like_bfcl(path: Path) -> bool:
+    """Whether ``path`` is BFCL data rather than an agentgauge suite (see ``import_bfcl``)."""
+    from ._bfcl import looks_like_bfcl as looks
+
+    return looks(path)

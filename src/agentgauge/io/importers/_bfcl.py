@@ -43,7 +43,11 @@ from ._common import (
     source_metadata,
 )
 
-__all__ = ["BFCL_CATEGORIES", "import_bfcl"]
+__all__ = [
+    "BFCL_CATEGORIES",
+    "import_bfcl",
+    "looks_like_bfcl",
+]
 
 #: single-turn categories this importer knows (others with the same layout import as well)
 BFCL_CATEGORIES: Final = (
@@ -355,3 +359,15 @@ def import_bfcl(sources: list[Path], options: ImportOptions) -> Suite:
         tools=tools,
         cases=cases,
     )
+
+
+_BFCL_FILE: Final = re.compile(r"^BFCL_v\d+_.+\.json$")
+
+
+def looks_like_bfcl(path: Path) -> bool:
+    """Whether ``path`` is BFCL data (a ``BFCL_v*_<category>.json`` file, its
+    ``possible_answer`` file, or a folder of them without a suite file)."""
+    if path.is_dir():
+        has_suite = any((path / n).exists() for n in ("suite.yaml", "suite.yml", "suite.json"))
+        return not has_suite and any(path.glob("BFCL_v*_*.json"))
+    return bool(_BFCL_FILE.match(path.name)) or path.parent.name == "possible_answer"

@@ -1,0 +1,223 @@
+"""Scoring recorded responses: a run whose agent already answered ("bring your own responses").
+
+What ``agentgauge score SUITE --responses FILE -o RUN_DIR`` runs. No model is called; every
+response becomes the case's transcript and is scored exactly as ``agentgauge run`` scores a
+driven case: the same result building, the same deterministic verdict and the suite's
+``scorers:`` section (similarity, numeric grounding, judges ...). The run directory is written
+through :mod:`agentgauge.io` (results, ``run.json``); the summary is the caller's (metrics).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+import anyio
+
+from .._version import __version__
+from ..io import RecordedResponse, ResultsWriter, run_dir_lock, suite_hash, write_record
+from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSpec
+from ..scoring import ScoringConfig
+from ._case import build_result, score_result
+from ._config import ExtraScorer, RunConfig
+from ._file import with_suite_scorers
+from ._loop import Transcript
+
+__all__ = ["ScoreOutcome", "score_responses"]
+
+_V3_SIMPLE: Final = re.compile(r"^simple_(\d+)$")
+_NO_RESPONSE: Final = "no response"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoreOutcome:
+    """What ``score_responses`` did: counts per status and category, and unmatched responses."""
+
+    run_dir: Path
+    total: int
+    statuses: Mapping[str, int]
+    #: category -> (passed, scored)
+    categories: Mapping[str, tuple[int, int]]
+    #: case ids of responses that match no case in the suite
+    unknown_case_ids: Sequence[str] = field(default_factory=list)
+    #: responses that could not be decoded into calls (BFCL results), counted as "no call"
+    undecodable: int = 0
+    #: cases left out because they had no response (``skip_missing``)
+    skipped: int = 0
+
+
+def _by_case(
+    suite: Suite, responses: Sequence[RecordedResponse]
+) -> dict[str, list[RecordedResponse]]:
+    by_case: dict[str, list[RecordedResponse]] = {}
+    for r in responses:
+        by_case.setdefault(r.case_id, []).append(r)
+    case_ids = {c.id for c in suite.cases}
+    for cid in [c for c in by_case if c not in case_ids]:
+        alias = _V3_SIMPLE.sub(r"simple_python_\1", cid)  # BFCL v3's "simple" is v4's
+        if alias != cid and alias in case_ids and alias not in by_case:
+            by_case[alias] = by_case.pop(cid)
+    return by_case
+
+
+async def _recorded_result(
+    case: Case,
+    trial: int,
+    response: RecordedResponse | None,
+    tools: dict[str, ToolSpec],
+    scoring: ScoringConfig,
+    extra: Sequence[ExtraScorer],
+) -> CaseResult:
+    """The result of one recorded response, built and scored as the runner does for a driven
+    case (a case without a response is an ``error``: "no response")."""
+    if response is None:
+        result = build_result(case, trial, Transcript(), 0.0)
+        result.error = result.explanation = _NO_RESPONSE
+        return result
+    turns = response.turns(tools.keys())
+    messages = list(response.messages) if response.messages is not None else []
+    tr = Transcript(messages=messages, turns=turns, labels=response.labels)
+    result = build_result(case, trial, tr, 0.0)
+    result.text = response.text
+    result.tool_calls = len(result.calls)
+    await score_result(case, result, turns, tools, scoring, extra)
+    if response.decode_error and result.status != "passed":
+        note = f"(response not decodable: {response.decode_error})"
+        result.explanation = f"{result.explanation}\n{note}".strip()
+    return result
+
+
+def _options(
+    config: ScoringConfig, responses: Sequence[RecordedResponse], responses_path: Path | None,
+    skipped: int, unknown: list[str],
+) -> dict[str, JsonValue]:  # fmt: skip
+    options: dict[str, JsonValue] = {
+        "mode": config.mode,
+        "trials": max((r.trial for r in responses), default=0) + 1,
+    }
+    if responses_path is not None:
+        options["responses"] = str(responses_path)
+    if skipped:
+        options["skipped_without_response"] = skipped
+    if unknown:
+        options["unknown_case_ids"] = list(unknown[:100])
+        options["unknown_case_count"] = len(unknown)
+    return options
+
+
+def score_responses(
+    suite: Suite,
+    responses: Sequence[RecordedResponse],
+    run_dir: Path,
+    config: ScoringConfig,
+    *,
+    suite_path: Path | None = None,
+    responses_path: Path | None = None,
+    skip_missing: bool = False,
+    run_config: RunConfig | None = None,
+) -> ScoreOutcome:
+    """Score recorded responses against ``suite`` and write ``run_dir`` (results, run.json).
+
+    Every case gets one result per trial it has a response for; a case with no response at all
+    is recorded with status ``error`` ("no response"), or left out with ``skip_missing``.
+    Responses for unknown case ids are reported in the outcome (and in ``run.json``). The
+    suite's ``scorers:`` are wired as for a run (``run_config``: their judge cache, suite-code
+    opt-in). The run directory is locked as ``agentgauge run`` locks it.
+    """
+    run_dir = Path(run_dir)
+    with run_dir_lock(run_dir):
+        return anyio.run(
+            lambda: _score_locked(
+                suite, responses, run_dir, config, suite_path, responses_path, skip_missing,
+                run_config,
+            )
+        )  # fmt: skip
+
+
+async def _score_locked(
+    suite: Suite, responses: Sequence[RecordedResponse], run_dir: Path, config: ScoringConfig,
+    suite_path: Path | None, responses_path: Path | None, skip_missing: bool,
+    run_config: RunConfig | None,
+) -> ScoreOutcome:  # fmt: skip
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    path = str(suite_path.resolve()) if suite_path is not None else None
+    base = run_config or RunConfig(suite_path=path)
+    wired = with_suite_scorers(base, suite)
+    scoring = config.for_suite(suite)
+    by_case = _by_case(suite, responses)
+    unknown = sorted(cid for cid in by_case if cid not in {c.id for c in suite.cases})
+    statuses: Counter[str] = Counter()
+    categories: dict[str, list[int]] = {}
+    undecodable = skipped = 0
+    try:
+        with ResultsWriter(run_dir, fresh=True) as writer:
+            for case in suite.cases:
+                recorded = sorted(by_case.get(case.id, []), key=lambda r: r.trial)
+                if not recorded and skip_missing:
+                    skipped += 1
+                    continue
+                tools = _case_tools(case, suite)
+                pairs: list[tuple[int, RecordedResponse | None]] = [
+                    (r.trial, r) for r in recorded
+                ] or [(0, None)]
+                for trial, response in pairs:
+                    undecodable += bool(response is not None and response.decode_error)
+                    result = await _recorded_result(
+                        case, trial, response, tools, scoring, wired.extra_scorers
+                    )
+                    writer.write(result)
+                    statuses[result.status] += 1
+                    cat = categories.setdefault(case.category, [0, 0])
+                    cat[1] += 1
+                    cat[0] += result.status == "passed"
+    finally:
+        for scorer in wired.extra_scorers:  # judges hold provider sessions
+            aclose = getattr(scorer, "aclose", None)
+            if aclose is not None:
+                await aclose()
+    options = _options(config, responses, responses_path, skipped, unknown)
+    record = RunRecord(
+        run_id=run_dir.name,
+        suite=suite.name,
+        # absolute, as `run` records it: `gate` may run from another folder
+        suite_path=path,
+        suite_hash=suite_hash(suite),
+        agent=f"responses:{responses_path or '-'}",
+        judge=wired.judge,
+        started_at=started,
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        agentgauge_version=__version__,
+        trials=max((r.trial for r in responses), default=0) + 1,
+        scoring_mode=config.mode,
+        case_count=len(suite.cases),
+        options=options,
+    )
+    write_record(run_dir, record)
+    return ScoreOutcome(
+        run_dir=run_dir,
+        total=sum(statuses.values()),
+        statuses=dict(statuses),
+        categories={k: (v[0], v[1]) for k, v in categories.items()},
+        unknown_case_ids=unknown,
+        undecodable=undecodable,
+        skipped=skipped,
+    )
+
+
+def _case_tools(case: Case, suite: Suite) -> dict[str, ToolSpec]:
+    """The tools the case offers, by name (its own list, else every suite tool)."""
+    suite_tools = {t.name: t for t in suite.tools}
+    if case.tools is None:
+        return suite_tools
+    out: dict[str, ToolSpec] = {}
+    for t in case.tools:
+        if isinstance(t, ToolSpec):
+            out[t.name] = t
+        elif t in suite_tools:
+            out[t] = suite_tools[t]
+    return out
