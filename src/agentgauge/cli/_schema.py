@@ -23,7 +23,7 @@ def command(output: Path | None) -> None:
     Point your editor at it to get completion and checking while writing suites, e.g. with the
     YAML language server: `# yaml-language-server: $schema=suite.schema.json`.
     """
-    from ..schema._jsonschema import suite_json_schema
+    from ..schema import suite_json_schema
 
     text = orjson.dumps(suite_json_schema(), option=orjson.OPT_INDENT_2).decode() + "\n"
     if output is None:

@@ -6,8 +6,7 @@ from typing import get_args
 
 from pydantic import Field
 
-from ..schema import FORMAT_VERSION, Model, RunRecord
-from ..schema._gates import RegressionMetric
+from ..schema import FORMAT_VERSION, Model, RegressionMetric, RunRecord
 
 #: version of the summary.json shape (bumped on any incompatible change)
 SUMMARY_VERSION = 1

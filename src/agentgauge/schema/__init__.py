@@ -27,7 +27,8 @@ from ._expect import (
     expand_matcher,
 )
 from ._from_function import tool, tool_from_function
-from ._gates import Gates, Percentile, ScorerGate
+from ._gates import Gates, Percentile, RegressionMetric, ScorerGate
+from ._jsonschema import suite_json_schema
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._sources import McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
@@ -58,6 +59,7 @@ __all__ = [
     "OrderMode",
     "PartialValue",
     "Percentile",
+    "RegressionMetric",
     "ResponseFormat",
     "ResultRef",
     "Role",
@@ -79,6 +81,7 @@ __all__ = [
     "expand_matcher",
     "matches_case",
     "scorer_ref_issues",
+    "suite_json_schema",
     "tool",
     "tool_from_function",
 ]
