@@ -96,15 +96,15 @@ def _error_text(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
-    """Run one case and trial to a CaseResult; never raises for a failure of the case itself."""
-    tools, tool_map = _case_tools(case, ctx)
+def _simulator(
+    case: Case, trial: int, ctx: CaseContext, tools: list[ToolSpec], mode: str
+) -> ToolSimulator:
+    """The case's simulated (or, in real mode, connected) tools, with its faults."""
     defaults: dict[str, ToolSim | None] = ctx.tool_defaults
     if case.tools is not None:
         defaults = {t.name: t.simulation for t in tools}
     faults: list[FaultRate] = case.faults or ctx.suite.defaults.faults
-    mode = case_tool_mode(case, ctx.suite, ctx.tool_mode)
-    sim = ToolSimulator(
+    return ToolSimulator(
         case_id=case.id,
         trial=trial,
         seed=ctx.seed,
@@ -114,7 +114,11 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         timeout_s=ctx.tool_timeout_s,
         real=ctx.tool_connection if mode == "real" else None,
     )
-    caller = ModelCaller(
+
+
+def _caller(case: Case, trial: int, ctx: CaseContext, tools: list[ToolSpec]) -> ModelCaller:
+    """The case's model calls: cache, limiter, retries and stats of the run."""
+    return ModelCaller(
         provider=ctx.provider,
         tools=tools,
         config=ctx.generation,
@@ -127,6 +131,14 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         rng_seed=f"{ctx.seed}/{case.id}/{trial}",
         stats=ctx.stats,
     )
+
+
+async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
+    """Run one case and trial to a CaseResult; never raises for a failure of the case itself."""
+    tools, tool_map = _case_tools(case, ctx)
+    mode = case_tool_mode(case, ctx.suite, ctx.tool_mode)
+    sim = _simulator(case, trial, ctx, tools, mode)
+    caller = _caller(case, trial, ctx, tools)
     max_steps = ctx.max_steps or case.max_steps or ctx.suite.defaults.max_steps
     tr = Transcript(messages=_first_messages(case, ctx.suite))
     # a framework agent runs its own loop: it gets whole user turns (runner/_driven.py)

@@ -15,7 +15,7 @@ from ..providers import AgentTurn, DrivenAgent, GenerateConfig, ModelReply, Real
 from ..schema import JsonValue, Message, ToolCall, ToolMode, ToolSpec, TraceEvent
 from ._loop import RunStats, Transcript
 from ._prices import cost_usd
-from ._tools import ToolSimulator
+from ._tools import ToolOutcome, ToolSimulator
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -72,6 +72,57 @@ def _parsed(text: str) -> JsonValue:
     return value
 
 
+def _assistant_message(reply: ModelReply, turn: int, step: int) -> Message:
+    """The reply as an assistant message, every tool call with an id."""
+    msg = reply.message
+    if msg.role != "assistant":
+        msg = msg.model_copy(update={"role": "assistant"})
+    if msg.tool_calls and any(c.id is None for c in msg.tool_calls):
+        calls = [
+            c if c.id is not None else c.model_copy(update={"id": f"call_{turn}_{step}_{i}"})
+            for i, c in enumerate(msg.tool_calls)
+        ]
+        msg = msg.model_copy(update={"tool_calls": calls})
+    return msg
+
+
+def _record_model_call(tr: Transcript, reply: ModelReply, model: str, turn: int) -> None:
+    """Count one model call of a driven agent (tokens, cost) and trace it."""
+    cost = cost_usd(model, reply.usage)
+    tr.model_calls += 1
+    tr.input_tokens += reply.usage.input_tokens
+    tr.output_tokens += reply.usage.output_tokens
+    if cost is not None:
+        tr.cost_usd = (tr.cost_usd or 0.0) + cost
+    tr.trace.append(
+        TraceEvent(
+            kind="model",
+            turn=turn,
+            start=reply.start,
+            end=reply.end,
+            latency_ms=reply.latency_ms,
+            model=model,
+            usage=reply.usage,
+            cost_usd=cost,
+        )
+    )
+
+
+def _tool_event(call: ToolCall, outcome: ToolOutcome, turn: int) -> TraceEvent:
+    return TraceEvent(
+        kind="tool",
+        turn=turn,
+        start=outcome.start,
+        end=outcome.end,
+        latency_ms=(outcome.end - outcome.start) * 1000.0,
+        tool=call.name,
+        arguments=call.arguments,
+        result=outcome.result,
+        fault=outcome.fault,
+        error=outcome.error,
+    )
+
+
 async def run_driven_turn(
     agent: DrivenAgent,
     *,
@@ -90,37 +141,11 @@ async def run_driven_turn(
 
     def record_model(reply: ModelReply) -> None:
         nonlocal steps
-        msg = reply.message
-        if msg.role != "assistant":
-            msg = msg.model_copy(update={"role": "assistant"})
-        if msg.tool_calls and any(c.id is None for c in msg.tool_calls):
-            calls = [
-                c if c.id is not None else c.model_copy(update={"id": f"call_{turn}_{steps}_{i}"})
-                for i, c in enumerate(msg.tool_calls)
-            ]
-            msg = msg.model_copy(update={"tool_calls": calls})
+        msg = _assistant_message(reply, turn, steps)
         steps += 1
         if stats is not None:  # the run's count of model calls made
             stats.provider_calls += 1
-        model = reply.model or agent.name
-        cost = cost_usd(model, reply.usage)
-        tr.model_calls += 1
-        tr.input_tokens += reply.usage.input_tokens
-        tr.output_tokens += reply.usage.output_tokens
-        if cost is not None:
-            tr.cost_usd = (tr.cost_usd or 0.0) + cost
-        tr.trace.append(
-            TraceEvent(
-                kind="model",
-                turn=turn,
-                start=reply.start,
-                end=reply.end,
-                latency_ms=reply.latency_ms,
-                model=model,
-                usage=reply.usage,
-                cost_usd=cost,
-            )
-        )
+        _record_model_call(tr, reply, reply.model or agent.name, turn)
         tr.messages.append(msg)
         agent_msgs.append(msg)
 
@@ -128,20 +153,7 @@ async def run_driven_turn(
         backend = _OwnTool(call.name, real) if mode == "real" and real is not None else None
         outcome = await sim.call(call, real=backend)
         tr.tool_calls += 1
-        tr.trace.append(
-            TraceEvent(
-                kind="tool",
-                turn=turn,
-                start=outcome.start,
-                end=outcome.end,
-                latency_ms=(outcome.end - outcome.start) * 1000.0,
-                tool=call.name,
-                arguments=call.arguments,
-                result=outcome.result,
-                fault=outcome.fault,
-                error=outcome.error,
-            )
-        )
+        tr.trace.append(_tool_event(call, outcome, turn))
         message = Message(
             role="tool", content=outcome.content, tool_call_id=call.id, name=call.name
         )
