@@ -4,35 +4,27 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ._options import allow_suite_code_option
 
 if TYPE_CHECKING:
-    from ..runner import RunOutcome
+    from ..runner import RunConfig, RunOutcome
 
 
 def _finish(outcome: RunOutcome, gate: bool) -> int:
     """Write ``summary.json``, print the summary (and gate verdicts); returns the exit status."""
     from rich.console import Console
 
-    from ..metrics import gate_run, summarize, write_summary
+    from ..metrics import finish_run
     from ..report import render_console
 
     run_dir = outcome.run_dir
-    console = Console(file=sys.stdout)
-    failed = False
-    if gate:
-        summary, gates, _ = gate_run(run_dir)
-        write_summary(run_dir, summary)
-        render_console(summary, console, gates=gates)
-        failed = not gates.passed
-    else:
-        summary = summarize(run_dir)
-        write_summary(run_dir, summary)
-        render_console(summary, console)
+    summary, gates = finish_run(run_dir, gate=gate)
+    render_console(summary, Console(file=sys.stdout), gates=gates)
+    failed = gates is not None and not gates.passed
     source = outcome.record.options.get("tool_source")
     if isinstance(source, dict):  # tools_from: how loading the tool module went
         click.echo(
@@ -258,76 +250,23 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
 @allow_suite_code_option
 def command(
     suite: Path | None,
-    agent: str | None,
-    judge: str | None,
-    run_dir: Path | None,
-    trials: int | None,
-    max_concurrency: int | None,
-    timeout_s: float | None,
-    retries: int,
-    cache: bool,
-    replay: bool,
     resume_dir: Path | None,
-    base_url: str | None,
-    mode: str,
-    filters: tuple[str, ...],
-    limit: int | None,
-    seed: int,
-    max_steps: int | None,
-    stream: bool,
-    tool_mode: str | None,
-    progress: bool | None,
+    run_dir: Path | None,
     gate: bool,
     otel_endpoint: str | None,
-    allow_suite_code: bool,
+    **flags: Any,
 ) -> None:
     """Run SUITE (a suite file or folder) against an agent and score every case."""
     from ..errors import RunInterrupted, UserError
-    from ..runner import RunConfig, read_record, run_suite_file
-    from ..scoring import ScoringConfig
+    from ..runner import run_suite_file
 
     if resume_dir is not None:
-        record = read_record(resume_dir)
-        _refuse_ignored_flags(resume_dir, run_dir, same_agent=agent == record.agent)
-        if not record.suite_path:
-            raise UserError(f"{resume_dir}/run.json does not name its suite file")
-        suite_path = Path(suite) if suite is not None else Path(record.suite_path)
-        config = RunConfig.from_record(
-            record,
-            resume_dir,
-            agent=agent,
-            judge=judge,
-            max_concurrency=max_concurrency,
-            progress=progress,
-            replay=_given(replay, "replay"),
-            allow_suite_code=allow_suite_code or None,
-        )
+        suite_path, config = _resume_config(resume_dir, suite, run_dir, flags)
         run_dir = resume_dir
+    elif suite is None:
+        raise UserError("run: give a SUITE file or folder (or --resume RUN_DIR)")
     else:
-        if suite is None:
-            raise UserError("run: give a SUITE file or folder (or --resume RUN_DIR)")
-        suite_path = suite
-        config = RunConfig(
-            agent=agent,
-            agent_options={"base_url": base_url} if base_url else {},
-            trials=trials,
-            max_concurrency=max_concurrency or 16,
-            timeout_s=timeout_s,
-            retries=retries,
-            max_steps=max_steps,
-            cache=cache,
-            replay=replay,
-            seed=seed,
-            stream=stream,
-            case_filter=filters,
-            limit=limit,
-            scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
-            progress=progress,
-            suite_path=str(suite_path.resolve()),
-            allow_suite_code=allow_suite_code or None,
-            tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
-            judge=judge,
-        )
+        suite_path, config = suite, _new_config(suite, flags)
     try:
         outcome = run_suite_file(
             suite_path, config, run_dir, notify=lambda m: click.echo(f"warning: {m}", err=True)
@@ -340,15 +279,63 @@ def command(
 
         rec = outcome.record
         export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
-        try:  # the run is on disk: a receiver that is down must not cost its summary or gate
-            sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
-            click.echo(f"otel: sent {sent} span(s) to the OTLP endpoint")
-        except UserError as err:
-            click.echo(
-                f"warning: {err} (send it later: agentgauge export-otel {outcome.run_dir} "
-                "--endpoint URL)",
-                err=True,
-            )
+        sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
+        click.echo(f"otel: sent {sent} span(s) to {otel_endpoint}")
     status = _finish(outcome, gate)
     if status:
         sys.exit(status)
+
+
+def _resume_config(
+    resume_dir: Path, suite: Path | None, run_dir: Path | None, f: dict[str, Any]
+) -> tuple[Path, RunConfig]:
+    """The suite and options of ``--resume RUN_DIR``: from its run.json, with the flags that
+    may change on resume (a flag run.json overrides is refused, not ignored)."""
+    from ..errors import UserError
+    from ..runner import RunConfig, read_record
+
+    record = read_record(resume_dir)
+    _refuse_ignored_flags(resume_dir, run_dir, same_agent=f["agent"] == record.agent)
+    if not record.suite_path:
+        raise UserError(f"{resume_dir}/run.json does not name its suite file")
+    suite_path = Path(suite) if suite is not None else Path(record.suite_path)
+    config = RunConfig.from_record(
+        record,
+        resume_dir,
+        agent=f["agent"],
+        judge=f["judge"],
+        max_concurrency=f["max_concurrency"],
+        progress=f["progress"],
+        replay=_given(f["replay"], "replay"),
+        allow_suite_code=f["allow_suite_code"] or None,
+    )
+    return suite_path, config
+
+
+def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
+    """The options of a new run, from the flags (and their environment variables)."""
+    from ..runner import RunConfig
+    from ..scoring import ScoringConfig
+
+    tool_mode = f["tool_mode"]
+    return RunConfig(
+        agent=f["agent"],
+        agent_options={"base_url": f["base_url"]} if f["base_url"] else {},
+        trials=f["trials"],
+        max_concurrency=f["max_concurrency"] or 16,
+        timeout_s=f["timeout_s"],
+        retries=f["retries"],
+        max_steps=f["max_steps"],
+        cache=f["cache"],
+        replay=f["replay"],
+        seed=f["seed"],
+        stream=f["stream"],
+        case_filter=f["filters"],
+        limit=f["limit"],
+        scoring=ScoringConfig(mode="bfcl" if f["mode"] == "bfcl" else "default"),
+        progress=f["progress"],
+        suite_path=str(suite.resolve()),
+        allow_suite_code=f["allow_suite_code"] or None,
+        tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
+        judge=f["judge"],
+    )

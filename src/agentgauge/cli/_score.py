@@ -111,9 +111,9 @@ def command(
         skip_missing=skip_missing,
     )
     # the suite's gates are given here so that metrics does not load the suite file again
-    from ..metrics import summarize, write_summary
+    from ..metrics import finish_run
     from ..schema import Gates
 
-    write_summary(run_dir, summarize(run_dir, gates=loaded.gates or Gates()))
+    finish_run(run_dir, gates=loaded.gates or Gates())
     _print_outcome(outcome, mode, time.perf_counter() - t0)
     sys.stdout.flush()

@@ -1,7 +1,7 @@
 """Metrics by slice, statistics, run comparison, gates and run history (docs/metrics.md)."""
 
 from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
-from ._files import load_gates_file, resolve_gates, summarize, write_summary
+from ._files import finish_run, load_gates_file, resolve_gates, summarize, write_summary
 from ._gating import GateCheck, GateReport, baseline_summary, evaluate_gates, gate_run
 from ._history import (
     HISTORY_METRICS,
@@ -61,6 +61,7 @@ __all__ = [
     "baseline_summary",
     "compare",
     "evaluate_gates",
+    "finish_run",
     "gate_run",
     "history_path",
     "load_gates_file",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -13,6 +14,9 @@ from ..io import load_record as load_run
 from ..schema import Gates, RunRecord
 from ._model import Summary
 from ._summarize import SUMMARY_FILE, summarize_results
+
+if TYPE_CHECKING:
+    from ._gating import GateReport
 
 
 def load_gates_file(path: Path) -> Gates:
@@ -217,3 +221,20 @@ def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool
 
             print(f"warning: run history not updated: {exc}", file=sys.stderr)
     return path
+
+
+def finish_run(
+    run_dir: Path, *, gate: bool = False, gates: Gates | None = None
+) -> tuple[Summary, GateReport | None]:
+    """What follows a run: its summary written to ``summary.json`` (and the run history), and
+    with ``gate`` the suite's gates evaluated (:func:`gate_run`). What ``agentgauge run`` and
+    ``agentgauge score`` call after the run; ``gates`` spares reading the suite file again."""
+    from ._gating import gate_run
+
+    report: GateReport | None = None
+    if gate:
+        summary, report, _ = gate_run(run_dir, gates=gates)
+    else:
+        summary = summarize(run_dir, gates=gates)
+    write_summary(run_dir, summary)
+    return summary, report
