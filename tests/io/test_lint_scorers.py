@@ -162,7 +162,8 @@ def test_provider_specs_of_defaults_and_scorer_judges_are_checked(tmp_path: Path
             "error",
             "defaults.judge",
             "unknown provider spec 'gpt-4o' (expected one of openai:, azure:, anthropic:, "
-            "gemini:, local:, python:, http:, https:, mock:)",
+            "gemini:, local:, python:, http:, https:, mock:, openai-agents:, langgraph:, "
+            "pydantic-ai:)",
         ),
         (
             15,
