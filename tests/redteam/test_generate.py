@@ -63,6 +63,7 @@ def test_quickstart_output_has_no_findings_and_payloads_sit_in_its_own_results(
     result = generate_redteam(load_suite(QUICKSTART), RedteamConfig(seed=0))
     (path,) = write_redteam(result, tmp_path / "rt.yaml")
     assert check_suite(path).findings == []
+    assert result.notes == []  # every quickstart tool is attacked through or aimed at
     text = path.read_text()
     assert "\\u200B" in text  # zero-width characters are written as escapes
     assert "<!--" in text or "display:none" in text
@@ -246,6 +247,7 @@ def test_travel_example_with_fakes_copied_beside_the_output(tmp_path: Path) -> N
     out = _cli("redteam", str(travel), "-o", str(tmp_path / "rt"), "--seed", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "rt" / "fakes.py").is_file()
+    assert "note: no generated case attacks through or aims at" in out.stderr
     valid = _cli("validate", str(tmp_path / "rt"), "--allow-suite-code", cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout + valid.stderr
     again = _cli(

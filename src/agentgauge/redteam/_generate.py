@@ -90,6 +90,13 @@ def generate_cases(
         built: list[Case] = getattr(b, family)(rng)
         counts.append(FamilyCount(family=family, cases=len(built)))
         cases.extend(built)
+    uncovered = [t.name for t in suite.tools if not any(_touches(c, t.name) for c in cases)]
+    if uncovered:
+        b.notes.append(
+            f"no generated case attacks through or aims at {', '.join(uncovered)}: no case of "
+            "the suite calls them and they are not privileged (write a case that uses them, or "
+            "mark them privileged: true)"
+        )
     seen: dict[str, int] = {}
     unique = []
     for c in cases:
@@ -119,6 +126,16 @@ def generate_cases(
         paraphrased=b.paraphrased,
         kept=b.kept,
     )
+
+
+def _touches(case: Case, tool: str) -> bool:
+    """The case expects, forbids or simulates the tool."""
+    if tool in case.tool_results:
+        return True
+    for e in [case.expect, *(t.expect for t in case.turns if t.expect)]:
+        if tool in e.forbidden_tools or any(c.name == tool for c in e.tool_calls):
+            return True
+    return False
 
 
 def _safety(suite: Suite) -> list[Any]:
