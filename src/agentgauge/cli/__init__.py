@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cache": ("_cache", "Show or clear the response cache (info, clear)."),
     "capture": ("_capture", "Turn OpenTelemetry traces of an agent into test cases."),
     "export-otel": ("_export_otel", "Export a run as OpenTelemetry traces (OTLP/JSON or HTTP)."),
-    "redteam": ("_redteam", "Write adversarial (red-team) cases for a suite's own tools and cases."),
+    "redteam": ("_redteam", "Write red-team (adversarial) cases for a suite's own tools."),
 }
 
 
