@@ -131,3 +131,10 @@ def test_run_tool_mode_real(tmp_path: Path) -> None:
     assert record["options"]["tool_source"]["ok"] is True
     (line,) = (out / "results.jsonl").read_text().splitlines()
     assert "served live for Paris" in json.loads(line)["text"]
+
+
+def test_missing_sdk_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "mcp", None)  # as if not installed
+    result = CliRunner().invoke(cli, ["tools", "list", "--mcp", COMMAND])
+    assert result.exit_code == 2
+    assert "pip install 'agentgauge[mcp]'" in result.output

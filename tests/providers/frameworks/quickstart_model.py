@@ -105,8 +105,8 @@ def _responses_messages(body: dict[str, Any]) -> list[Message]:
 
 
 #: set ``wrong`` to make the model call get_weather for Lyon whatever city was asked (a wrong
-#: agent, which the suite must fail)
-SCRIPT = {"wrong": False}
+#: agent, which the suite must fail); ``loop`` to make it call get_weather forever
+SCRIPT = {"wrong": False, "loop": False}
 
 
 def oracle_reply(request: FakeRequest) -> FakeReply:
@@ -115,6 +115,8 @@ def oracle_reply(request: FakeRequest) -> FakeReply:
     messages = (
         _responses_messages(body) if request.path.endswith("/responses") else _chat_messages(body)
     )
+    if SCRIPT["loop"]:  # an agent that never stops calling a tool
+        return [ToolCall(name="get_weather", arguments={"city": "Paris"})]
     move = ORACLE(messages, [])
     if isinstance(move, str):
         return move

@@ -133,3 +133,26 @@ def test_cache_tag_follows_the_users_files(fake_model: str, tmp_path: Path) -> N
     assert before.startswith("src:")
     (tmp_path / "helpers.py").write_text("X = 1\n")  # an edit beside the agent
     assert resolve_provider(spec).cache_tag != before  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def looping_model(fake_model: str) -> Iterator[str]:
+    SCRIPT["loop"] = True
+    try:
+        yield fake_model
+    finally:
+        SCRIPT["loop"] = False
+
+
+@pytest.mark.parametrize("framework", sorted(SPECS))
+def test_a_looping_agent_stops_at_max_steps(
+    framework: str, looping_model: str, tmp_path: Path
+) -> None:
+    module, spec = SPECS[framework]
+    pytest.importorskip(module)
+    _, results = run_quickstart(spec, tmp_path / "run", case_filter=("weather-paris",), max_steps=3)
+    paris = results["weather-paris"]
+    assert paris.status != "error", paris.error
+    assert paris.step_limit_hit
+    assert "step limit" in (paris.explanation or "")
+    assert 1 <= paris.model_calls <= 3

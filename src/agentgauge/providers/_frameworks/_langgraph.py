@@ -208,7 +208,9 @@ class LangGraphAgent:
                 f"{self.name}: the graph has no ToolNode, so its tools cannot be replaced by the "
                 "suite's simulations: run it with --tool-mode real"
             )
-        config = {"callbacks": [_handler(turn)], "recursion_limit": 2 * turn.max_steps + 1}
+        # a model step and its tools step per model call (a graph with more nodes per round
+        # reaches the limit sooner)
+        config = {"callbacks": [_handler(turn)], "recursion_limit": 2 * turn.max_steps}
         token = _TURN.set(turn)
         try:
             await self.graph.ainvoke({"messages": to_langchain(turn.messages)}, config=config)
