@@ -279,8 +279,15 @@ def command(
 
         rec = outcome.record
         export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
-        sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
-        click.echo(f"otel: sent {sent} span(s) to {otel_endpoint}")
+        try:  # the run is on disk: a receiver that is down must not cost its summary or gate
+            sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
+            click.echo(f"otel: sent {sent} span(s) to the OTLP endpoint")
+        except UserError as err:
+            click.echo(
+                f"warning: {err} (send it later: agentgauge export-otel {outcome.run_dir} "
+                "--endpoint URL)",
+                err=True,
+            )
     status = _finish(outcome, gate)
     if status:
         sys.exit(status)
