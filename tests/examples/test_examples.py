@@ -150,13 +150,26 @@ def test_no_case_of_the_example_cannot_fail(example: Example) -> None:
     assert [c.case_id for c in audit.cannot_fail] == []
 
 
+def _forget_modules_in(folder: Path) -> None:
+    """Drop the modules a generator imported by name from its example folder."""
+    root = folder.resolve()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and Path(file).resolve().is_relative_to(root):
+            del sys.modules[name]
+
+
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.name != "support"], ids=IDS[:3])
 def test_committed_cases_are_what_the_generator_writes(
     example: Example, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.syspath_prepend(str(example.path))
-    monkeypatch.delitem(sys.modules, "fakes", raising=False)
-    generated = runpy.run_path(str(example.path / "make_cases.py"), run_name="generator")
+    # the generators import their example's helpers by name (fakes, knowledge): leave no such
+    # module behind, or a later test importing a "fakes.py" by path would find this one
+    try:
+        generated = runpy.run_path(str(example.path / "make_cases.py"), run_name="generator")
+    finally:
+        _forget_modules_in(example.path)
     lines = (example.path / "cases.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(line) for line in lines] == generated["CASES"]
     plan = json.loads((example.path / "oracle_plan.json").read_text(encoding="utf-8"))
@@ -306,8 +319,10 @@ def test_support_committed_files_are_what_the_generator_writes(
 ) -> None:
     folder = EXAMPLES_DIR / "support"
     monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.delitem(sys.modules, "knowledge", raising=False)
-    gen = runpy.run_path(str(folder / "make_cases.py"), run_name="generator")
+    try:
+        gen = runpy.run_path(str(folder / "make_cases.py"), run_name="generator")
+    finally:
+        _forget_modules_in(folder)
     data = gen["rows"]()
     gen["with_responses"](data)
 
