@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("_run", "Run a suite against an agent and score it."),
     "score": ("_score", "Score recorded responses (no model calls)."),
     "report": ("_report", "Render a run as console, Markdown, JUnit, JSON or CSV."),
+    "merge": ("_merge", "Merge the shard runs of one suite (--shard i/N) into one run."),
     "compare": ("_compare", "Compare two runs of the same suite, case by case."),
     "gate": ("_gate", "Check a run against gate thresholds (exit 0 pass, 1 fail)."),
     "history": ("_history", "Show a metric's trend across recorded runs."),

@@ -80,6 +80,7 @@ _RECORDED_OPTIONS = {
     "max_steps": "--max-steps",
     "stream": "--stream",
     "tool_mode": "--tool-mode",
+    "shard": "--shard",
 }
 
 
@@ -239,6 +240,13 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "case's tool_mode, else the suite's defaults.tool_mode (mock).",
 )
 @click.option(
+    "--shard",
+    envvar="AGENTGAUGE_SHARD",
+    metavar="I/N",
+    help="Run only shard I of N of the (case, trial) pairs (a stable hash decides; e.g. one "
+    "CI job per shard), then combine the N runs with 'agentgauge merge'.",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
 )
 @click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
@@ -321,7 +329,7 @@ def _resume_config(
 
 def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
     """The options of a new run, from the flags (and their environment variables)."""
-    from ..runner import RunConfig
+    from ..runner import RunConfig, Shard
     from ..scoring import ScoringConfig
 
     tool_mode = f["tool_mode"]
@@ -345,4 +353,5 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         allow_suite_code=f["allow_suite_code"] or None,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
         judge=f["judge"],
+        shard=Shard.parse(f["shard"]) if f["shard"] else None,
     )

@@ -59,6 +59,7 @@ from ._rundir import (
     suite_hash,
     write_record,
 )
+from ._shards import MergeReport, Shard, merge_runs, pair_bucket
 from ._stream import StreamedSuite, open_suite
 from ._text_calls import json_text_calls
 from ._transcripts import (
@@ -95,11 +96,13 @@ __all__ = [
     "McpCallResult",
     "McpConnection",
     "McpLoad",
+    "MergeReport",
     "Origin",
     "OtelExport",
     "RecordedResponse",
     "ResultsWriter",
     "Severity",
+    "Shard",
     "StreamedSuite",
     "SuiteCheck",
     "ToolFormat",
@@ -128,11 +131,13 @@ __all__ = [
     "load_suite_any",
     "looks_like_bfcl",
     "mcp_source_from_cli",
+    "merge_runs",
     "merge_tools",
     "messages_from_data",
     "messages_to_format",
     "open_mcp",
     "open_suite",
+    "pair_bucket",
     "read_document",
     "read_record",
     "read_responses",

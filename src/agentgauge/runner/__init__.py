@@ -8,7 +8,7 @@ as a coroutine. Both score with the suite's ``scorers:`` section.
 """
 
 from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
-from ..io import RUN_FILE, read_record
+from ..io import RUN_FILE, MergeReport, Shard, merge_runs, read_record
 from ..providers import (
     CacheStats,
     PruneReport,
@@ -21,7 +21,7 @@ from ..providers import (
 from ._code_check import CodeUse, refuse_located, suite_code_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._file import default_run_dir, run_suite_file, with_suite_scorers
-from ._plan import select_cases
+from ._plan import config_hash, select_cases
 from ._prices import PRICES, cost_usd
 from ._recorded import ScoreOutcome, score_responses
 from ._suite import SuiteSurvey, arun_suite, run_suite
@@ -34,11 +34,13 @@ __all__ = [
     "CacheStats",
     "CodeUse",
     "ExtraScorer",
+    "MergeReport",
     "PruneReport",
     "ResponseCache",
     "RunConfig",
     "RunOutcome",
     "ScoreOutcome",
+    "Shard",
     "SuiteCodePolicy",
     "SuiteCodeRefused",
     "SuiteSurvey",
@@ -46,9 +48,11 @@ __all__ = [
     "arun_suite",
     "cache_file",
     "cache_stats",
+    "config_hash",
     "cost_usd",
     "default_cache_dir",
     "default_run_dir",
+    "merge_runs",
     "prune_cache",
     "read_record",
     "refuse_located",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from ..io import Shard
 from ..providers import GenerateConfig
 from ..scoring import ScoringConfig
 
@@ -74,6 +75,9 @@ class RunConfig:
     seed: int = 0
     #: continue an interrupted run in ``run_dir``: finished (case, trial) pairs are kept
     resume: bool = False
+    #: run only this shard of the (case, trial) pairs (``--shard i/N``; recorded in run.json, so
+    #: a resume keeps it); ``agentgauge merge`` combines the N shard runs into one
+    shard: Shard | None = None
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     #: generation parameters (temperature 0 by default)
     generation: GenerateConfig = field(default_factory=GenerateConfig)
@@ -201,6 +205,7 @@ def _config_from_record(
         limit=_int(opts.get("limit")),
         scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
         resume=True,
+        shard=Shard.parse(record.shard) if record.shard else None,
         progress=progress,
         suite_path=record.suite_path,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,

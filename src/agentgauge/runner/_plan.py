@@ -4,8 +4,9 @@ stream from disk, one shape for both), the checked options, what a resume keeps,
 
 from __future__ import annotations
 
+import hashlib
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +15,7 @@ from .._version import __version__
 from ..errors import UserError
 from ..io import (
     Finished,
+    Shard,
     journal_has_results,
     load_record,
     scan_finished,
@@ -27,6 +29,7 @@ from ._config import RunConfig
 __all__ = [
     "CaseSource",
     "RunPlan",
+    "config_hash",
     "finish_record",
     "plan_run",
     "select_cases",
@@ -61,19 +64,54 @@ class CaseSource:
     count: int | None
     suite_hash: str | None
     case_json: dict[int, bytes] | None = None
+    #: only the pairs of this shard are run (None: every pair)
+    shard: Shard | None = None
 
     @classmethod
     def in_memory(cls, suite: Suite, config: RunConfig) -> CaseSource:
         case_json: dict[int, bytes] | None = {} if config.cache and config.replay else None
         hashed = suite_hash(suite, case_json)
         selected = list(select_cases(suite.cases, config))
-        return cls(cases=selected, count=len(selected), suite_hash=hashed, case_json=case_json)
+        return cls(
+            cases=selected,
+            count=len(selected),
+            suite_hash=hashed,
+            case_json=case_json,
+            shard=config.shard,
+        )
 
     @classmethod
     def streamed(
         cls, cases: Iterable[Case], config: RunConfig, count: int | None, suite_hash: str | None
     ) -> CaseSource:
-        return cls(cases=select_cases(cases, config), count=count, suite_hash=suite_hash)
+        return cls(
+            cases=select_cases(cases, config),
+            count=count,
+            suite_hash=suite_hash,
+            shard=config.shard,
+        )
+
+    def pairs(self, trials: int, done: set[tuple[str, int]]) -> Iterator[tuple[Case, int]]:
+        """The (case, trial) pairs the run takes, lazily: the one place pairs are selected
+        (the shard's pairs only, those already finished skipped)."""
+        shard = self.shard
+        for case in self.cases:
+            for trial in range(trials):
+                if (case.id, trial) in done:
+                    continue
+                if shard is None or shard.holds(case.id, trial):
+                    yield case, trial
+
+    def pair_count(self, trials: int) -> int | None:
+        """How many pairs the run takes (None: a sharded stream, not known before it ends)."""
+        if self.count is None:
+            return None
+        if self.shard is None or self.shard.count == 1:
+            return self.count * trials
+        if not isinstance(self.cases, list):
+            return None
+        shard = self.shard
+        return sum(shard.holds(c.id, t) for c in self.cases for t in range(trials))
 
 
 @dataclass(kw_only=True)
@@ -89,9 +127,10 @@ class RunPlan:
     @property
     def todo(self) -> int | None:
         """(case, trial) pairs left to run (None: a stream of unknown length)."""
-        if self.source.count is None:
+        pairs = self.source.pair_count(self.trials)
+        if pairs is None:
             return None
-        return self.source.count * self.trials - len(self.finished.pairs)
+        return pairs - len(self.finished.pairs)
 
 
 def _now() -> str:
@@ -121,6 +160,47 @@ def _resume_state(config: RunConfig, run_dir: Path) -> tuple[Finished, RunRecord
             "or choose another output directory"
         )
     return Finished(), None
+
+
+def _refuse_changed_shard(
+    run_dir: Path, config: RunConfig, previous: RunRecord | None, finished: Finished
+) -> None:
+    if previous is None or not finished.pairs:
+        return
+    now = str(config.shard) if config.shard else None
+    if now != previous.shard:
+        raise UserError(
+            f"{run_dir}: this run holds shard {previous.shard or 'none (every pair)'}; resuming "
+            f"it as shard {now or 'none'} would mix two splits: resume with the same shard"
+        )
+
+
+#: options that change how a run goes, not its results: left out of the configuration hash
+_EXECUTION_ONLY = frozenset({"max_concurrency", "provider_concurrency", "cache", "replay"})
+
+
+def config_hash(record: RunRecord) -> str:
+    """A hash of what decides a run's results: the suite, the agent, the judge and the options
+    (not the shard, concurrency, cache or replay), so every shard of one run shares it."""
+    options = {k: v for k, v in record.options.items() if k not in _EXECUTION_ONLY}
+    options.pop("agent_source", None)
+    data = {
+        "suite_hash": record.suite_hash,
+        "agent": record.agent,
+        "judge": record.judge,
+        "trials": record.trials,
+        "scoring_mode": record.scoring_mode,
+        "options": options,
+    }
+    import orjson
+
+    try:
+        blob = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # an integer beyond 64 bits (e.g. --seed 10**30)
+        import json
+
+        blob = json.dumps(data, sort_keys=True).encode()
+    return hashlib.blake2b(blob, digest_size=12).hexdigest()
 
 
 def _refuse_changed_suite(
@@ -198,6 +278,8 @@ def _record(
     record.options["tool_mode_override"] = config.tool_mode
     if tool_source is not None:
         record.options["tool_source"] = tool_source
+    record.shard = str(config.shard) if config.shard else None
+    record.config_hash = config_hash(record)
     return record
 
 
@@ -216,6 +298,7 @@ def plan_run(
     trials = _trials(suite, config)
     finished, previous = _resume_state(config, run_dir)
     _refuse_changed_suite(run_dir, suite, previous, finished, source.suite_hash)
+    _refuse_changed_shard(run_dir, config, previous, finished)
     record = _record(
         suite,
         config,
@@ -235,7 +318,7 @@ def finish_record(run_dir: Path, plan: RunPlan, ran: int) -> RunRecord:
     """Stamp the end of the run (and a stream's case count, now known) into ``run.json``."""
     record = plan.record
     record.finished_at = _now()
-    if plan.source.count is None:
+    if plan.source.count is None and plan.source.shard is None:
         record.case_count = ran + len(plan.finished.pairs)
     write_record(run_dir, record)
     return record

@@ -4,7 +4,6 @@ journal."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import anyio
@@ -33,15 +32,6 @@ class Tally:
     def add(self, status: str) -> None:
         self.ran += 1
         self.counts[status] = self.counts.get(status, 0) + 1
-
-
-def _pairs(
-    cases: Iterable[Case], trials: int, done: set[tuple[str, int]]
-) -> Iterator[tuple[Case, int]]:
-    for case in cases:
-        for trial in range(trials):
-            if (case.id, trial) not in done:
-                yield case, trial
 
 
 async def _run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
@@ -80,7 +70,7 @@ class _Workers:
         # The workers share one lazy iterator of (case, trial) pairs: taking the next pair never
         # awaits, so in a single event loop this needs no lock, and at most one pair per worker
         # is ever in flight (a 100,000-case run never makes 100,000 tasks).
-        self.pairs = _pairs(plan.source.cases, plan.trials, plan.finished.pairs)
+        self.pairs = plan.source.pairs(plan.trials, plan.finished.pairs)
 
     def _key(self, case: Case, trial: int) -> str | None:
         # a real tool call's answer is not fingerprinted: such a case is always driven

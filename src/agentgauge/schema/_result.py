@@ -132,3 +132,10 @@ class RunRecord(Model):
     #: the run's options (trials, timeout, filters, base URL ...) so ``run --resume`` can continue
     #: it; never holds secrets
     options: dict[str, JsonValue] = Field(default_factory=dict)
+    #: ``i/N``: this run holds shard i of N of the run's (case, trial) pairs (``--shard``)
+    shard: str | None = None
+    #: a hash of what decides the results (suite, agent, judge and the result-changing options;
+    #: not the shard, concurrency or cache): every shard of one run has the same one
+    config_hash: str | None = None
+    #: the run directories ``agentgauge merge`` combined into this run (empty: not a merge)
+    merged_from: list[str] = Field(default_factory=list)

@@ -1,0 +1,37 @@
+"""``agentgauge merge SHARD_DIR... -o RUN_DIR``: combine the shards of one run into one run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..runner import merge_runs
+
+
+@click.command("merge")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The merged run directory (a new one, or an earlier merge to replace).",
+)
+@click.option(
+    "--allow-missing",
+    is_flag=True,
+    help="Exit 0 even when shards or (case, trial) pairs are missing (the merge is written).",
+)
+@click.pass_context
+def command(ctx: click.Context, runs: tuple[Path, ...], out_dir: Path, allow_missing: bool) -> None:
+    """Merge the run directories RUNS (the shards of one run) into one run directory.
+
+    Exit 0: complete; 1: merged, but shards or pairs are missing; 2: refused (runs of
+    different suites, agents or configurations, or conflicting results for one pair).
+    """
+    report = merge_runs(runs, out_dir)
+    for line in report.lines():
+        click.echo(line)
+    ctx.exit(0 if report.complete or allow_missing else 1)

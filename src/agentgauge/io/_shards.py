@@ -1,0 +1,309 @@
+"""Shards of a run and merging them back into one run.
+
+A shard ``i/N`` holds the (case, trial) pairs whose stable hash (BLAKE2b of the case id and the
+trial, never Python's ``hash()``) falls in bucket ``i - 1`` of ``N``: the same pairs on every
+machine, in every process, whatever order the cases come in. N jobs that run shards 1..N of one
+suite run every pair exactly once.
+
+:func:`merge_runs` combines the shard directories into one run directory. It streams: two passes
+over the shards' journals, keeping one 64-bit key per result (never a result) plus the exact
+pair of the few keys seen twice. Shards of different suites, agents or configurations (the
+``config_hash`` of ``run.json``) are refused. A pair found twice with byte-identical lines
+(the same shard given twice, a merged run merged again) is kept once; a pair found twice with
+different results is an error (which one counts would be arbitrary), and nothing is written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import shutil
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from ..errors import UserError
+from ..schema import RunRecord
+from ._rundir import (
+    RESULTS_FILE,
+    ResultsWriter,
+    _lines,
+    load_record,
+    read_record,
+    run_dir_lock,
+    write_record,
+)
+
+__all__ = ["MergeReport", "Shard", "merge_runs", "pair_bucket"]
+
+
+def pair_bucket(case_id: str, trial: int, count: int) -> int:
+    """The shard bucket (0 .. count-1) of a (case, trial) pair: stable across processes."""
+    digest = hashlib.blake2b(f"{case_id}\x00{trial}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % count
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Shard ``index`` (1-based) of ``count``: written ``index/count``, e.g. ``2/4``."""
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not 1 <= self.index <= self.count:
+            raise UserError(
+                f"--shard {self.index}/{self.count}: give i/N with 1 <= i <= N (e.g. 1/4)"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """``"2/4"`` -> ``Shard(2, 4)``; anything else is a UserError."""
+        head, sep, tail = text.strip().partition("/")
+        if not sep or not head.strip().isdigit() or not tail.strip().isdigit():
+            raise UserError(f"--shard {text!r}: give i/N with 1 <= i <= N (e.g. 1/4)")
+        return cls(int(head), int(tail))
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def holds(self, case_id: str, trial: int) -> bool:
+        """Whether the pair belongs to this shard."""
+        return self.count == 1 or pair_bucket(case_id, trial, self.count) == self.index - 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class MergeReport:
+    """What :func:`merge_runs` did."""
+
+    run_dir: Path
+    record: RunRecord
+    #: the run directories merged, in the order their results were written
+    sources: tuple[Path, ...]
+    #: result lines written (distinct (case, trial) pairs)
+    results: int
+    #: byte-identical duplicate lines dropped
+    duplicates: int
+    #: pairs the run should hold (case count x trials; None: run.json does not say)
+    expected: int | None
+    #: N of the shards merged (None: no input was a shard)
+    shard_count: int | None
+    #: shard numbers of 1..N that no input holds
+    missing_shards: tuple[int, ...]
+
+    @property
+    def missing(self) -> int | None:
+        """Pairs the merged run lacks (None: not known)."""
+        return None if self.expected is None else max(0, self.expected - self.results)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing_shards and not self.missing
+
+    def lines(self) -> list[str]:
+        """The report, one line each, as ``agentgauge merge`` prints it."""
+        out = [
+            f"merged {len(self.sources)} run(s) into {self.run_dir}: {self.results} result(s)"
+            + (f", {self.duplicates} identical duplicate(s) dropped" if self.duplicates else "")
+        ]
+        if self.missing_shards:
+            n = self.shard_count
+            shards = ", ".join(f"{i}/{n}" for i in self.missing_shards)
+            out.append(f"missing shard(s): {shards}")
+        if self.missing:
+            out.append(f"missing: {self.missing} of {self.expected} (case, trial) pair(s)")
+        return out
+
+
+def _key(case_id: str, trial: int) -> int:
+    digest = hashlib.blake2b(f"{case_id}\x00{trial}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _line_digest(raw: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big")
+
+
+def _pair(path: Path, lineno: int, raw: bytes) -> tuple[str, int]:
+    try:
+        data = orjson.loads(raw)
+        return str(data["case_id"]), int(data.get("trial", 0))
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise UserError(f"{path}:{lineno}: not a valid result line ({exc})") from exc
+
+
+def _journal(run_dir: Path) -> Iterator[tuple[int, bytes]]:
+    path = run_dir / RESULTS_FILE
+    if not path.exists():
+        return iter(())
+    return _lines(path)
+
+
+_SAME = (("suite_hash", "suite"), ("agent", "agent"), ("config_hash", "configuration"))
+
+
+def _check_same(dirs: Sequence[Path], records: Sequence[RunRecord]) -> int | None:
+    """Refuse runs of different suites, agents or configurations; the shards' N (or None)."""
+    first, d0 = records[0], dirs[0]
+    for d, rec in zip(dirs[1:], records[1:], strict=True):
+        for field, what in _SAME:
+            mine, theirs = getattr(rec, field), getattr(first, field)
+            if mine != theirs:
+                raise UserError(
+                    f"merge: {d} and {d0} are runs of different {what}s ({field} {mine} vs "
+                    f"{theirs}); only shards of one run can be merged"
+                )
+    counts = {Shard.parse(r.shard).count for r in records if r.shard}
+    if len(counts) > 1:
+        raise UserError(
+            "merge: the runs split the suite differently (--shard i/"
+            + " vs i/".join(map(str, sorted(counts)))
+            + "); only shards of one split can be merged"
+        )
+    return counts.pop() if counts else None
+
+
+def _order(dirs: Sequence[Path], records: Sequence[RunRecord]) -> list[int]:
+    def rank(i: int) -> tuple[int, str]:
+        shard = records[i].shard
+        return (Shard.parse(shard).index if shard else 0, str(dirs[i]))
+
+    return sorted(range(len(dirs)), key=rank)
+
+
+def _check_output(out_dir: Path, dirs: Sequence[Path]) -> None:
+    target = out_dir.resolve()
+    if any(d.resolve() == target for d in dirs):
+        raise UserError(f"merge: the output {out_dir} is one of the runs merged; choose another")
+    existing = load_record(out_dir) if out_dir.is_dir() else None
+    has_results = (out_dir / RESULTS_FILE).exists()
+    if (existing is not None and not existing.merged_from) or (existing is None and has_results):
+        raise UserError(
+            f"merge: {out_dir} already holds a run that is not a merge; choose another output"
+        )
+
+
+def _merged_record(records: Sequence[RunRecord], sources: Sequence[Path]) -> RunRecord:
+    ids = ",".join(sorted(r.run_id for r in records))
+    finished = [r.finished_at for r in records]
+    return records[0].model_copy(
+        update={
+            "run_id": hashlib.blake2b(ids.encode(), digest_size=6).hexdigest(),
+            "shard": None,
+            "merged_from": [str(s) for s in sources],
+            "started_at": min(r.started_at for r in records),
+            "finished_at": None if None in finished else max(f or "" for f in finished),
+            "case_count": max(r.case_count for r in records),
+        },
+        deep=True,
+    )
+
+
+def _scan(sources: Sequence[Path]) -> tuple[array[int], array[int]]:
+    """Pass 1: the pair key and line digest of every result line, in reading order."""
+    keys: array[int] = array("Q")
+    digests: array[int] = array("Q")
+    for d in sources:
+        for lineno, raw in _journal(d):
+            case_id, trial = _pair(d / RESULTS_FILE, lineno, raw)
+            keys.append(_key(case_id, trial))
+            digests.append(_line_digest(raw))
+    return keys, digests
+
+
+def _repeated(keys: array[int]) -> set[int]:
+    ordered = sorted(keys)
+    return {a for a, b in itertools.pairwise(ordered) if a == b}
+
+
+def merge_runs(runs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
+    """Merge the run directories ``runs`` (shards of one run) into ``out_dir``.
+
+    Streams the journals twice; memory is about 60 bytes per result, whatever its size. Writing
+    goes to a staging file first: a refusal or a conflict leaves ``out_dir`` as it was. Merging
+    the same inputs again rewrites the same files (idempotent).
+    """
+    dirs = [Path(r) for r in runs]
+    out = Path(out_dir)
+    if not dirs:
+        raise UserError("merge: give at least one run directory")
+    records = [read_record(d) for d in dirs]
+    shard_count = _check_same(dirs, records)
+    _check_output(out, dirs)
+    order = _order(dirs, records)
+    sources = [dirs[i] for i in order]
+    records = [records[i] for i in order]
+    present = {Shard.parse(r.shard).index for r in records if r.shard}
+    keys, digests = _scan(sources)
+    repeated = _repeated(keys)
+    staging = out / ".merge-staging"
+    with run_dir_lock(out):
+        shutil.rmtree(staging, ignore_errors=True)
+        written, duplicates = _write(sources, keys, digests, repeated, staging)
+        os.replace(staging / RESULTS_FILE, out / RESULTS_FILE)
+        shutil.rmtree(staging, ignore_errors=True)
+        record = _merged_record(records, sources)
+        write_record(out, record)
+    first = records[0]
+    expected = first.case_count * first.trials if first.case_count else None
+    missing_shards = (
+        tuple(i for i in range(1, shard_count + 1) if i not in present) if shard_count else ()
+    )
+    return MergeReport(
+        run_dir=out,
+        record=record,
+        sources=tuple(sources),
+        results=written,
+        duplicates=duplicates,
+        expected=expected,
+        shard_count=shard_count,
+        missing_shards=missing_shards,
+    )
+
+
+def _write(
+    sources: Sequence[Path],
+    keys: array[int],
+    digests: array[int],
+    repeated: set[int],
+    staging: Path,
+) -> tuple[int, int]:
+    """Pass 2: write every pair once to ``staging``; identical repeats dropped, different ones
+    refused (the staging directory removed)."""
+    seen: dict[tuple[str, int], tuple[int, Path]] = {}
+    conflicts: list[str] = []
+    written = duplicates = i = 0
+    with ResultsWriter(staging, fresh=True) as writer:
+        for d in sources:
+            for lineno, raw in _journal(d):
+                if i >= len(keys) or _line_digest(raw) != digests[i]:
+                    raise UserError(f"merge: {d / RESULTS_FILE} changed while it was merged")
+                key, i = keys[i], i + 1
+                if key in repeated:
+                    pair = _pair(d / RESULTS_FILE, lineno, raw)
+                    before = seen.get(pair)
+                    if before is not None:
+                        if before[0] == digests[i - 1]:
+                            duplicates += 1
+                        else:
+                            conflicts.append(
+                                f"{pair[0]} trial {pair[1]} ({before[1]} and {d / RESULTS_FILE}"
+                                f":{lineno})"
+                            )
+                        continue
+                    seen[pair] = (digests[i - 1], d)
+                writer.write_line(raw, flush=False)
+                written += 1
+        writer.flush()
+    if conflicts:
+        shutil.rmtree(staging, ignore_errors=True)
+        shown = "; ".join(conflicts[:3]) + (" ..." if len(conflicts) > 3 else "")
+        raise UserError(
+            f"merge: {len(conflicts)} (case, trial) pair(s) have different results in two "
+            f"runs: {shown}; each pair must be run once (drop the extra run or shard)"
+        )
+    return written, duplicates
