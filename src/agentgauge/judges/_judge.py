@@ -25,7 +25,7 @@ import orjson
 from pydantic import ValidationError
 
 from ..errors import JudgeError, ProviderError
-from ..providers import GenerateConfig, ModelRequest, Provider
+from ..providers import GenerateConfig, ModelRequest, ModelResponse, Provider
 
 if TYPE_CHECKING:
     from ..providers import ResponseCache
@@ -61,6 +61,9 @@ class JudgeConfig:
     templates_dir: Path | None = None
     #: retries of a transient provider error (429, 5xx, timeouts), with backoff
     retries: int = 2
+    #: ask for schema-constrained output (``GenerateConfig.response_schema``: the task's verdict
+    #: schema); off only for a provider that rejects it
+    constrained: bool = True
     #: adapter options for the provider factory (e.g. ``base_url``)
     options: Mapping[str, Any] = field(default_factory=dict)
 
@@ -115,6 +118,9 @@ def resolve_judge(spec: str, **options: Any) -> Provider:
 
     return resolve_provider(spec, **options)
 
+
+#: how much of a twice-malformed reply the judge error keeps (the raw reply, for diagnosis)
+RAW_REPLY_CHARS = 1000
 
 _FENCE_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
@@ -241,7 +247,8 @@ class Judge:
         self, task: JudgeTask, system: str, user: str, index: int, counter: Counter[str]
     ) -> _Parsed:
         messages = [Message(role="system", content=system), Message(role="user", content=user)]
-        text = await self._ask(messages, index, counter)
+        schema = task.response_schema() if self.config.constrained else None
+        text = await self._ask(messages, index, counter, schema)
         try:
             return parse_reply(task, text)
         except ValueError as first:
@@ -254,22 +261,29 @@ class Judge:
                 f"JSON object of this shape and nothing else: {task.schema_hint()}",
             ),
         ]
-        text = await self._ask(messages, index, counter)
+        text = await self._ask(messages, index, counter, schema)
         try:
             return parse_reply(task, text)
         except ValueError as second:
-            snippet = text.strip().replace("\n", " ")[:120]
+            snippet = text.strip().replace("\n", " ")[:RAW_REPLY_CHARS]
             raise JudgeError(
                 f"malformed verdict twice ({problem}; then {second}); last reply: {snippet!r}"
             ) from None
 
-    async def _ask(self, messages: list[Message], index: int, counter: Counter[str]) -> str:
+    async def _ask(
+        self,
+        messages: list[Message],
+        index: int,
+        counter: Counter[str],
+        schema: dict[str, Any] | None = None,
+    ) -> str:
         request = ModelRequest(
             messages=messages,
             config=GenerateConfig(
                 temperature=self.config.temperature,
                 seed=self.config.seed + index,
                 max_tokens=self.config.max_tokens,
+                response_schema=schema,
             ),
         )
         key = request_key(self.provider.name, request)
@@ -277,7 +291,7 @@ class Judge:
             hit = self._cache.get(key)
             if hit is not None:
                 counter["hits"] += 1
-                return hit.message.content or ""
+                return _reply_text(hit)
         from ..providers import RetryPolicy, with_retries
 
         policy = RetryPolicy(retries=self.config.retries)
@@ -289,11 +303,20 @@ class Judge:
             raise JudgeError(f"judge provider {self.provider.name} failed: {exc}") from None
         counter["calls"] += 1
         self._closed = False
-        text = response.message.content or ""
+        text = _reply_text(response)
         # a malformed reply is cached too, so a re-run replays the same retry exactly
         if self._cache is not None:
             self._cache.put(key, response)
         return text
+
+
+def _reply_text(response: ModelResponse) -> str:
+    """The reply's text; a reply given as a tool call instead (a provider that answers a
+    ``response_schema`` with a forced tool) is read as that call's arguments."""
+    text = response.message.content or ""
+    if not text.strip() and response.message.tool_calls:
+        return orjson.dumps(response.message.tool_calls[0].arguments).decode()
+    return text
 
 
 def _lower_median(values: list[float]) -> float:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -70,6 +70,27 @@ class JudgeTask:
         }
         return models[self.kind]
 
+    def response_schema(self) -> dict[str, Any]:
+        """The JSON Schema of a valid reply, sent as the request's ``response_schema`` so the
+        provider constrains its output to it. Closed objects with every property required (what
+        OpenAI's strict mode accepts); a verdict is an ``enum`` of the labels, a score an
+        ``enum`` of 1..5 (portable where ``minimum``/``maximum`` are not)."""
+        answer: dict[str, Any]
+        if self.kind == "verdict":
+            answer = {"verdict": {"type": "string", "enum": list(self.labels)}}
+        elif self.kind == "score":
+            answer = {"score": {"type": "integer", "enum": [1, 2, 3, 4, 5]}}
+        else:
+            claim = _closed(
+                {
+                    "claim": {"type": "string"},
+                    "supported": {"type": "boolean"},
+                    "evidence": {"type": ["string", "null"]},
+                }
+            )
+            answer = {"claims": {"type": "array", "items": claim}}
+        return _closed({"reasoning": {"type": "string"}, **answer})
+
     def schema_hint(self) -> str:
         """The JSON shape to return, as told to the judge on a retry."""
         if self.kind == "verdict":
@@ -81,6 +102,15 @@ class JudgeTask:
             '{"reasoning": "<why>", "claims": [{"claim": "<one atomic claim>", '
             '"supported": true | false, "evidence": "<quote or null>"}]}'
         )
+
+
+def _closed(properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 _EQ = ("different", "equivalent")

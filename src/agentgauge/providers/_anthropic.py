@@ -14,7 +14,12 @@ from typing import Any
 import orjson
 
 from ..errors import ProviderError, UserError
-from ._anthropic_convert import AnthropicStream, anthropic_payload, anthropic_response
+from ._anthropic_convert import (
+    AnthropicStream,
+    anthropic_payload,
+    anthropic_response,
+    structured_reply,
+)
 from ._base import ModelRequest, ModelResponse
 from ._common import SdkProvider, first_bytes, sdk_error, split_options
 
@@ -43,6 +48,12 @@ class AnthropicProvider(SdkProvider):
             self._client = None
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
+        response = await self._generate(request)
+        if request.config.response_schema is not None:
+            return structured_reply(response)
+        return response
+
+    async def _generate(self, request: ModelRequest) -> ModelResponse:
         payload = anthropic_payload(request, self.model)
         client = self._get_client()
         try:

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+import orjson
 
 from ..schema import Message, ToolCall, ToolSpec, Usage
 from ._base import ModelRequest, ModelResponse
 from ._common import parse_arguments
 from ._openai_convert import with_call_ids
 
-__all__ = ["AnthropicStream", "anthropic_payload", "anthropic_response"]
+__all__ = [
+    "RESPONSE_TOOL",
+    "AnthropicStream",
+    "anthropic_payload",
+    "anthropic_response",
+    "structured_reply",
+]
+
+#: the forced tool that carries a ``response_schema`` reply
+RESPONSE_TOOL = "respond"
 
 #: Anthropic requires max_tokens; used when the request does not set one
 DEFAULT_MAX_TOKENS = 1024
@@ -74,9 +86,30 @@ def anthropic_payload(request: ModelRequest, model: str) -> dict[str, Any]:
         payload["system"] = system
     if request.tools:
         payload["tools"] = anthropic_tools(request.tools)
+    if config.response_schema is not None:
+        # Anthropic's constrained output: one forced tool whose input is the reply
+        payload["tools"] = [
+            *payload.get("tools", []),
+            {
+                "name": RESPONSE_TOOL,
+                "description": "Give your reply as this tool's input.",
+                "input_schema": config.response_schema,
+            },
+        ]
+        payload["tool_choice"] = {"type": "tool", "name": RESPONSE_TOOL}
     if config.temperature is not None:
         payload["temperature"] = config.temperature
     return payload
+
+
+def structured_reply(response: ModelResponse) -> ModelResponse:
+    """A reply to a ``response_schema`` request: the forced tool's input as the message text."""
+    for call in response.message.tool_calls:
+        if call.name == RESPONSE_TOOL:
+            text = orjson.dumps(call.arguments).decode()
+            message = Message(role="assistant", content=text)
+            return replace(response, message=message, finish_reason="stop")
+    return response
 
 
 def _finish(reason: Any) -> str | None:

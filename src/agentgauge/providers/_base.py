@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..schema import Labels, Message, ToolSpec, Usage
 
@@ -17,6 +17,12 @@ class GenerateConfig:
     seed: int | None = 0
     #: stream the response (to measure time to first token) when the provider can
     stream: bool = False
+    #: a JSON Schema the reply's text must match (judges ask for their verdict shape). Each
+    #: adapter maps it to the provider's constrained-output mode: OpenAI-style
+    #: ``response_format`` (also Ollama, llama.cpp server, vLLM), the embedded model's
+    #: grammar, an Anthropic forced tool, Gemini's ``response_json_schema``. The reply is
+    #: then one JSON object in ``message.content``.
+    response_schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -92,6 +92,9 @@ def gemini_request(request: ModelRequest) -> tuple[list[dict[str, Any]], dict[st
         config["max_output_tokens"] = cfg.max_tokens
     if cfg.seed is not None:
         config["seed"] = cfg.seed
+    if cfg.response_schema is not None:
+        config["response_mime_type"] = "application/json"
+        config["response_json_schema"] = cfg.response_schema
     return contents, config
 
 

@@ -43,6 +43,7 @@ from ._local_convert import (
     conversation_text,
     no_tool_reply,
     parse_reply,
+    structured_messages,
     tool_card,
     tool_schema,
 )
@@ -451,7 +452,23 @@ class LocalProvider:
             message=message, usage=usage, model=self.model_name, finish_reason=finish
         )
 
+    def _structured(self, request: ModelRequest, schema: dict[str, Any]) -> ModelResponse:
+        """A reply constrained to ``schema`` (a judge's verdict): the text is one JSON object."""
+        model = self._loaded()
+        with model.lock:
+            grammar = self._grammar(model, schema, {"type": "object"})
+            turns = structured_messages(request.messages)
+            text, usage, finish = self._generate(model, turns, grammar, request.config)
+        return ModelResponse(
+            message=Message(role="assistant", content=text),
+            usage=usage,
+            model=self.model_name,
+            finish_reason=finish,
+        )
+
     def _complete(self, request: ModelRequest) -> ModelResponse:
+        if request.config.response_schema is not None:
+            return self._structured(request, request.config.response_schema)
         model = self._loaded()
         allowed = allowed_tools(request.messages, request.tools, chain=self.chain)
         with model.lock:

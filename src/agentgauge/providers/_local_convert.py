@@ -49,6 +49,7 @@ __all__ = [
     "grounded",
     "no_tool_reply",
     "parse_reply",
+    "structured_messages",
     "system_prompt",
     "tool_card",
     "tool_schema",
@@ -270,6 +271,23 @@ def chat_messages(
         # without this nudge a small model calls the same tool again and again
         merged[-1] = {"role": "user", "content": merged[-1]["content"] + "\n" + AFTER_RESULT}
     return merged
+
+
+def structured_messages(messages: list[Message]) -> list[dict[str, str]]:
+    """The conversation for a ``response_schema`` request (a judge's): the turns as written,
+    with no tool-format system prompt; the grammar built from the schema shapes the reply.
+    Consecutive turns of one role are merged (the chat template expects them alternating)."""
+    out: list[dict[str, str]] = []
+    for m in messages:
+        role = m.role if m.role in ("system", "assistant") else "user"
+        if role == "system" and out:
+            role = "user"
+        text = m.content or ""
+        if out and out[-1]["role"] == role:
+            out[-1] = {"role": role, "content": out[-1]["content"] + "\n\n" + text}
+        else:
+            out.append({"role": role, "content": text})
+    return out
 
 
 # --- stage 1: which function ------------------------------------------------------------------

@@ -100,6 +100,39 @@ def _common_params(config: GenerateConfig, payload: dict[str, Any], max_key: str
         payload[max_key] = config.max_tokens
 
 
+#: the name a constrained reply's schema is given in ``response_format`` (and the Anthropic tool)
+RESPONSE_SCHEMA_NAME = "response"
+
+
+def response_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """Chat Completions' ``response_format`` for a JSON Schema (OpenAI, Ollama, llama.cpp
+    server and vLLM all read this shape). ``strict`` only when the schema is closed (every
+    object lists all its properties as required and allows no others), as OpenAI demands."""
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": RESPONSE_SCHEMA_NAME,
+            "schema": schema,
+            "strict": is_strict_schema(schema),
+        },
+    }
+
+
+def is_strict_schema(schema: Any) -> bool:
+    """Whether every object in ``schema`` is closed and requires all its properties."""
+    if isinstance(schema, list):
+        return all(is_strict_schema(x) for x in schema)
+    if not isinstance(schema, dict):
+        return True
+    if schema.get("type") == "object":
+        props = schema.get("properties") or {}
+        if schema.get("additionalProperties") is not False:
+            return False
+        if set(schema.get("required") or []) != set(props):
+            return False
+    return all(is_strict_schema(v) for k, v in schema.items() if k != "enum" and k != "const")
+
+
 def chat_payload(request: ModelRequest, model: str) -> dict[str, Any]:
     """The JSON body of ``POST /chat/completions``."""
     payload: dict[str, Any] = {"model": model, "messages": chat_messages(request.messages)}
@@ -109,6 +142,8 @@ def chat_payload(request: ModelRequest, model: str) -> dict[str, Any]:
     _common_params(config, payload, "max_tokens")
     if config.seed is not None:
         payload["seed"] = config.seed
+    if config.response_schema is not None:
+        payload["response_format"] = response_format(config.response_schema)
     if config.stream:
         payload["stream"] = True
         payload["stream_options"] = {"include_usage": True}
@@ -254,6 +289,16 @@ def responses_payload(request: ModelRequest, model: str) -> dict[str, Any]:
             for t in request.tools
         ]
     _common_params(request.config, payload, "max_output_tokens")
+    schema = request.config.response_schema
+    if schema is not None:
+        payload["text"] = {
+            "format": {
+                "type": "json_schema",
+                "name": RESPONSE_SCHEMA_NAME,
+                "schema": schema,
+                "strict": is_strict_schema(schema),
+            }
+        }
     if request.config.stream:
         payload["stream"] = True
     return payload
