@@ -10,9 +10,11 @@ from typing import Any
 import orjson
 
 from ..errors import JudgeError, MissingExtraError
-from ..schema import Case, CaseResult, Message, ResponseFormat, Score, matches_case
+from ..schema import Case, CaseResult, Message, ResponseFormat, Score
 from ..scoring import (
+    Check,
     agent_calls,
+    final_expectation,
     final_text,
     judge_error_score,
     parse_result,
@@ -24,30 +26,7 @@ from ..scoring import (
 from ._judge import Judge
 
 
-def _expectation(case: Case) -> Any:
-    return case.turns[-1].expect if case.turns and case.turns[-1].expect else case.expect
-
-
-class _Check:
-    name = "check"
-
-    def __init__(self, *, cases: Sequence[str] = ()) -> None:
-        self.cases = tuple(cases)
-
-    async def score(
-        self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
-    ) -> list[Score]:
-        if not matches_case(case, self.cases):
-            return []
-        return await self._score(case, result, turns)
-
-    async def _score(
-        self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
-    ) -> list[Score]:
-        raise NotImplementedError
-
-
-class _JudgedCheck(_Check):
+class _JudgedCheck(Check):
     judge: Judge | None = None
 
     async def aclose(self) -> None:
@@ -99,7 +78,7 @@ def _parse_json_reply(reply: str) -> Any:
     raise ValueError("the reply is not a JSON document")
 
 
-class InstructionFollowingScorer(_Check):
+class InstructionFollowingScorer(Check):
     """The reply follows the required format: ``expect.response_format`` of the case, else the
     scorer's own arguments (``json``, ``json_schema``, ``regex``, ``max_chars``, ``max_words``)."""
 
@@ -112,7 +91,7 @@ class InstructionFollowingScorer(_Check):
     async def _score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
     ) -> list[Score]:
-        fmt = _expectation(case).response_format or self.default
+        fmt = final_expectation(case).response_format or self.default
         if fmt is None:
             return []
         problems = check_format(final_text(result, turns), fmt)
@@ -157,7 +136,7 @@ class TaskCompletionScorer(_JudgedCheck):
     async def _score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
     ) -> list[Score]:
-        required = list(self.required) or [c.name for c in _expectation(case).tool_calls]
+        required = list(self.required) or [c.name for c in final_expectation(case).tool_calls]
         if not required:
             return []
         problems: list[str] = []

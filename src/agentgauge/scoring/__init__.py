@@ -10,10 +10,12 @@ case input (``i == 0``) or to ``case.turns[i - 1]``.
 from ._api import BehaviorClassifier, CaseScore, ScoringConfig, score_case
 from ._behavior import classify_behavior
 from ._extra import (
+    Check,
     NumericGroundingScorer,
     SafetyScorer,
     SimilarityScorer,
     VerdictSource,
+    final_expectation,
     longest_shared_run,
 )
 from ._numeric_grounding import check_numeric_grounding, extract_numeric
@@ -38,6 +40,7 @@ __all__ = [
     "JUDGE_ERROR",
     "BehaviorClassifier",
     "CaseScore",
+    "Check",
     "NumericGroundingScorer",
     "SafetyScorer",
     "ScoringConfig",
@@ -48,6 +51,7 @@ __all__ = [
     "check_numeric_grounding",
     "classify_behavior",
     "extract_numeric",
+    "final_expectation",
     "final_text",
     "is_judge_error",
     "judge_error_score",
