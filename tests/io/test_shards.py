@@ -177,7 +177,7 @@ def test_conflicting_results_for_one_pair_are_refused(tmp_path: Path) -> None:
     changed["status"] = "error" if changed["status"] != "error" else "passed"
     (shards[1] / RESULTS_FILE).open("ab").write(orjson.dumps(changed) + b"\n")
     out = tmp_path / "merged"
-    with pytest.raises(UserError, match=r"1 \(case, trial\) pair\(s\) have different results"):
+    with pytest.raises(UserError, match=r"1 \(case, trial\) pair\(s\) have different verdicts"):
         merge_runs(shards, out)
     assert not (out / RESULTS_FILE).exists()  # nothing written
     assert not (out / ".merge-staging").exists()
@@ -216,3 +216,16 @@ def test_the_partition_is_stable() -> None:
 
 
 PINNED = [3, 2, 0, 0, 2, 1, 3, 3]
+
+
+def test_a_rerun_replayed_from_the_cache_merges_as_duplicates(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    first, again, other = tmp_path / "first", tmp_path / "again", tmp_path / "other"
+    run_suite_file(suite, _config(shard=Shard(1, 2), cache=True), first)
+    outcome = run_suite_file(suite, _config(shard=Shard(1, 2), cache=True), again)
+    assert outcome.replayed == outcome.ran > 0  # the same shard again, copied from the cache
+    run_suite_file(suite, _config(shard=Shard(2, 2), cache=True), other)
+    report = merge_runs([first, again, other], tmp_path / "merged")
+    assert report.complete
+    assert report.results == CASES * TRIALS
+    assert report.duplicates == outcome.ran

@@ -9,8 +9,10 @@ suite run every pair exactly once.
 over the shards' journals, keeping one 64-bit key per result (never a result) plus the exact
 pair of the few keys seen twice. Shards of different suites, agents or configurations (the
 ``config_hash`` of ``run.json``) are refused. A pair found twice with byte-identical lines
-(the same shard given twice, a merged run merged again) is kept once; a pair found twice with
-different results is an error (which one counts would be arbitrary), and nothing is written.
+(the same shard given twice, a merged run merged again, a shard run again) is kept once (its
+first line, in shard order) when both have the same verdict (status, score and every score's
+verdict; latencies and traces may differ); a pair found twice with different verdicts is an
+error (which one counts would be arbitrary), and nothing is written.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ class MergeReport:
     sources: tuple[Path, ...]
     #: result lines written (distinct (case, trial) pairs)
     results: int
-    #: byte-identical duplicate lines dropped
+    #: duplicate lines dropped (the same pair again, with the same verdict)
     duplicates: int
     #: pairs the run should hold (case count x trials; None: run.json does not say)
     expected: int | None
@@ -108,7 +110,7 @@ class MergeReport:
         """The report, one line each, as ``agentgauge merge`` prints it."""
         out = [
             f"merged {len(self.sources)} run(s) into {self.run_dir}: {self.results} result(s)"
-            + (f", {self.duplicates} identical duplicate(s) dropped" if self.duplicates else "")
+            + (f", {self.duplicates} duplicate(s) dropped" if self.duplicates else "")
         ]
         if self.missing_shards:
             n = self.shard_count
@@ -128,12 +130,25 @@ def _line_digest(raw: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big")
 
 
-def _pair(path: Path, lineno: int, raw: bytes) -> tuple[str, int]:
+def _parse(path: Path, lineno: int, raw: bytes) -> tuple[str, int, dict[str, object]]:
     try:
         data = orjson.loads(raw)
-        return str(data["case_id"]), int(data.get("trial", 0))
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        return str(data["case_id"]), int(data.get("trial", 0)), data
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UserError(f"{path}:{lineno}: not a valid result line ({exc})") from exc
+
+
+def _verdict(data: dict[str, object]) -> bytes:
+    """What a summary counts of a result: its status, score and every score's verdict (not
+    its latencies, trace or whether it was replayed, which differ between two runs of a pair)."""
+    scores = data.get("scores")
+    verdicts = [
+        [s.get("name"), s.get("value"), s.get("passed")]
+        for s in (scores if isinstance(scores, list) else [])
+        if isinstance(s, dict)
+    ]
+    blob = orjson.dumps([data.get("status"), data.get("score"), verdicts])
+    return hashlib.blake2b(blob, digest_size=8).digest()
 
 
 def _journal(run_dir: Path) -> Iterator[tuple[int, bytes]]:
@@ -209,7 +224,7 @@ def _scan(sources: Sequence[Path]) -> tuple[array[int], array[int]]:
     digests: array[int] = array("Q")
     for d in sources:
         for lineno, raw in _journal(d):
-            case_id, trial = _pair(d / RESULTS_FILE, lineno, raw)
+            case_id, trial, _ = _parse(d / RESULTS_FILE, lineno, raw)
             keys.append(_key(case_id, trial))
             digests.append(_line_digest(raw))
     return keys, digests
@@ -272,9 +287,9 @@ def _write(
     repeated: set[int],
     staging: Path,
 ) -> tuple[int, int]:
-    """Pass 2: write every pair once to ``staging``; identical repeats dropped, different ones
-    refused (the staging directory removed)."""
-    seen: dict[tuple[str, int], tuple[int, Path]] = {}
+    """Pass 2: write every pair once to ``staging`` (its first line); repeats with the same
+    verdict dropped, with another verdict refused (the staging directory removed)."""
+    seen: dict[tuple[str, int], tuple[bytes, str]] = {}
     conflicts: list[str] = []
     written = duplicates = i = 0
     with ResultsWriter(staging, fresh=True) as writer:
@@ -284,18 +299,16 @@ def _write(
                     raise UserError(f"merge: {d / RESULTS_FILE} changed while it was merged")
                 key, i = keys[i], i + 1
                 if key in repeated:
-                    pair = _pair(d / RESULTS_FILE, lineno, raw)
-                    before = seen.get(pair)
+                    case_id, trial, data = _parse(d / RESULTS_FILE, lineno, raw)
+                    verdict, where = _verdict(data), f"{d / RESULTS_FILE}:{lineno}"
+                    before = seen.get((case_id, trial))
                     if before is not None:
-                        if before[0] == digests[i - 1]:
+                        if before[0] == verdict:
                             duplicates += 1
                         else:
-                            conflicts.append(
-                                f"{pair[0]} trial {pair[1]} ({before[1]} and {d / RESULTS_FILE}"
-                                f":{lineno})"
-                            )
+                            conflicts.append(f"{case_id} trial {trial} ({before[1]}, {where})")
                         continue
-                    seen[pair] = (digests[i - 1], d)
+                    seen[case_id, trial] = (verdict, where)
                 writer.write_line(raw, flush=False)
                 written += 1
         writer.flush()
@@ -303,7 +316,7 @@ def _write(
         shutil.rmtree(staging, ignore_errors=True)
         shown = "; ".join(conflicts[:3]) + (" ..." if len(conflicts) > 3 else "")
         raise UserError(
-            f"merge: {len(conflicts)} (case, trial) pair(s) have different results in two "
-            f"runs: {shown}; each pair must be run once (drop the extra run or shard)"
+            f"merge: {len(conflicts)} (case, trial) pair(s) have different verdicts in two "
+            f"runs: {shown}; each pair must count once (drop the extra run or shard)"
         )
     return written, duplicates
