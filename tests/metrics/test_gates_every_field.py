@@ -210,3 +210,75 @@ def test_min_sample_size_warns_on_small_gated_slices() -> None:
     assert _report(_good(), gates).warnings == []
     small = _report(_good()[:2], gates)
     assert any("only 2 scored results" in w for w in small.warnings)
+
+
+#: every ``ScorerGate`` field and the test that shows it changing a gate's verdict
+SCORER_GATE_TESTS = {
+    "min_mean": "test_scorer_gates.py::"
+    "test_min_mean_on_the_judge_scale_fails_below_and_passes_above",
+    "scale": "test_scorer_gates.py::"
+    "test_the_scale_can_be_given_and_defaults_to_0_1_for_other_scorers",
+    "max_failures": "test_scorer_gates.py::test_zero_tolerance_fails_on_one_violation",
+    "min_pass_rate": "test_scorer_gates.py::test_min_pass_rate_of_a_scorer",
+    "max_regression": "test_scorer_gates.py::"
+    "test_relative_regression_against_the_baseline_even_above_the_minimum",
+    "uncertain": "test_gates_every_field.py::"
+    "test_uncertain_policy_decides_what_an_uncertain_score_is",
+}
+
+
+def test_every_scorer_gate_field_has_a_test_that_changes_the_verdict() -> None:
+    assert set(ScorerGate.model_fields) == set(SCORER_GATE_TESTS), (
+        "a ScorerGate field without a test that shows it deciding a gate: "
+        f"{sorted(set(ScorerGate.model_fields) ^ set(SCORER_GATE_TESTS))}"
+    )
+    here = Path(__file__).parent
+    for where in SCORER_GATE_TESTS.values():
+        file, _, name = where.partition("::")
+        assert f"def {name}(" in (here / file).read_text(), where
+
+
+def _uncertain_run() -> Results:
+    """Two sure passes, one uncertain pass, one uncertain fail, one sure fail."""
+    rows = [(True, False), (True, False), (True, True), (False, True), (False, False)]
+    return [
+        res(
+            f"u{i}",
+            "passed" if ok else "failed",
+            scores=[
+                sc(
+                    "judge.relevance",
+                    ok,
+                    agreement=0.5 if unsure else 1.0,
+                    uncertain=unsure,
+                )
+            ],
+        )
+        for i, (ok, unsure) in enumerate(rows)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("policy", "strict", "lenient", "failures"),
+    [
+        ("fail", False, False, 3),  # 2/5 pass: below 0.7 and 0.5
+        ("pass", True, True, 1),  # 4/5 pass
+        ("exclude", False, True, 1),  # 2/3 pass, of 3 sure scores
+    ],
+)
+def test_uncertain_policy_decides_what_an_uncertain_score_is(
+    policy: str, strict: bool, lenient: bool, failures: int
+) -> None:
+    results = _uncertain_run()
+    for minimum, expected in ((0.7, strict), (0.5, lenient)):
+        gate = ScorerGate(min_pass_rate=minimum, uncertain=policy)  # type: ignore[arg-type]
+        report = _report(results, _gates(scorers={"relevance": gate}))
+        assert report.passed is expected, (policy, minimum, report.checks)
+        assert "2 uncertain" in report.checks[0].message
+    gate = ScorerGate(max_failures=1, uncertain=policy)  # type: ignore[arg-type]
+    report = _report(results, _gates(scorers={"relevance": gate}))
+    assert report.checks[0].passed is (failures <= 1)
+    assert report.checks[0].actual.startswith(f"{failures} of ")
+    # a run without uncertain scores is gated the same under every policy
+    sure = [r.model_copy(update={"scores": [sc("judge.relevance", True)]}) for r in results]
+    assert _report(sure, _gates(scorers={"relevance": gate})).passed

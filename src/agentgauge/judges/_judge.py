@@ -15,8 +15,10 @@ import os
 import random
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +52,9 @@ class JudgeConfig:
     spec: str | None = None
     #: judge samples per question; more than 1 takes a majority vote (see :class:`Judge`)
     samples: int = 1
+    #: with ``samples > 1``: the least share of the samples that must give the chosen answer;
+    #: below it the result is ``uncertain`` (default 2/3: 2 of 3, 4 of 5 or 2 of 2 agree)
+    agreement: float = 2 / 3
     temperature: float = 0.0
     seed: int = 0
     max_tokens: int | None = 1024
@@ -70,6 +75,8 @@ class JudgeConfig:
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise ValueError("JudgeConfig.samples must be at least 1")
+        if not 0 < self.agreement <= 1:
+            raise ValueError("JudgeConfig.agreement must be in (0, 1]")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,6 +99,17 @@ class JudgeResult:
     provider_calls: int = 0
     cache_hits: int = 0
     passing: frozenset[str] = frozenset()
+    #: samples asked for, and the share of them (failed ones included) that gave the chosen
+    #: answer: the same label, score, or supported fraction
+    samples: int = 1
+    agreement: float = 1.0
+    #: the least agreement for a sure result (``JudgeConfig.agreement``)
+    threshold: float = 2 / 3
+
+    @property
+    def uncertain(self) -> bool:
+        """More than one sample, and fewer of them agreed than the threshold asks."""
+        return self.samples > 1 and self.agreement < self.threshold - 1e-9
 
     @property
     def passed(self) -> bool | None:
@@ -101,11 +119,36 @@ class JudgeResult:
         return self.verdict in self.passing
 
     @property
+    def chosen_vote(self) -> str:
+        """The chosen answer written as :attr:`votes` writes each sample's."""
+        if self.kind == "verdict":
+            return self.verdict or ""
+        if self.kind == "score":
+            return str(self.score)
+        return f"{sum(c.supported for c in self.claims)}/{len(self.claims)}"
+
+    @property
     def supported_fraction(self) -> float | None:
         """For claims tasks: supported claims / all claims (1.0 when there is no claim)."""
         if self.kind != "claims":
             return None
         return sum(c.supported for c in self.claims) / len(self.claims) if self.claims else 1.0
+
+
+#: the judge results of the scorer call under way (see :func:`collect_results`)
+_SEEN: ContextVar[list[JudgeResult] | None] = ContextVar("agentgauge_judge_results", default=None)
+
+
+@contextmanager
+def collect_results() -> Iterator[list[JudgeResult]]:
+    """Collect every :class:`JudgeResult` evaluated inside the block (in this task and the
+    tasks it starts): how a scorer learns the agreement behind the scores it builds."""
+    seen: list[JudgeResult] = []
+    token = _SEEN.set(seen)
+    try:
+        yield seen
+    finally:
+        _SEEN.reset(token)
 
 
 def resolve_judge(spec: str, **options: Any) -> Provider:
@@ -241,7 +284,18 @@ class Judge:
         self.cache_hits += counter["hits"]
         if not parsed:
             raise JudgeError(f"{template.label}: {errors[0]}")
-        return _aggregate(task, template, parsed, errors, counter["calls"], counter["hits"])
+        result = _aggregate(task, template, parsed, errors, counter["calls"], counter["hits"])
+        agreeing = sum(v == result.chosen_vote for v in result.votes)
+        result = replace(
+            result,
+            samples=self.config.samples,
+            agreement=agreeing / self.config.samples,
+            threshold=self.config.agreement,
+        )
+        seen = _SEEN.get()
+        if seen is not None:
+            seen.append(result)
+        return result
 
     async def _sample(
         self, task: JudgeTask, system: str, user: str, index: int, counter: Counter[str]
@@ -382,6 +436,7 @@ __all__ = [
     "Judge",
     "JudgeConfig",
     "JudgeResult",
+    "collect_results",
     "extract_json",
     "parse_reply",
     "resolve_judge",

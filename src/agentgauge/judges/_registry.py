@@ -105,7 +105,7 @@ def build_scorers(
         if spec and (ref.scorer in NEEDS_JUDGE or ref.scorer in MAY_USE_JUDGE):
             if spec not in made:
                 made[spec] = Judge.from_config(replace(judge_config, spec=spec))
-            judge = made[spec]
+            judge = _sampled(made, spec, ref)
         args = dict(ref.args)
         if ref.cases:
             args["cases"] = list(ref.cases)
@@ -118,6 +118,20 @@ def build_scorers(
     return scorers
 
 
+def _sampled(made: dict[str, Judge], spec: str, ref: ScorerRef) -> Judge:
+    """The judge of ``spec`` with the ref's own ``judge_samples`` / ``judge_agreement`` (a judge
+    on the same provider, made once per setting); the shared one when the ref sets neither."""
+    base = made[spec]
+    samples = ref.judge_samples or base.config.samples
+    agreement = ref.judge_agreement or base.config.agreement
+    if (samples, agreement) == (base.config.samples, base.config.agreement):
+        return base
+    key = f"{spec}\x00samples={samples}\x00agreement={agreement}"
+    if key not in made:
+        made[key] = Judge(base.provider, replace(base.config, samples=samples, agreement=agreement))
+    return made[key]
+
+
 def scorers_for_suite(
     suite: Suite, *, judge: str | None = None, config: JudgeConfig = JudgeConfig()
 ) -> list[Any]:
@@ -127,6 +141,11 @@ def scorers_for_suite(
     default judge); otherwise, when a judge is given, the semantic-equivalence fallback alone.
     """
     spec = judge or suite.defaults.judge
+    d = suite.defaults
+    if config.samples == 1 and d.judge_samples != 1:
+        config = replace(config, samples=d.judge_samples)
+    if d.judge_agreement != JudgeConfig.agreement:
+        config = replace(config, agreement=d.judge_agreement)
     if suite.scorers:
         return build_scorers(suite.scorers, judge_spec=spec, judge_config=config, tools=suite.tools)
     if spec:

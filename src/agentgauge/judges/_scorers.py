@@ -22,7 +22,7 @@ from ..scoring import (
     record_judge_error,
     tool_results_text,
 )
-from ._judge import Judge, JudgeResult
+from ._judge import Judge, JudgeResult, collect_results
 from ._transcript import offered_tools, tools_text
 
 #: expected behaviour -> the equivalence task that compares replies of that kind
@@ -52,7 +52,28 @@ def _votes(r: JudgeResult) -> str:
     extra = f"; votes {', '.join(r.votes)}" if len(r.votes) > 1 else ""
     if r.sample_errors:
         extra += f"; {len(r.sample_errors)} sample(s) failed"
+    if r.samples > 1:
+        agreeing = round(r.agreement * r.samples)
+        extra += f"; agreement {agreeing}/{r.samples}"
+        if r.uncertain:
+            extra += f" < {r.threshold:.2g}: uncertain"
     return f" [{r.template}{extra}]"
+
+
+def mark_agreement(scores: list[Score], results: Sequence[JudgeResult]) -> list[Score]:
+    """Record the samples' agreement on the scores they decided: the lowest agreement of the
+    sampled judge results, and ``uncertain`` when any of them was (skipped scores untouched)."""
+    sampled = [r for r in results if r.samples > 1]
+    if not sampled:
+        return scores
+    agreement = min(r.agreement for r in sampled)
+    uncertain = any(r.uncertain for r in sampled)
+    return [
+        s
+        if s.passed is None
+        else s.model_copy(update={"agreement": agreement, "uncertain": uncertain})
+        for s in scores
+    ]
 
 
 def _show(value: Any) -> str:
@@ -79,7 +100,9 @@ class JudgeScorer:
         if not matches_case(case, self.cases):
             return []
         try:
-            return await self._score(case, result, turns)
+            with collect_results() as seen:
+                scores = await self._score(case, result, turns)
+            return mark_agreement(scores, seen)
         except JudgeError as exc:
             score = judge_error_score(self.name, str(exc))
             record_judge_error(result, score)

@@ -13,7 +13,8 @@ from ..io import load_record as load_run
 from ..schema import Gates, Model, Percentile, ScorerGate
 from ._compare import Comparison, compare
 from ._model import Latency, Mean, Rate, ScorerStats, Summary
-from ._summarize import small_sample_warnings
+from ._stats import wilson
+from ._summarize import IDS_KEPT, small_sample_warnings
 
 
 class GateCheck(Model):
@@ -284,14 +285,53 @@ def _scorer_checks(
                     + f" the minimum {gate.min_mean:g}",
                 )
             )
+    counted = _count_uncertain(stats, gate) if stats is not None else None
+    note = _uncertain_note(stats, gate) if stats is not None else ""
     if gate.min_pass_rate is not None:
-        rate = stats.pass_rate if stats is not None else None
-        out.append(_min_rate(f"{name} pass rate", rate, gate.min_pass_rate))
+        rate = counted.pass_rate if counted is not None else None
+        check = _min_rate(f"{name} pass rate", rate, gate.min_pass_rate)
+        out.append(check.model_copy(update={"message": check.message + note}))
     if gate.max_failures is not None:
-        out.append(_max_failures(name, gate.max_failures, stats))
+        check = _max_failures(name, gate.max_failures, counted)
+        out.append(check.model_copy(update={"message": check.message + note}))
     if gate.max_regression is not None and have_baseline:
         out.append(_scorer_regression(name, gate.max_regression, stats, base, bounds))
     return out
+
+
+def _count_uncertain(stats: ScorerStats, gate: ScorerGate) -> ScorerStats:
+    """``stats`` with its uncertain scores counted as ``gate.uncertain`` says: as failures
+    (``fail``), as passes (``pass``), or left out (``exclude``). The mean is not changed."""
+    u, up = stats.uncertain, stats.uncertain_passed
+    if u == 0:
+        return stats
+    r = stats.pass_rate
+    passed, n, skipped = r.passed, r.n, r.skipped
+    if gate.uncertain == "fail":
+        passed -= up
+    elif gate.uncertain == "pass":
+        passed += u - up
+    else:
+        passed, n, skipped = passed - up, n - u, skipped + u
+    if gate.uncertain == "fail":
+        failed = list(dict.fromkeys([*stats.failed_cases, *stats.uncertain_cases]))
+    else:
+        failed = [c for c in stats.failed_cases if c not in stats.uncertain_cases]
+    rate = Rate(skipped=skipped)
+    if n > 0:
+        ci = wilson(passed, n)
+        rate = Rate(passed=passed, n=n, value=ci.value, low=ci.low, high=ci.high, skipped=skipped)
+    return stats.model_copy(
+        update={"pass_rate": rate, "failures": n - passed, "failed_cases": failed[:IDS_KEPT]}
+    )
+
+
+def _uncertain_note(stats: ScorerStats, gate: ScorerGate) -> str:
+    if stats.uncertain == 0:
+        return ""
+    how = {"fail": "counted as failures", "pass": "counted as passes", "exclude": "excluded"}
+    listed = ", ".join(stats.uncertain_cases[:5])
+    return f" ({stats.uncertain} uncertain {how[gate.uncertain]}: {listed})"
 
 
 def _unmeasured(check: str, threshold: str, name: str) -> GateCheck:

@@ -143,6 +143,11 @@ class ScorerStats(Model):
     failures: int = 0
     #: the first case ids that failed it
     failed_cases: list[str] = Field(default_factory=list)
+    #: decided scores whose judge samples agreed too little (``Score.uncertain``), and how
+    #: many of those the majority passed; gates count them as ``ScorerGate.uncertain`` says
+    uncertain: int = 0
+    uncertain_passed: int = 0
+    uncertain_cases: list[str] = Field(default_factory=list)
 
 
 class Trials(Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..schema import CaseResult, Gates, Labels, RunRecord
 from ._acc import LatencyAcc, MeanAcc, RateAcc, SliceAcc
@@ -105,6 +106,8 @@ class _Acc:
     redteam: RedteamAcc = field(default_factory=RedteamAcc)
     #: scorer name -> (mean of values, pass/fail, failed case ids)
     scorer_stats: dict[str, tuple[MeanAcc, RateAcc, list[str]]] = field(default_factory=dict)
+    #: scorer name -> [uncertain scores, of them passed by the majority, their case ids]
+    scorer_uncertain: dict[str, tuple[list[int], list[str]]] = field(default_factory=dict)
     #: (not error, score, case id, trial, category, status, explanation, expected, actual)
     worst: list[_FailureRow] = field(default_factory=list)
 
@@ -205,6 +208,16 @@ class _Acc:
             mean.add(verdict.value)
             if not verdict.passed and len(failed) < IDS_KEPT and r.case_id not in failed:
                 failed.append(r.case_id)
+            if verdict.uncertain:
+                counts, ids = self.scorer_uncertain.setdefault(name, ([0, 0], []))
+                counts[0] += 1
+                counts[1] += bool(verdict.passed)
+                if len(ids) < IDS_KEPT and r.case_id not in ids:
+                    ids.append(r.case_id)
+
+    def _uncertain(self, name: str) -> dict[str, Any]:
+        counts, ids = self.scorer_uncertain.get(name, ([0, 0], []))
+        return {"uncertain": counts[0], "uncertain_passed": counts[1], "uncertain_cases": ids}
 
     def _tool_selection(self, r: CaseResult) -> bool | None:
         """Record tool selection; returns whether it passed (None when not applicable)."""
@@ -433,6 +446,7 @@ class _Acc:
                     pass_rate=rate.build(c),
                     failures=rate.n - rate.passed,
                     failed_cases=failed,
+                    **self._uncertain(name),
                 )
                 for name, (mean, rate, failed) in sorted(self.scorer_stats.items())
             },

@@ -37,6 +37,8 @@ class Verdict:
     expected: str | None = None
     actual: str | None = None
     explanation: str = ""
+    #: a judge score whose samples agreed too little (any of the turn scores, combined)
+    uncertain: bool = False
 
 
 def case_score(scores: Iterable[Score], base: str) -> Verdict | None:
@@ -47,7 +49,7 @@ def case_score(scores: Iterable[Score], base: str) -> Verdict | None:
         if name != base:
             continue
         if turn is None:
-            return Verdict(s.passed, s.value, s.expected, s.actual, s.explanation)
+            return Verdict(s.passed, s.value, s.expected, s.actual, s.explanation, s.uncertain)
         turn_level.append(s)
     if not turn_level:
         return None
@@ -62,6 +64,7 @@ def case_score(scores: Iterable[Score], base: str) -> Verdict | None:
         shown.expected,
         shown.actual,
         shown.explanation,
+        any(s.uncertain for s in decided),
     )
 
 

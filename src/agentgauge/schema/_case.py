@@ -110,6 +110,11 @@ class ScorerRef(Model):
     args: dict[str, JsonValue] = Field(default_factory=dict)
     #: judge spec for this scorer (default: ``--judge``, then ``defaults.judge``)
     judge: str | None = None
+    #: judgements per question for this scorer (majority vote; default ``defaults.judge_samples``)
+    judge_samples: int | None = Field(default=None, ge=1, le=25)
+    #: the least share of samples that must agree for a sure verdict (default
+    #: ``defaults.judge_agreement``); below it the score is ``uncertain``
+    judge_agreement: float | None = Field(default=None, gt=0, le=1)
     #: run only on cases whose id, category or a tag matches one of these globs (empty: all)
     cases: list[str] = Field(default_factory=list)
 
@@ -131,6 +136,11 @@ class Defaults(Model):
     agent: str | None = None
     #: judge spec used when ``--judge`` is not given
     judge: str | None = None
+    #: judgements per question of every judge scorer (temperature 0, seeds ``seed + i``):
+    #: more than 1 takes a majority vote and records the spread (docs/judges.md)
+    judge_samples: int = Field(default=1, ge=1, le=25)
+    #: the least share of the samples that must agree; below it a score is ``uncertain``
+    judge_agreement: float = Field(default=2 / 3, gt=0, le=1)
     faults: list[FaultRate] = Field(default_factory=list)
     #: how tool calls are answered: ``mock`` (the suite's simulations) or ``real`` (an MCP
     #: server of ``tools_from``, a framework agent's own tools); docs/bring-your-agent.md

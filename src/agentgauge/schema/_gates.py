@@ -9,6 +9,8 @@ from pydantic import Field
 from ._base import Model
 
 Percentile = Literal["p50", "p90", "p95", "max"]
+#: how a gate counts an uncertain judge score
+UncertainPolicy = Literal["fail", "pass", "exclude"]
 #: headline rates compared against a baseline (error_rate: a rise is the regression)
 RegressionMetric = Literal[
     "pass_rate",
@@ -48,6 +50,10 @@ class ScorerGate(Model):
     max_failures: int | None = Field(default=None, ge=0)
     max_regression: float | None = Field(default=None, ge=0, le=1)
     scale: tuple[float, float] | None = None
+    #: what an ``uncertain`` judge score (samples that agreed less than ``judge_agreement``)
+    #: counts as in ``min_pass_rate`` and ``max_failures``: a failure (the default), a pass,
+    #: or neither (``exclude``: left out of both, and counted in the check's message)
+    uncertain: UncertainPolicy = "fail"
 
     def bounds(self, scorer: str) -> tuple[float, float]:
         if self.scale is not None:

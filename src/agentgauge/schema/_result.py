@@ -57,6 +57,12 @@ class Score(Model):
     actual: str | None = None
     #: finer scores this one is made of (e.g. one per argument)
     parts: list[Score] = Field(default_factory=list)
+    #: judge scores with ``judge_samples > 1``: the share of the samples that gave the chosen
+    #: answer (the lowest over the judge calls behind this score)
+    agreement: float | None = Field(default=None, ge=0, le=1)
+    #: the samples agreed less than ``judge_agreement``: ``passed`` is the majority verdict,
+    #: and a gate's ``uncertain`` option decides whether it counts as a fail, a pass or neither
+    uncertain: bool = False
 
 
 class CaseResult(Model):
