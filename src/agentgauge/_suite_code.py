@@ -1,9 +1,10 @@
 """The code a suite may run, and the rule that keeps a suite from running any other.
 
-A suite is data, but three of its fields name Python code: a tool's ``function:`` fake (in
+A suite is data, but four of its fields name Python code: a tool's ``function:`` fake (in
 ``tools[].simulation``, ``cases[].tool_results`` or a case's inline ``tools``), an agent
-``defaults.agent: python:...``, and a judge ``python:...`` (``defaults.judge``,
-``scorers[].judge``). Such code runs only when both hold:
+``defaults.agent: python:...``, a judge ``python:...`` (``defaults.judge``,
+``scorers[].judge``) and a scorer of one's own (``scorers[].scorer: python:checks.py:fn``).
+Such code runs only when both hold:
 
 1. the user opted in: ``--allow-suite-code``, ``AGENTGAUGE_ALLOW_SUITE_CODE=1``, or
    ``allow_suite_code`` in the user's own config file — never a setting of the suite;
@@ -58,7 +59,7 @@ ENV_VAR: Literal["AGENTGAUGE_ALLOW_SUITE_CODE"] = "AGENTGAUGE_ALLOW_SUITE_CODE"
 #: the key of the user's config file
 CONFIG_KEY = "allow_suite_code"
 
-CodeKind = Literal["tool function", "agent", "judge"]
+CodeKind = Literal["tool function", "agent", "judge", "scorer"]
 
 #: agent specs that name a Python file: ``python:`` and the agent-framework adapters
 #: (``openai-agents:file.py:agent`` ...); from a suite they are suite code like ``python:``
@@ -341,6 +342,8 @@ def header_code_refs(
     for i, ref in enumerate(suite.scorers):
         if ref.judge and ref.judge.startswith("python:"):
             yield CodeRef(kind="judge", spec=ref.judge, field=("scorers", i, "judge"))
+        if ref.scorer.startswith("python:"):
+            yield CodeRef(kind="scorer", spec=ref.scorer, field=("scorers", i, "scorer"))
 
 
 def code_refs(
@@ -363,17 +366,20 @@ def locate_ref(policy: SuiteCodePolicy, ref: CodeRef) -> CodeTarget:
 
 
 def with_checked_judges(suite: Suite, policy: SuiteCodePolicy, *, judge_given: bool) -> Suite:
-    """``suite`` with its ``python:`` judge specs checked as suite code and made absolute
-    (``defaults.judge`` only when the command line names no judge). Raises UserError."""
+    """``suite`` with its ``python:`` judge specs and ``python:`` scorers checked as suite code
+    and made absolute (``defaults.judge`` only when the command line names no judge). Raises
+    UserError."""
     defaults = suite.defaults
     if defaults.judge and not judge_given:
         defaults = defaults.model_copy(update={"judge": policy.check_spec(defaults.judge, "judge")})
-    scorers = [
-        ref.model_copy(update={"judge": policy.check_spec(ref.judge, "judge")})
-        if ref.judge
-        else ref
-        for ref in suite.scorers
-    ]
+    scorers = []
+    for ref in suite.scorers:
+        update: dict[str, str] = {}
+        if ref.judge:
+            update["judge"] = policy.check_spec(ref.judge, "judge")
+        if ref.scorer.startswith("python:"):
+            update["scorer"] = policy.check_spec(ref.scorer, "scorer")
+        scorers.append(ref.model_copy(update=update) if update else ref)
     return suite.model_copy(update={"defaults": defaults, "scorers": scorers})
 
 

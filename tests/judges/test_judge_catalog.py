@@ -28,6 +28,8 @@ _CLASSES = {
     "instruction_following": "InstructionFollowingScorer",
     "task_completion": "TaskCompletionScorer",
     "safety": "SafetyScorer",
+    "assert": "AssertScorer",
+    "rubric": "SuiteRubricScorer",
 }
 #: keywords the registry fills in itself, never from ``args:``
 _INJECTED = {"tools"}
@@ -54,7 +56,7 @@ def issues(scorer: str, **args: Any) -> list[tuple[str, str]]:
 def test_catalog_names_the_registry_scorers_and_their_judge_use() -> None:
     assert set(SCORER_INFO) == set(SCORERS) == set(_CLASSES)
     rubrics = {"response_quality", "relevance", "coherence", "fluency"}
-    assert {"equivalence", "groundedness", "behavior_judge", *rubrics} == NEEDS_JUDGE
+    assert {"equivalence", "groundedness", "behavior_judge", "rubric", *rubrics} == NEEDS_JUDGE
     assert {"task_completion", "safety"} == MAY_USE_JUDGE
 
 
@@ -68,7 +70,7 @@ def test_unknown_scorer_suggests_the_closest_or_lists_all() -> None:
         ("scorer", "unknown scorer 'groundednes' (did you mean 'groundedness'?)")
     ]
     [(_, message)] = issues("vibes")
-    assert message.startswith("unknown scorer 'vibes' (known: behavior_judge, coherence,")
+    assert message.startswith("unknown scorer 'vibes' (known: assert, behavior_judge,")
 
 
 @pytest.mark.parametrize(

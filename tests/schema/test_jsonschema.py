@@ -116,6 +116,7 @@ def test_scorers_entries_follow_the_scorer_catalog() -> None:
         "strings": ["a"],
         "numbers": [1.0],
         "object": {},
+        "objects": [{}],
     }
     for info in SCORER_INFO.values():
         args: dict[str, Any] = {}

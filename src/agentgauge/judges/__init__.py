@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         SimilarityScorer,
         is_judge_error,
     )
+    from ._assertions import AssertScorer
     from ._calibration import (
         CalibrationReport,
         LabelledExample,
@@ -46,8 +47,10 @@ if TYPE_CHECKING:
         TaskCompletionScorer,
         check_format,
     )
+    from ._custom import PythonScorer, ScorerContext, ScoreResult
     from ._judge import Judge, JudgeConfig, JudgeResult, resolve_judge
     from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
+    from ._rubric import SuiteRubricScorer
     from ._rulejudge import RuleJudge
     from ._scorers import (
         BEHAVIOR_LABELS,
@@ -72,6 +75,11 @@ _EXPORTS: dict[str, str] = {
     "SCORER_INFO": "agentgauge.schema",
     "ScorerInfo": "agentgauge.schema",
     "scorer_ref_issues": "agentgauge.schema",
+    "AssertScorer": "._assertions",
+    "PythonScorer": "._custom",
+    "ScoreResult": "._custom",
+    "ScorerContext": "._custom",
+    "SuiteRubricScorer": "._rubric",
     "InstructionFollowingScorer": "._checks",
     "NumericGroundingScorer": "agentgauge.scoring",
     "SafetyScorer": "agentgauge.scoring",
@@ -112,6 +120,7 @@ __all__ = [
     "SCORERS",
     "SCORER_INFO",
     "TASKS",
+    "AssertScorer",
     "BehaviorJudgeScorer",
     "CalibrationReport",
     "Claim",
@@ -126,11 +135,15 @@ __all__ = [
     "JudgeTask",
     "LabelledExample",
     "NumericGroundingScorer",
+    "PythonScorer",
     "RubricScorer",
     "RuleJudge",
     "SafetyScorer",
+    "ScoreResult",
+    "ScorerContext",
     "ScorerInfo",
     "SimilarityScorer",
+    "SuiteRubricScorer",
     "TaskAgreement",
     "TaskCompletionScorer",
     "Template",

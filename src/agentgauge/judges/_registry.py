@@ -21,13 +21,16 @@ from typing import Any, Final
 
 from .._messages import format_path
 from ..errors import UserError
-from ..schema import SCORER_INFO, ScorerRef, Suite, ToolSpec, scorer_ref_issues
+from ..schema import PYTHON_PREFIX, SCORER_INFO, ScorerRef, Suite, ToolSpec, scorer_ref_issues
 from ..scoring import NumericGroundingScorer, SafetyScorer, SimilarityScorer
+from ._assertions import AssertScorer
 from ._checks import (
     InstructionFollowingScorer,
     TaskCompletionScorer,
 )
+from ._custom import PythonScorer
 from ._judge import Judge, JudgeConfig
+from ._rubric import SuiteRubricScorer
 from ._scorers import BehaviorJudgeScorer, EquivalenceScorer, GroundednessScorer, RubricScorer
 
 #: scorers that need a judge, and scorers that may use one (the others never do); read from
@@ -64,6 +67,8 @@ SCORERS: Final[dict[str, _Factory]] = {
         j if a.pop("use_judge", True) else None, **a
     ),
     "safety": lambda j, a, t: SafetyScorer(j if a.pop("use_judge", True) else None, **a),
+    "assert": lambda j, a, t: AssertScorer(**a),
+    "rubric": lambda j, a, t: SuiteRubricScorer(_need(j), **a),
 }
 
 
@@ -82,6 +87,10 @@ def build_scorers(
     ``judges`` maps specs to ready judges (tests pass mock judges here). ``tools`` are the
     suite's tools: ``behavior_judge`` shows the judge the tools each case offers.
 
+    A ``python:file.py:fn`` scorer is imported here: a suite's must have passed the
+    suite-code policy first (the runner's ``with_suite_scorers`` does), which also refuses a
+    module named by a suite; one the caller names itself may be ``python:package.module:fn``.
+
     Every entry is checked against the catalog first (:func:`scorer_ref_issues`, the check
     ``agentgauge validate`` makes), so a bad name or argument fails here, before any judge is
     built, with every problem listed.
@@ -97,6 +106,9 @@ def build_scorers(
     scorers: list[Any] = []
     for i, ref in enumerate(refs):
         where = f"scorers[{i}] ({ref.scorer})"
+        if ref.scorer.startswith(PYTHON_PREFIX):  # a check of one's own: args go to its context
+            scorers.append(PythonScorer(ref.scorer, args=ref.args, cases=ref.cases))
+            continue
         factory = SCORERS[ref.scorer]
         spec = ref.judge or judge_spec
         judge: Judge | None = None

@@ -12,6 +12,7 @@ from ._case import (
     Turn,
 )
 from ._catalog import SCORER_INFO, ScorerInfo, matches_case, scorer_ref_issues
+from ._catalog_checks import PYTHON_PREFIX, rubric_scale
 from ._expect import (
     MATCHER_KEYS,
     ArgMatcher,
@@ -38,6 +39,7 @@ __all__ = [
     "FORMAT_VERSION",
     "KNOWN_CATEGORIES",
     "MATCHER_KEYS",
+    "PYTHON_PREFIX",
     "SCORER_INFO",
     "ArgMatcher",
     "ArgsMatch",
@@ -80,6 +82,7 @@ __all__ = [
     "Usage",
     "expand_matcher",
     "matches_case",
+    "rubric_scale",
     "scorer_ref_issues",
     "suite_json_schema",
     "tool",

@@ -15,17 +15,26 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._messages import did_you_mean, kind_of
 from ._case import Case, ScorerRef
+from ._catalog_checks import (
+    ASSERTIONS,
+    PYTHON_PREFIX,
+    assert_issues,
+    python_scorer_issue,
+    rubric_issues,
+)
 
 #: how a scorer uses a judge: it cannot run without one, it uses one when given, or never
 JudgeUse = Literal["required", "optional", "none"]
 #: the JSON shape an argument takes
-ArgKind = Literal["bool", "int", "number", "string", "regex", "strings", "numbers", "object"]
+ArgKind = Literal[
+    "bool", "int", "number", "string", "regex", "strings", "numbers", "object", "objects"
+]
 
 _KIND_WORDS: Final[dict[str, str]] = {
     "bool": "true or false",
@@ -36,6 +45,7 @@ _KIND_WORDS: Final[dict[str, str]] = {
     "strings": "a list of strings",
     "numbers": "a list of numbers",
     "object": "a mapping",
+    "objects": "a list of mappings",
 }
 
 
@@ -65,8 +75,8 @@ class ScorerArg:
     def problem(self, value: Any) -> tuple[tuple[int, ...], str] | None:
         """Why ``value`` does not fit this argument, and where in it (``(2,)``: its item 2);
         None when it fits."""
-        if self.kind in ("strings", "numbers") and isinstance(value, list):
-            item = "string" if self.kind == "strings" else "number"
+        if self.kind in ("strings", "numbers", "objects") and isinstance(value, list):
+            item = {"strings": "string", "numbers": "number", "objects": "object"}[self.kind]
             bad = next((i for i, v in enumerate(value) if not _fits(item, v)), None)
             return None if bad is None else ((bad,), self._wrong(value[bad]))
         if not _fits(self.kind, value):
@@ -98,6 +108,8 @@ class ScorerInfo:
     judge: JudgeUse
     args: tuple[ScorerArg, ...] = ()
     summary: str = ""
+    #: checks across the arguments once each fits its kind: ``(path inside args, message)``
+    check: Callable[[Mapping[str, Any]], Iterator[tuple[tuple[str | int, ...], str]]] | None = None
 
     def arg(self, name: str) -> ScorerArg | None:
         return next((a for a in self.all_args() if a.name == name), None)
@@ -209,6 +221,58 @@ SCORER_INFO: Final[Mapping[str, ScorerInfo]] = {
             ),
             summary="the reply follows expect.response_format (or these defaults)",
         ),
+        ScorerInfo(
+            name="assert",
+            judge="none",
+            args=(
+                ScorerArg(name="contains", kind="strings", help="texts the reply contains"),
+                ScorerArg(name="not_contains", kind="strings", help="texts it never contains"),
+                ScorerArg(name="regex", kind="regex", help="a match anywhere in the reply"),
+                ScorerArg(name="not_regex", kind="regex", help="no match anywhere in the reply"),
+                ScorerArg(name="starts_with", kind="string", help="the reply starts with it"),
+                ScorerArg(name="ends_with", kind="string", help="the reply ends with it"),
+                ScorerArg(name="json", kind="bool", help="the reply is a JSON document"),
+                ScorerArg(name="json_schema", kind="object", help="JSON Schema of the reply"),
+                ScorerArg(name="min_chars", kind="int", minimum=0, help="at least this long"),
+                ScorerArg(name="max_chars", kind="int", minimum=0, help="at most this long"),
+                ScorerArg(name="min_words", kind="int", minimum=0, help="at least this many words"),
+                ScorerArg(name="max_words", kind="int", minimum=0, help="at most this many words"),
+                ScorerArg(name="ignore_case", kind="bool", help="texts and patterns ignore case"),
+                ScorerArg(
+                    name="turn",
+                    kind="int",
+                    minimum=1,
+                    help="check the reply to this user turn (1: the input; default: the last)",
+                ),
+                ScorerArg(name="name", kind="string", help="the score's name: assert.<name>"),
+            ),
+            summary=f"deterministic checks of a reply ({', '.join(ASSERTIONS)})",
+            check=assert_issues,
+        ),
+        ScorerInfo(
+            name="rubric",
+            judge="required",
+            args=(
+                ScorerArg(name="name", kind="string", help="the quality (score judge.<name>)"),
+                ScorerArg(name="criteria", kind="string", help="what a good reply does"),
+                ScorerArg(name="steps", kind="strings", help="evaluation steps for the judge"),
+                ScorerArg(
+                    name="scale",
+                    kind="numbers",
+                    help="[lowest, highest] integer score, within 1..5 (default [1, 5])",
+                ),
+                ScorerArg(
+                    name="examples",
+                    kind="objects",
+                    help="annotated boundary cases: {reply, score, why}",
+                ),
+                ScorerArg(
+                    name="min_score", kind="int", minimum=1, maximum=5, help="pass at this score"
+                ),
+            ),
+            summary="a 1-5 judge rubric written in the suite: criteria, steps, examples",
+            check=rubric_issues,
+        ),
     )
 }
 
@@ -233,6 +297,11 @@ def scorer_ref_issues(ref: ScorerRef) -> list[ScorerIssue]:
 
 
 def _issues(ref: ScorerRef) -> Iterator[ScorerIssue]:
+    if ref.scorer.startswith(PYTHON_PREFIX):  # the user's own function: any args
+        shape = python_scorer_issue(ref.scorer)
+        if shape is not None:
+            yield ScorerIssue(code="unknown-scorer", path=("scorer",), message=shape)
+        return
     info = SCORER_INFO.get(ref.scorer)
     if info is None:
         hint = (
@@ -243,6 +312,7 @@ def _issues(ref: ScorerRef) -> Iterator[ScorerIssue]:
         )
         return
     names = [a.name for a in info.all_args()]
+    typed = True
     for key, value in ref.args.items():
         arg = info.arg(key)
         if arg is None:
@@ -256,7 +326,11 @@ def _issues(ref: ScorerRef) -> Iterator[ScorerIssue]:
         problem = arg.problem(value)
         if problem is not None:
             inside, message = problem
+            typed = False
             yield ScorerIssue(code="bad-scorer-args", path=("args", key, *inside), message=message)
+    if info.check is not None and typed:  # the check trusts every argument's kind
+        for where, text in info.check(ref.args):
+            yield ScorerIssue(code="bad-scorer-args", path=("args", *where), message=text)
 
 
 def _fits(kind: str, value: Any) -> bool:
@@ -269,7 +343,7 @@ def _fits(kind: str, value: Any) -> bool:
         return number
     if kind in ("string", "regex"):
         return isinstance(value, str)
-    if kind in ("strings", "numbers"):
+    if kind in ("strings", "numbers", "objects"):
         return isinstance(value, list)  # the items are checked one by one
     return isinstance(value, dict)
 

@@ -155,6 +155,7 @@ _ARG_TYPES: dict[str, dict[str, Any]] = {
     "strings": {"type": "array", "items": {"type": "string"}},
     "numbers": {"type": "array", "items": {"type": "number"}},
     "object": {"type": "object"},
+    "objects": {"type": "array", "items": {"type": "object"}},
 }
 
 
@@ -186,6 +187,15 @@ def _scorer_variants(base: dict[str, Any]) -> dict[str, Any]:
             "additionalProperties": False,
         }
         variants.append(variant)
+    own = copy.deepcopy(base)  # a check of one's own: python:file.py:function, any args
+    for key in ("title", "description"):
+        own.pop(key, None)
+    own["properties"]["scorer"] = {
+        "type": "string",
+        "pattern": "^python:.+:[A-Za-z_][A-Za-z0-9_.]*$",
+        "description": "your own function: python:file.py:function (a file of the suite's folder)",
+    }
+    variants.append(own)
     return {"description": base.get("description", ""), "oneOf": variants}
 
 

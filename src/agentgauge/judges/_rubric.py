@@ -1,0 +1,171 @@
+"""Rubric judges written in the suite: criteria, evaluation steps, a scale and annotated
+boundary examples, for any quality of a reply (tone, a disclaimer present, a format).
+
+```yaml
+scorers:
+  - scorer: rubric
+    args:
+      name: disclaimer
+      criteria: The reply says it is not financial advice whenever it names an investment.
+      steps: ["Find every investment the reply names", "Look for a disclaimer near it"]
+      scale: [1, 5]
+      min_score: 4
+      examples:
+        - {reply: "Index funds are popular. This is not financial advice.", score: 5,
+           why: "Names an investment and disclaims it."}
+        - {reply: "Buy index funds.", score: 1, why: "An investment without any disclaimer."}
+```
+
+The rubric becomes the judge's system message (it is the suite author's, so it instructs the
+judge); the case's question, the tool results and the reply are fenced as data by the shared
+templating (:func:`render`), so a reply cannot rewrite its own rubric. The judge answers
+``{"reasoning", "score"}`` like the built-in rubric tasks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from ..errors import JudgeError
+from ..schema import Case, CaseResult, Message, Score, rubric_scale
+from ..scoring import final_text, question, tool_results_text
+from ._judge import Judge, JudgeResult, _aggregate, _Parsed
+from ._scorers import JudgeScorer, _votes
+from ._tasks import JudgeTask
+from ._templates import Template, escape_fences, render
+
+#: what a suite rubric reads (the same inputs as the built-in response_quality rubric)
+RUBRIC_TASK = JudgeTask(
+    name="rubric",
+    kind="score",
+    inputs=("question", "tool_results", "agent_output"),
+    description="a rubric written in the suite",
+)
+
+
+def rubric_body(
+    *,
+    name: str,
+    criteria: str,
+    steps: Sequence[str] = (),
+    scale: tuple[int, int] = (1, 5),
+    examples: Sequence[Mapping[str, Any]] = (),
+) -> str:
+    """The system-message body of a suite rubric."""
+    lo, hi = scale
+    lines = [
+        f"You rate one quality of an AI agent's reply (the agent output): {name}.",
+        "Judge only this quality, as the criteria define it; not correctness, length or style",
+        "unless the criteria ask for them.",
+        "",
+        "## Criteria",
+        escape_fences(criteria.strip()),
+    ]
+    if steps:
+        lines += ["", "## Evaluation steps"]
+        lines += [f"{i}. {escape_fences(s.strip())}" for i, s in enumerate(steps, 1)]
+    lines += [
+        "",
+        "## Scale",
+        f"An integer from {lo} (does not meet the criteria at all) to {hi} (fully meets them).",
+    ]
+    if examples:
+        lines += ["", "## Examples (annotated boundary cases)"]
+        for ex in examples:
+            answer = orjson.dumps({"reasoning": ex["why"], "score": ex["score"]}).decode()
+            lines.append(f"- output {orjson.dumps(escape_fences(ex['reply'])).decode()}")
+            lines.append(f"  -> {answer}")
+    lines += ["", f'Return: {{"reasoning": "<one or two sentences>", "score": <{lo}-{hi}>}}']
+    return "\n".join(lines)
+
+
+def rubric_template(name: str, body: str) -> Template:
+    """The template of a suite rubric: its version is a hash of the body, so editing the
+    rubric changes the label every score records (and misses the judge cache)."""
+    digest = hashlib.sha256(body.encode()).hexdigest()[:8]
+    return Template(task=f"rubric.{name}", version=digest, body=body, source="suite rubric")
+
+
+async def evaluate_rubric(
+    judge: Judge, template: Template, inputs: Mapping[str, str]
+) -> JudgeResult:
+    """:meth:`Judge.evaluate` with the suite's own template instead of a shipped one (the same
+    samples, retries, cache and aggregation)."""
+    ordered = {k: (inputs.get(k) or "(none)") for k in RUBRIC_TASK.inputs}
+    prompt = render(template, ordered)
+    parsed: list[_Parsed] = []
+    errors: list[str] = []
+    counter = Counter[str]()
+    for i in range(judge.config.samples):
+        try:
+            parsed.append(await judge._sample(RUBRIC_TASK, prompt.system, prompt.user, i, counter))
+        except JudgeError as exc:
+            errors.append(str(exc))
+    judge.provider_calls += counter["calls"]
+    judge.cache_hits += counter["hits"]
+    if not parsed:
+        raise JudgeError(f"{template.label}: {errors[0]}")
+    return _aggregate(RUBRIC_TASK, template, parsed, errors, counter["calls"], counter["hits"])
+
+
+class SuiteRubricScorer(JudgeScorer):
+    """A rubric of the suite. ``value`` maps the score onto 0..1 over the scale; it passes at
+    ``min_score`` (default: the scale's highest minus one, 4 on 1..5) or above."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        name: str,
+        criteria: str,
+        steps: Sequence[str] = (),
+        scale: Sequence[int] | None = None,
+        examples: Sequence[Mapping[str, Any]] = (),
+        min_score: int | None = None,
+        cases: Sequence[str] = (),
+    ) -> None:
+        super().__init__(judge, cases=cases)
+        self.name = f"judge.{name}"
+        self.scale = rubric_scale({"scale": list(scale) if scale else None})
+        self.min_score = min_score if min_score is not None else max(self.scale[1] - 1, 1)
+        body = rubric_body(
+            name=name, criteria=criteria, steps=steps, scale=self.scale, examples=examples
+        )
+        self.template = rubric_template(name, body)
+
+    async def _score(
+        self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
+    ) -> list[Score]:
+        reply = final_text(result, turns)
+        if not reply.strip():
+            return [Score(name=self.name, value=0.0, passed=None, explanation="no text reply")]
+        r = await evaluate_rubric(
+            self.judge,
+            self.template,
+            {
+                "question": question(case),
+                "tool_results": tool_results_text(turns),
+                "agent_output": reply,
+            },
+        )
+        assert r.score is not None
+        lo, hi = self.scale
+        if not lo <= r.score <= hi:
+            raise JudgeError(f"{self.template.label}: score {r.score} is off the scale {lo}..{hi}")
+        return [
+            Score(
+                name=self.name,
+                value=(r.score - lo) / (hi - lo),
+                passed=r.score >= self.min_score,
+                explanation=f"{r.score}/{hi} (pass at {self.min_score}): {r.reasoning}{_votes(r)}",
+                actual=str(r.score),
+            )
+        ]
+
+
+__all__ = ["RUBRIC_TASK", "SuiteRubricScorer", "evaluate_rubric", "rubric_body", "rubric_template"]
