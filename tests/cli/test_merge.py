@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from agentgauge.cli import cli
 from agentgauge.io import iter_results
+from agentgauge.metrics import read_history
 from agentgauge.runner import read_record
 
 
@@ -62,6 +63,10 @@ def test_run_shards_and_merge(tmp_path: Path) -> None:
     assert code == 0, out
     assert out.strip() == f"merged 2 run(s) into {merged}: 24 result(s)"
     assert len(list(iter_results(merged))) == 24
+    assert (merged / "summary.json").exists()
+    # the history holds the merged run, never a shard (part of a run)
+    rows = read_history(path=tmp_path / "history.sqlite")
+    assert [(r.run_dir, r.results) for r in rows] == [(str(merged.resolve()), 24)]
     # --resume keeps the recorded shard: giving another is refused, not ignored
     code, out = _run("run", "--resume", dirs[0], "--shard", "2/2")
     assert code == 2

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..metrics import write_summary
 from ..runner import merge_runs
 
 
@@ -28,10 +29,13 @@ from ..runner import merge_runs
 def command(ctx: click.Context, runs: tuple[Path, ...], out_dir: Path, allow_missing: bool) -> None:
     """Merge the run directories RUNS (the shards of one run) into one run directory.
 
-    Exit 0: complete; 1: merged, but shards or pairs are missing; 2: refused (runs of
-    different suites, agents or configurations, or conflicting results for one pair).
+    Writes the merged run's summary.json and, when no shard or pair is missing, adds it to the
+    run history (as ``run`` does; a shard is never in the history). Exit 0: complete; 1: merged,
+    but shards or pairs are missing; 2: refused (runs of different suites, agents or
+    configurations, or different verdicts for one pair).
     """
     report = merge_runs(runs, out_dir)
     for line in report.lines():
         click.echo(line)
+    write_summary(report.run_dir, record=report.complete)
     ctx.exit(0 if report.complete or allow_missing else 1)

@@ -81,14 +81,15 @@ def record_run(
 ) -> Path | None:
     """Add (or replace) this run's row in the history; returns the history file.
 
-    The summary is computed when not given. Runs without ``run.json`` are not recorded.
+    The summary is computed when not given. Runs without ``run.json`` are not recorded, nor
+    shards (``run --shard``: part of a run; ``agentgauge merge`` records the whole).
     """
     if summary is None:
         from ._files import summarize
 
         summary = summarize(Path(run_dir))
     run = summary.run
-    if run is None:
+    if run is None or run.shard:
         return None
     path = path or history_path()
     metrics = _headline(summary)
