@@ -197,6 +197,8 @@ def test_resume_of_a_shard_keeps_the_shard(tmp_path: Path) -> None:
     assert outcome.resumed == 3
     assert sorted(_pairs(cut)) == sorted(_pairs(full))
     assert read_record(cut).shard == "2/3"
+    # the resumed shard still merges with the others: the same configuration hash
+    assert read_record(cut).config_hash == read_record(full).config_hash
     # resuming a shard as another shard would mix two splits
     with pytest.raises(UserError, match="holds shard 2/3"):
         run_suite_file(suite, replace(resumed, shard=Shard(1, 3), cache=False), cut)
