@@ -151,7 +151,8 @@ def _load(run_dir: Path) -> tuple[dict[str, list[_Trial]], dict[str, tuple[str, 
     for r in iter_light_results(run_dir):
         trials.setdefault(r.case_id, []).append(_Trial(sys.intern(r.status), _parts(r)))
         if r.status != "passed" or r.case_id not in info:
-            info[r.case_id] = (r.category, r.explanation.splitlines()[0] if r.explanation else "")
+            first = r.explanation.splitlines()[0] if r.explanation else ""
+            info[r.case_id] = (sys.intern(r.category), first)
     return trials, info
 
 
