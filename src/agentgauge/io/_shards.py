@@ -238,7 +238,7 @@ def _repeated(keys: array[int]) -> set[int]:
 def merge_runs(runs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
     """Merge the run directories ``runs`` (shards of one run) into ``out_dir``.
 
-    Streams the journals twice; memory is about 60 bytes per result, whatever its size. Writing
+    Streams the journals twice; memory is about 75 bytes per result, whatever its size. Writing
     goes to a staging file first: a refusal or a conflict leaves ``out_dir`` as it was. Merging
     the same inputs again rewrites the same files (idempotent).
     """
