@@ -8,9 +8,10 @@ from typing import Any
 
 import anyio
 import pytest
-from judge_helpers import make_case, make_result, reply
+from judge_helpers import call_then_reply, make_case, make_result, reply
 
 from agentgauge.judges import Judge, JudgeConfig, build_scorers, scorers_for_suite
+from agentgauge.judges._checks import TaskCompletionScorer
 from agentgauge.judges._scorers import EquivalenceScorer, RubricScorer
 from agentgauge.metrics import summarize_results
 from agentgauge.schema import ScorerRef, Suite
@@ -157,3 +158,21 @@ def test_bad_sample_settings_are_rejected() -> None:
         JudgeConfig(agreement=0)
     with pytest.raises(ValueError, match="judge_samples"):
         ScorerRef.model_validate({"scorer": "relevance", "judge_samples": 0})
+
+
+def test_task_completion_marks_a_split_judge_uncertain() -> None:
+    case = make_case(expect={"tool_calls": [{"name": "book_table", "arguments": {}}]})
+    turns = call_then_reply("book_table", {}, '{"ref": "Q7"}', "Booked, reference Q7.")
+    split, _ = judge(
+        [
+            '{"reasoning": "r", "verdict": "confirmed"}',
+            '{"reasoning": "r", "verdict": "not_confirmed"}',
+        ],
+        2,
+    )
+    [s] = anyio.run(TaskCompletionScorer(split).score, case, make_result(), turns)
+    assert s.passed is False  # the tie goes to the failing label
+    assert (s.uncertain, s.agreement) == (True, 0.5)
+    sure, _ = judge(['{"reasoning": "r", "verdict": "confirmed"}'] * 2, 2)
+    [t] = anyio.run(TaskCompletionScorer(sure).score, case, make_result(), turns)
+    assert (t.passed, t.uncertain, t.agreement) == (True, False, 1.0)

@@ -23,11 +23,19 @@ from ..scoring import (
     tool_messages,
     tool_results_text,
 )
-from ._judge import Judge
+from ._judge import Judge, collect_results, mark_agreement
 
 
 class _JudgedCheck(Check):
     judge: Judge | None = None
+
+    async def score(
+        self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
+    ) -> list[Score]:
+        # the judge's agreement (``judge_samples > 1``) on the scores it decided
+        with collect_results() as seen:
+            scores = await super().score(case, result, turns)
+        return mark_agreement(scores, seen)
 
     async def aclose(self) -> None:
         if self.judge is not None:

@@ -15,7 +15,7 @@ import os
 import random
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -31,7 +31,7 @@ from ..providers import GenerateConfig, ModelRequest, ModelResponse, Provider
 
 if TYPE_CHECKING:
     from ..providers import ResponseCache
-from ..schema import Message
+from ..schema import Message, Score
 from ._cache import request_key
 from ._tasks import (
     Claim,
@@ -149,6 +149,22 @@ def collect_results() -> Iterator[list[JudgeResult]]:
         yield seen
     finally:
         _SEEN.reset(token)
+
+
+def mark_agreement(scores: list[Score], results: Sequence[JudgeResult]) -> list[Score]:
+    """Record the samples' agreement on the scores they decided: the lowest agreement of the
+    sampled judge results, and ``uncertain`` when any of them was (skipped scores untouched)."""
+    sampled = [r for r in results if r.samples > 1]
+    if not sampled:
+        return scores
+    agreement = min(r.agreement for r in sampled)
+    uncertain = any(r.uncertain for r in sampled)
+    return [
+        s
+        if s.passed is None
+        else s.model_copy(update={"agreement": agreement, "uncertain": uncertain})
+        for s in scores
+    ]
 
 
 def resolve_judge(spec: str, **options: Any) -> Provider:
@@ -438,6 +454,7 @@ __all__ = [
     "JudgeResult",
     "collect_results",
     "extract_json",
+    "mark_agreement",
     "parse_reply",
     "resolve_judge",
 ]

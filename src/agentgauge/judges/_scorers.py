@@ -22,7 +22,7 @@ from ..scoring import (
     record_judge_error,
     tool_results_text,
 )
-from ._judge import Judge, JudgeResult, collect_results
+from ._judge import Judge, JudgeResult, collect_results, mark_agreement
 from ._transcript import offered_tools, tools_text
 
 #: expected behaviour -> the equivalence task that compares replies of that kind
@@ -58,22 +58,6 @@ def _votes(r: JudgeResult) -> str:
         if r.uncertain:
             extra += f" < {r.threshold:.2g}: uncertain"
     return f" [{r.template}{extra}]"
-
-
-def mark_agreement(scores: list[Score], results: Sequence[JudgeResult]) -> list[Score]:
-    """Record the samples' agreement on the scores they decided: the lowest agreement of the
-    sampled judge results, and ``uncertain`` when any of them was (skipped scores untouched)."""
-    sampled = [r for r in results if r.samples > 1]
-    if not sampled:
-        return scores
-    agreement = min(r.agreement for r in sampled)
-    uncertain = any(r.uncertain for r in sampled)
-    return [
-        s
-        if s.passed is None
-        else s.model_copy(update={"agreement": agreement, "uncertain": uncertain})
-        for s in scores
-    ]
 
 
 def _show(value: Any) -> str:
