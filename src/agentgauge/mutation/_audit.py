@@ -175,7 +175,9 @@ def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScor
     skipped: list[SkippedScorer] = []
     for ref in suite.scorers:
         info = SCORER_INFO.get(ref.scorer)
-        if info is None:
+        if ref.scorer.startswith("python:"):  # suite code: the audit runs none
+            skipped.append(SkippedScorer(scorer=ref.scorer, reason="your own code, not run"))
+        elif info is None:
             skipped.append(SkippedScorer(scorer=ref.scorer, reason="unknown scorer"))
         elif info.judge == "required":
             skipped.append(SkippedScorer(scorer=ref.scorer, reason="needs a judge model"))
