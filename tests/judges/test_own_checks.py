@@ -382,3 +382,14 @@ def test_the_context_holds_the_case_and_transcript(tmp_path: Path) -> None:
     assert ctx.metadata == {"team": "a"}
     assert ctx.args == {"k": 1}
     assert ctx.calls == []
+
+
+def test_rubric_samples_vote_like_the_built_in_rubrics() -> None:
+    replies = [json.dumps({"reasoning": f"r{s}", "score": s}) for s in (2, 5, 2)]
+    judge = Judge(MockProvider(replies), JudgeConfig(cache=False, samples=3))
+    [scorer] = build_scorers(
+        [ScorerRef(scorer="rubric", args=RUBRIC)], judge_spec="x", judges={"x": judge}
+    )
+    [s] = _run(scorer, "Buy bonds.")
+    assert s.passed is False  # the median of 2, 5, 2
+    assert "votes 2, 5, 2" in s.explanation

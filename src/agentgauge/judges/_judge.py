@@ -282,10 +282,20 @@ class Judge:
             self._templates[task] = load_template(task, folder)
         return self._templates[task]
 
-    async def evaluate(self, task_name: str, inputs: Mapping[str, str]) -> JudgeResult:
-        """Judge ``inputs`` (one string per task input; missing ones are rendered as '(none)')."""
-        task = get_task(task_name)
-        template = self.template(task_name)
+    async def evaluate(
+        self,
+        task_name: str,
+        inputs: Mapping[str, str],
+        *,
+        task: JudgeTask | None = None,
+        template: Template | None = None,
+    ) -> JudgeResult:
+        """Judge ``inputs`` (one string per task input; missing ones are rendered as '(none)').
+
+        ``task`` and ``template``: the caller's own instead of the shipped ones of
+        ``task_name`` (a rubric written in a suite brings both)."""
+        task = task or get_task(task_name)
+        template = template or self.template(task_name)
         ordered = {k: (inputs.get(k) or "(none)") for k in task.inputs}
         prompt = render(template, ordered)
         parsed: list[_Parsed] = []

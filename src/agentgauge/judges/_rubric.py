@@ -25,7 +25,6 @@ templating (:func:`render`), so a reply cannot rewrite its own rubric. The judge
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,10 +33,10 @@ import orjson
 from ..errors import JudgeError
 from ..schema import Case, CaseResult, Message, Score, rubric_scale
 from ..scoring import final_text, question, tool_results_text
-from ._judge import Judge, JudgeResult, _aggregate, _Parsed
+from ._judge import Judge, JudgeResult
 from ._scorers import JudgeScorer, _votes
 from ._tasks import JudgeTask
-from ._templates import Template, escape_fences, render
+from ._templates import Template, escape_fences
 
 #: what a suite rubric reads (the same inputs as the built-in response_quality rubric)
 RUBRIC_TASK = JudgeTask(
@@ -96,21 +95,7 @@ async def evaluate_rubric(
 ) -> JudgeResult:
     """:meth:`Judge.evaluate` with the suite's own template instead of a shipped one (the same
     samples, retries, cache and aggregation)."""
-    ordered = {k: (inputs.get(k) or "(none)") for k in RUBRIC_TASK.inputs}
-    prompt = render(template, ordered)
-    parsed: list[_Parsed] = []
-    errors: list[str] = []
-    counter = Counter[str]()
-    for i in range(judge.config.samples):
-        try:
-            parsed.append(await judge._sample(RUBRIC_TASK, prompt.system, prompt.user, i, counter))
-        except JudgeError as exc:
-            errors.append(str(exc))
-    judge.provider_calls += counter["calls"]
-    judge.cache_hits += counter["hits"]
-    if not parsed:
-        raise JudgeError(f"{template.label}: {errors[0]}")
-    return _aggregate(RUBRIC_TASK, template, parsed, errors, counter["calls"], counter["hits"])
+    return await judge.evaluate(RUBRIC_TASK.name, inputs, task=RUBRIC_TASK, template=template)
 
 
 class SuiteRubricScorer(JudgeScorer):
