@@ -16,6 +16,7 @@ Options: ``n_ctx`` (4096), ``n_threads`` (2, or ``AGENTGAUGE_LOCAL_THREADS``), `
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib.util
 import itertools
@@ -253,8 +254,20 @@ def _load(path: Path, n_ctx: int, n_threads: int) -> _LoadedModel:
                 )
             except (ValueError, RuntimeError) as exc:
                 raise UserError(f"local:{path}: cannot load the model ({exc})") from None
+            if not _MODELS:
+                atexit.register(_close_models)
             model = _MODELS[key] = _LoadedModel(llama)
         return model
+
+
+def _close_models() -> None:
+    """Free the loaded models at exit, while llama.cpp's module is still whole: left to the
+    garbage collector at interpreter shutdown, ``Llama.__del__`` prints a TypeError traceback
+    after everything else (pytest's closing line included)."""
+    with _MODELS_LOCK:
+        for model in _MODELS.values():
+            model.llama.close()
+        _MODELS.clear()
 
 
 def _cache_tag(path: Path, **options: object) -> str:
