@@ -393,3 +393,4 @@ def test_rubric_samples_vote_like_the_built_in_rubrics() -> None:
     [s] = _run(scorer, "Buy bonds.")
     assert s.passed is False  # the median of 2, 5, 2
     assert "votes 2, 5, 2" in s.explanation
+    assert s.agreement == pytest.approx(2 / 3)  # recorded as for the built-in judge scorers
