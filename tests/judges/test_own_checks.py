@@ -300,7 +300,12 @@ def test_run_and_score_fail_the_wrong_reply_and_pass_the_right_one(tmp_path: Pat
     scored = runner.invoke(
         cli,
         ["score", str(suite), "--responses", str(responses), "-o", str(tmp_path / "s")],
-        env={"AGENTGAUGE_ALLOW_SUITE_CODE": "1"},
+    )
+    assert scored.exit_code == 2  # the suite's code needs the opt-in here too
+    assert "--allow-suite-code" in scored.output
+    again = ["--overwrite", "--allow-suite-code"]
+    scored = runner.invoke(
+        cli, ["score", str(suite), "-r", str(responses), "-o", str(tmp_path / "s"), *again]
     )
     assert scored.exit_code in (0, 1), scored.output
     by_score = _verdicts(tmp_path / "s")

@@ -17,7 +17,8 @@ from pathlib import Path
 import click
 
 from ..io import load_suite_any
-from ..runner import ScoreOutcome, score_responses
+from ..runner import RunConfig, ScoreOutcome, score_responses
+from ._options import allow_suite_code_option
 
 __all__ = ["command"]
 
@@ -82,8 +83,15 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     is_flag=True,
     help="Leave out cases with no response (default: record them as errors).",
 )
+@allow_suite_code_option
 def command(
-    suite: Path, responses_file: Path, run_dir: Path, mode: str, overwrite: bool, skip_missing: bool
+    suite: Path,
+    responses_file: Path,
+    run_dir: Path,
+    mode: str,
+    overwrite: bool,
+    skip_missing: bool,
+    allow_suite_code: bool,
 ) -> None:
     """Score recorded responses against SUITE (no model calls).
 
@@ -109,6 +117,10 @@ def command(
         suite_path=suite,
         responses_path=responses_file,
         skip_missing=skip_missing,
+        # the suite's own code (python: scorers and judges) runs only with the opt-in
+        run_config=RunConfig(
+            suite_path=str(suite.resolve()), allow_suite_code=allow_suite_code or None
+        ),
     )
     # the suite's gates are given here so that metrics does not load the suite file again
     from ..metrics import finish_run
