@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
 
-from ..io import CategoryMix, LintFinding, SuiteCheck, check_suite
+from ..io import CategoryMix, LintFinding, SuiteCheck
 from ._options import allow_suite_code_option, text_or_json_option
 
 if TYPE_CHECKING:
@@ -37,35 +36,6 @@ def _findings_json(findings: list[LintFinding]) -> list[dict[str, Any]]:
         }
         for f in findings
     ]
-
-
-def _suite_code(check: SuiteCheck, allow: bool | None, judge: str | None) -> list[CodeUse]:
-    """Every piece of code the suite names (what ``run`` would run), checked by the suite code
-    policy without importing anything; each refusal becomes an error finding of ``check``."""
-    from .._suite_code import SuiteCodePolicy
-    from ..io import find_suite_file
-    from ..runner import suite_code_uses
-
-    if check.loaded is None:
-        return []
-    suite_file = find_suite_file(Path(check.path)) or Path(check.path)
-    policy = SuiteCodePolicy.for_suite(suite_file, allow)
-    uses = list(suite_code_uses(check.loaded, policy, judge_given=bool(judge)))
-    for use in uses:
-        if use.problem is None and use.warning is None:
-            continue
-        check.findings.append(
-            LintFinding(
-                severity="error" if use.problem else "warning",
-                code="suite-code",
-                message=use.problem or use.warning or "",
-                file=use.file,
-                line=use.line,
-                field=use.field,
-                case_id=use.ref.case_id,
-            )
-        )
-    return uses
 
 
 def _code_dict(uses: list[CodeUse]) -> list[dict[str, Any]]:
@@ -273,12 +243,20 @@ def command(
     listed with its file and function, and refused unless it is a file of the suite's folder
     and --allow-suite-code (or AGENTGAUGE_ALLOW_SUITE_CODE=1) allows it; none of it is imported.
     """
-    checks = [check_suite(path, judge=judge or None) for path in suites]
-    code = [_suite_code(c, allow_suite_code or None, judge) for c in checks]
-    failed = any(c.failed(strict=strict) for c in checks)
-    audits = _mutation_audits(checks) if mutate else None
-    if audits:
-        failed = failed or any(_audit_failed(f, strict) for _, f in audits.values())
+    from ..runner import ValidateConfig, validate_suite
+
+    config = ValidateConfig(
+        judge=judge or None, allow_suite_code=allow_suite_code or None, mutate=mutate
+    )
+    results = [validate_suite(path, config) for path in suites]
+    checks = [v.check for v in results]
+    code = [v.code for v in results]
+    failed = any(v.failed(strict=strict) for v in results)
+    audits: _Audits | None = None
+    if mutate:
+        audits = {
+            i: (v.audit, v.audit_findings) for i, v in enumerate(results) if v.audit is not None
+        }
     if fmt == "json":
         click.echo(_with_mutation(_json_report(checks, strict, code), audits, strict))
         ctx.exit(2 if failed else 0)
@@ -305,18 +283,6 @@ def command(
 
 
 # ----------------------------------------------------------------------------- --mutate
-
-
-def _mutation_audits(checks: list[SuiteCheck]) -> _Audits:
-    """The mutation audit of every suite that loaded (a suite with problems is not audited)."""
-    from ..mutation import audit_findings, audit_suite
-
-    out: _Audits = {}
-    for i, check in enumerate(checks):
-        if check.loaded is not None and not check.problems:
-            audit = audit_suite(check.loaded.suite)
-            out[i] = (audit, audit_findings(audit, check.loaded))
-    return out
 
 
 def _audit_failed(findings: list[LintFinding], strict: bool) -> bool:

@@ -26,6 +26,7 @@ from ._prices import PRICES, cost_usd
 from ._recorded import ScoreOutcome, score_responses
 from ._suite import SuiteSurvey, arun_suite, run_suite
 from ._tools import ToolState
+from ._validate import SuiteValidation, ValidateConfig, validate_suite
 
 __all__ = [
     "DEFAULT_AGENT",
@@ -44,7 +45,9 @@ __all__ = [
     "SuiteCodePolicy",
     "SuiteCodeRefused",
     "SuiteSurvey",
+    "SuiteValidation",
     "ToolState",
+    "ValidateConfig",
     "arun_suite",
     "cache_file",
     "cache_stats",
@@ -61,5 +64,6 @@ __all__ = [
     "score_responses",
     "select_cases",
     "suite_code_uses",
+    "validate_suite",
     "with_suite_scorers",
 ]
