@@ -130,3 +130,37 @@ def test_calibrate_cli(tmp_path: Path) -> None:
     )
     assert res.exit_code == 2
     assert "cannot read labels" in res.output
+
+
+def test_calibrate_warns_when_kappa_is_below_the_threshold(tmp_path: Path) -> None:
+    rows = [
+        _eq_row("Paris.", "equivalent"),
+        _eq_row("It is Paris.", "equivalent"),
+        _eq_row("Lyon.", "different"),
+        _eq_row("Nice.", "different"),
+    ]
+    verdicts = ["equivalent", "different", "different", "equivalent"]  # kappa 0.0
+    mock = MockProvider([json.dumps({"reasoning": "r", "verdict": v}) for v in verdicts])
+    report = anyio.run(
+        calibrate, Judge(mock, JudgeConfig(cache=False)), read_labels(_write(tmp_path, rows))
+    )
+    [warning] = report.low_agreement(0.6)
+    assert warning.startswith("equivalence_answer: kappa 0.000 is below 0.6")
+    assert report.low_agreement(-0.5) == []
+
+
+def test_calibrate_cli_warns_on_low_kappa(tmp_path: Path) -> None:
+    path = _write(tmp_path, [_eq_row("Paris.", "equivalent"), _eq_row("Lyon.", "different")])
+    args = ["calibrate", "--labels", str(path), "--judge", "mock:judge"]
+    ok = CliRunner().invoke(cli, args)
+    assert "warning:" not in ok.output  # kappa 1.0 meets the default 0.6
+    # an unreachable threshold: the same perfect judge is flagged
+    res = CliRunner().invoke(cli, [*args, "--min-kappa", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["warnings"] == []  # 1.0 is not below 1
+    bad = [_eq_row("Paris.", "different"), _eq_row("Lyon.", "equivalent")]
+    flipped = CliRunner().invoke(
+        cli, ["calibrate", "--labels", str(_write(tmp_path, bad)), "--judge", "mock:judge"]
+    )
+    assert "warning: equivalence_answer: kappa" in flipped.output

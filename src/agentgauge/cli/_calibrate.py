@@ -41,6 +41,13 @@ def _fmt(x: float | None) -> str:
 )
 @click.option("--no-cache", is_flag=True, help="Do not read or write the judge cache.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--min-kappa",
+    default=0.6,
+    show_default=True,
+    type=click.FloatRange(-1, 1),
+    help="Warn for each task whose kappa is below this.",
+)
 def command(
     labels_path: Path,
     spec: str,
@@ -49,26 +56,18 @@ def command(
     templates_dir: Path | None,
     no_cache: bool,
     as_json: bool,
+    min_kappa: float,
 ) -> None:
-    import anyio
+    from ..judges import JudgeConfig, calibrate_file
 
-    from ..judges import CalibrationReport, Judge, JudgeConfig, calibrate, read_labels
-
-    examples = read_labels(labels_path)
     config = JudgeConfig(
         spec=spec, samples=samples, cache=not no_cache, templates_dir=templates_dir
     )
-    judge = Judge.from_config(config)
-
-    async def measure() -> CalibrationReport:
-        try:
-            return await calibrate(judge, examples, tasks=tasks)
-        finally:
-            await judge.aclose()
-
-    report = anyio.run(measure)
+    report = calibrate_file(labels_path, config, tasks=tasks)
+    warnings = report.low_agreement(min_kappa)
     if as_json:
-        click.echo(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode())
+        data = {**report.to_json(), "min_kappa": min_kappa, "warnings": warnings}
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
         return
     total = sum(t.n for t in report.tasks)
     agree = sum(sum(h == j for h, j in t.pairs) for t in report.tasks)
@@ -96,3 +95,5 @@ def command(
             click.echo(f"  disagree {d}")
         for e in t.error_examples:
             click.echo(f"  error {e}")
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)

@@ -23,7 +23,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import JudgeError, UserError
-from ._judge import Judge, JudgeResult
+from ._judge import Judge, JudgeConfig, JudgeResult
 from ._tasks import get_task
 
 
@@ -142,6 +142,21 @@ class CalibrationReport:
     judge: str
     tasks: tuple[TaskAgreement, ...]
 
+    def low_agreement(self, min_kappa: float) -> list[str]:
+        """A warning for each task whose (weighted, for 1-5 tasks) kappa is below ``min_kappa``,
+        or cannot be computed: the judge is not fit to stand in for these labels there."""
+        out = []
+        for t in self.tasks:
+            kappa = t.weighted_kappa if t.weighted_kappa is not None else t.kappa
+            if kappa is None:
+                out.append(f"{t.task}: kappa cannot be computed from {t.n} example(s)")
+            elif kappa < min_kappa:
+                out.append(
+                    f"{t.task}: kappa {kappa:.3f} is below {min_kappa:g}: do not trust this "
+                    "judge's verdicts on this task without review"
+                )
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {
             "judge": self.judge,
@@ -213,11 +228,31 @@ async def calibrate(
     return CalibrationReport(judge=judge.name, tasks=tuple(out))
 
 
+def calibrate_file(
+    labels_path: Path, config: JudgeConfig, *, tasks: Sequence[str] = ()
+) -> CalibrationReport:
+    """Build the judge of ``config``, run it on the labelled examples in ``labels_path`` (JSONL)
+    and measure agreement (what ``agentgauge calibrate`` calls)."""
+    import anyio
+
+    examples = read_labels(labels_path)
+    judge = Judge.from_config(config)
+
+    async def measure() -> CalibrationReport:
+        try:
+            return await calibrate(judge, examples, tasks=tasks)
+        finally:
+            await judge.aclose()
+
+    return anyio.run(measure)
+
+
 __all__ = [
     "CalibrationReport",
     "LabelledExample",
     "TaskAgreement",
     "calibrate",
+    "calibrate_file",
     "cohen_kappa",
     "read_labels",
     "weighted_kappa",
