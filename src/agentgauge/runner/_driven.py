@@ -15,7 +15,7 @@ from ..providers import AgentTurn, DrivenAgent, GenerateConfig, ModelReply, Real
 from ..schema import JsonValue, Message, ToolCall, ToolMode, ToolSpec, TraceEvent
 from ._loop import RunStats, Transcript
 from ._prices import cost_usd
-from ._tools import ToolOutcome, ToolSimulator
+from ._tools import ToolSimulator
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -108,21 +108,6 @@ def _record_model_call(tr: Transcript, reply: ModelReply, model: str, turn: int)
     )
 
 
-def _tool_event(call: ToolCall, outcome: ToolOutcome, turn: int) -> TraceEvent:
-    return TraceEvent(
-        kind="tool",
-        turn=turn,
-        start=outcome.start,
-        end=outcome.end,
-        latency_ms=(outcome.end - outcome.start) * 1000.0,
-        tool=call.name,
-        arguments=call.arguments,
-        result=outcome.result,
-        fault=outcome.fault,
-        error=outcome.error,
-    )
-
-
 async def run_driven_turn(
     agent: DrivenAgent,
     *,
@@ -153,7 +138,7 @@ async def run_driven_turn(
         backend = _OwnTool(call.name, real) if mode == "real" and real is not None else None
         outcome = await sim.call(call, real=backend)
         tr.tool_calls += 1
-        tr.trace.append(_tool_event(call, outcome, turn))
+        tr.trace.append(outcome.trace_event(call, turn))
         message = Message(
             role="tool", content=outcome.content, tool_call_id=call.id, name=call.name
         )

@@ -193,20 +193,7 @@ async def _run_tools(
     for call in calls:
         outcome = await sim.call(call)
         tr.tool_calls += 1
-        tr.trace.append(
-            TraceEvent(
-                kind="tool",
-                turn=turn,
-                start=outcome.start,
-                end=outcome.end,
-                latency_ms=(outcome.end - outcome.start) * 1000.0,
-                tool=call.name,
-                arguments=call.arguments,
-                result=outcome.result,
-                fault=outcome.fault,
-                error=outcome.error,
-            )
-        )
+        tr.trace.append(outcome.trace_event(call, turn))
         out.append(
             Message(role="tool", content=outcome.content, tool_call_id=call.id, name=call.name)
         )

@@ -41,7 +41,16 @@ import orjson
 
 from .._suite_code import SuiteCodePolicy, import_suite_file, resolve_attr
 from ..errors import UserError
-from ..schema import Case, FaultKind, FaultRate, JsonValue, ToolCall, ToolSim, ToolSpec
+from ..schema import (
+    Case,
+    FaultKind,
+    FaultRate,
+    JsonValue,
+    ToolCall,
+    ToolSim,
+    ToolSpec,
+    TraceEvent,
+)
 
 
 class RealResult(Protocol):
@@ -84,6 +93,21 @@ class ToolOutcome:
     error: str | None
     start: float
     end: float
+
+    def trace_event(self, call: ToolCall, turn: int) -> TraceEvent:
+        """The trace step of this call (the agent loop's and a driven agent's alike)."""
+        return TraceEvent(
+            kind="tool",
+            turn=turn,
+            start=self.start,
+            end=self.end,
+            latency_ms=(self.end - self.start) * 1000.0,
+            tool=call.name,
+            arguments=call.arguments,
+            result=self.result,
+            fault=self.fault,
+            error=self.error,
+        )
 
 
 _fn_cache: dict[tuple[Path, str], tuple[Callable[..., Any], bool]] = {}
