@@ -35,9 +35,8 @@ from ..schema import (
     Score,
     ToolCall,
     TraceEvent,
-    matches_case,
 )
-from ..scoring import agent_calls, final_text, question, tool_messages
+from ..scoring import Check, agent_calls, final_text, question, tool_messages
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -145,24 +144,22 @@ def load_scorer_function(spec: str) -> Any:
     return fn
 
 
-class PythonScorer:
+class PythonScorer(Check):
     """A scorer of one's own: calls the function with a :class:`ScorerContext` and turns its
     :class:`ScoreResult` into a score named after the function."""
 
     def __init__(
         self, spec: str, *, args: Mapping[str, Any] | None = None, cases: Sequence[str] = ()
     ) -> None:
+        super().__init__(cases=cases)
         self.spec = spec
         self.fn = load_scorer_function(spec)
         self.name = spec.rpartition(":")[2]
         self.args = dict(args or {})
-        self.cases = tuple(cases)
 
-    async def score(
+    async def _score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
     ) -> list[Score]:
-        if not matches_case(case, self.cases):
-            return []
         out = self.fn(_context(case, result, turns, self.args))
         if inspect.isawaitable(out):
             out = await out

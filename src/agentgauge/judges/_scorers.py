@@ -13,8 +13,9 @@ from typing import Any
 import orjson
 
 from ..errors import JudgeError
-from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec, matches_case
+from ..schema import ArgMatcher, Case, CaseResult, Message, Score, ToolSpec
 from ..scoring import (
+    Check,
     agent_calls,
     final_text,
     judge_error_score,
@@ -68,34 +69,27 @@ def _dump(value: Any) -> str:
     return value if isinstance(value, str) else orjson.dumps(value).decode()
 
 
-class JudgeScorer:
+class JudgeScorer(Check):
     """Base of the judge scorers: runs ``_score`` and turns a :class:`JudgeError` into a
     judge-error score. ``cases`` restricts it to cases whose id, category or tag matches."""
 
     name = "judge"
 
     def __init__(self, judge: Judge, *, cases: Sequence[str] = ()) -> None:
+        super().__init__(cases=cases)
         self.judge = judge
-        self.cases = tuple(cases)
 
     async def score(
         self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
     ) -> list[Score]:
-        if not matches_case(case, self.cases):
-            return []
         try:
             with collect_results() as seen:
-                scores = await self._score(case, result, turns)
+                scores = await super().score(case, result, turns)
             return mark_agreement(scores, seen)
         except JudgeError as exc:
             score = judge_error_score(self.name, str(exc))
             record_judge_error(result, score)
             return [score]
-
-    async def _score(
-        self, case: Case, result: CaseResult, turns: Sequence[Sequence[Message]]
-    ) -> list[Score]:
-        raise NotImplementedError
 
     async def aclose(self) -> None:
         """Release the judge's provider (the runner calls this once, after the run)."""
