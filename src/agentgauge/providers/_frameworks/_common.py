@@ -7,9 +7,11 @@ from typing import Any
 
 from ...errors import MissingExtraError, ProviderError, UserError
 from ...schema import JsonValue
+from .._base import ModelRequest, ModelResponse
 from .._common import as_bool, redact
 
 __all__ = [
+    "FrameworkAgent",
     "agent_error",
     "arguments",
     "json_value",
@@ -114,3 +116,20 @@ def agent_error(name: str, exc: BaseException) -> ProviderError:
     """A framework's exception as a ProviderError (redacted; never retried)."""
     detail = redact(f"{type(exc).__name__}: {exc}").splitlines()[0]
     return ProviderError(f"{name}: the agent raised {detail}", transient=False)
+
+
+class FrameworkAgent:
+    """What every framework adapter shares: a name, and no single model call (the framework
+    runs its own loop; the runner drives it through ``run_turn``)."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        raise ProviderError(
+            f"{self.name}: a framework agent runs its own loop; use it as the agent under test "
+            "(agentgauge run), not as a single model call",
+            transient=False,
+        )

@@ -21,9 +21,9 @@ from typing import Any
 
 from ...errors import UserError
 from ...schema import JsonValue, Message, ToolCall, Usage
-from .._base import ModelRequest, ModelResponse
 from .._python import source_tag
 from ._common import (
+    FrameworkAgent,
     agent_error,
     arguments,
     json_value,
@@ -174,7 +174,7 @@ def _tool_nodes(graph: Any) -> list[Any]:
     ]
 
 
-class LangGraphAgent:
+class LangGraphAgent(FrameworkAgent):
     """Runs a compiled LangGraph graph once per user turn (see the module docstring)."""
 
     def __init__(self, graph: Any, *, name: str) -> None:
@@ -188,18 +188,6 @@ class LangGraphAgent:
                 # the ToolNode's own interception hook; a sync wrapper of yours is kept (used
                 # as is when the call is not an agentgauge turn's)
                 node._awrap_tool_call = _interceptor(current)
-
-    def __repr__(self) -> str:
-        return f"LangGraphAgent(name={self.name!r})"
-
-    async def generate(self, request: ModelRequest) -> ModelResponse:
-        from ...errors import ProviderError
-
-        raise ProviderError(
-            f"{self.name}: a framework agent runs its own loop; use it as the agent under test "
-            "(agentgauge run), not as a single model call",
-            transient=False,
-        )
 
     async def run_turn(self, turn: AgentTurn) -> TurnEnd:
         errors = require("langgraph.errors", "langgraph", _EXTRA)

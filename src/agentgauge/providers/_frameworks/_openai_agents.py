@@ -19,9 +19,9 @@ import time
 from typing import Any
 
 from ...schema import JsonValue, Message, ToolCall, Usage
-from .._base import ModelRequest, ModelResponse
 from .._python import source_tag
 from ._common import (
+    FrameworkAgent,
     agent_error,
     arguments,
     json_value,
@@ -102,7 +102,7 @@ def _model_name(agent: Any) -> str:
     return str(getattr(model, "model", "") or "")
 
 
-class OpenAIAgentsAgent:
+class OpenAIAgentsAgent(FrameworkAgent):
     """Runs an OpenAI Agents SDK ``Agent`` once per user turn (see the module docstring)."""
 
     def __init__(self, agent: Any, *, name: str, system: bool = True) -> None:
@@ -110,18 +110,6 @@ class OpenAIAgentsAgent:
         self.name = name
         self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(agent)
         self._system = system
-
-    def __repr__(self) -> str:
-        return f"OpenAIAgentsAgent(name={self.name!r})"
-
-    async def generate(self, request: ModelRequest) -> ModelResponse:
-        from ...errors import ProviderError
-
-        raise ProviderError(
-            f"{self.name}: a framework agent runs its own loop; use it as the agent under test "
-            "(agentgauge run), not as a single model call",
-            transient=False,
-        )
 
     def _wrap(self, sdk: Any, tool: Any, turn: AgentTurn) -> Any:
         if not isinstance(tool, sdk.FunctionTool):

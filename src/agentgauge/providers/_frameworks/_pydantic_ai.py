@@ -16,9 +16,9 @@ from typing import Any
 
 from ...errors import UserError
 from ...schema import JsonValue, Message, ToolCall, Usage
-from .._base import ModelRequest, ModelResponse
 from .._python import source_tag
 from ._common import (
+    FrameworkAgent,
     agent_error,
     arguments,
     json_value,
@@ -132,25 +132,13 @@ def _routed(toolset: Any, turn: AgentTurn) -> Any:
     return Routed(toolset)
 
 
-class PydanticAIAgent:
+class PydanticAIAgent(FrameworkAgent):
     """Runs a pydantic-ai ``Agent`` once per user turn (see the module docstring)."""
 
     def __init__(self, agent: Any, *, name: str) -> None:
         self.agent = agent
         self.name = name
         self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(agent)
-
-    def __repr__(self) -> str:
-        return f"PydanticAIAgent(name={self.name!r})"
-
-    async def generate(self, request: ModelRequest) -> ModelResponse:
-        from ...errors import ProviderError
-
-        raise ProviderError(
-            f"{self.name}: a framework agent runs its own loop; use it as the agent under test "
-            "(agentgauge run), not as a single model call",
-            transient=False,
-        )
 
     async def run_turn(self, turn: AgentTurn) -> TurnEnd:
         sdk = _sdk()
