@@ -30,6 +30,7 @@ from ._expect import (
 from ._from_function import tool, tool_from_function
 from ._gates import Gates, Percentile, RegressionMetric, ScorerGate
 from ._jsonschema import suite_json_schema
+from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_label
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._sources import McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
@@ -38,6 +39,7 @@ __all__ = [
     "CATEGORY_STRATA",
     "FORMAT_VERSION",
     "KNOWN_CATEGORIES",
+    "LABEL_PATTERN",
     "MATCHER_KEYS",
     "PYTHON_PREFIX",
     "SCORER_INFO",
@@ -55,6 +57,8 @@ __all__ = [
     "Gates",
     "JsonValue",
     "Labels",
+    "Matrix",
+    "MatrixEntry",
     "McpSource",
     "Message",
     "Model",
@@ -80,6 +84,7 @@ __all__ = [
     "TraceEvent",
     "Turn",
     "Usage",
+    "agent_label",
     "expand_matcher",
     "matches_case",
     "rubric_scale",
@@ -87,4 +92,5 @@ __all__ = [
     "suite_json_schema",
     "tool",
     "tool_from_function",
+    "valid_label",
 ]

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
 from ._expect import ArgsMatch, Expectation, ExtraArguments
 from ._gates import Gates
+from ._matrix import Matrix
 from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
 
@@ -165,6 +166,8 @@ class Suite(Model):
     gates: Gates | None = None
     #: extra scorers (LLM judges, similarity, safety ...) run after the deterministic ones
     scorers: list[ScorerRef] = Field(default_factory=list)
+    #: several agents compared in one run (docs/running.md, "Many agents in one run")
+    matrix: Matrix | None = None
 
     def tool_map(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}

@@ -1,0 +1,186 @@
+"""The shape of ``OUT/comparison.json``: every agent of a matrix run side by side.
+
+Written by :func:`agentgauge.metrics.compare_matrix` (``metrics/_matrix.py``) and read back by
+:func:`agentgauge.metrics.read_matrix`; the reports (console, Markdown, JUnit, HTML dashboard)
+render it. Field names are stable: the HTML dashboard reads them.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from pydantic import Field
+
+from ..schema import Model
+from ._compare import MetricDelta
+from ._model import Cost, Latency, Mean, Rate
+
+__all__ = [
+    "MATRIX_VERSION",
+    "MODULE_METRICS",
+    "MatrixAgentStats",
+    "MatrixComparison",
+    "MatrixPair",
+    "MatrixPerformance",
+    "MatrixQuality",
+    "MemberStatus",
+    "Quantile",
+    "ScenarioStats",
+]
+
+#: version of the comparison.json shape (bumped on any incompatible change)
+MATRIX_VERSION = 1
+
+#: the module-level rates of :attr:`MatrixQuality.modules`: (key, module, label), in the order
+#: a radar chart draws them (perception, planning, memory, tool use)
+MODULE_METRICS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("intent_accuracy", "perception", "intent recognition"),
+    ("clarification_rate", "perception", "clarification"),
+    ("routing_accuracy", "planning", "routing"),
+    ("call_decision_accuracy", "planning", "tool-call decision"),
+    ("memory_retention", "memory", "memory retention"),
+    ("tool_selection_accuracy", "tool", "tool selection"),
+    ("argument_accuracy", "tool", "arguments"),
+)
+
+#: ``done``: the member's run finished and was summarised; ``failed``: it could not run (the
+#: error says why); ``missing``: it has not run yet (an interrupted matrix)
+MemberStatus = Literal["done", "failed", "missing"]
+
+
+class Quantile(Model):
+    """A latency percentile (ms) with a distribution-free interval from order statistics."""
+
+    q: float
+    n: int = 0
+    value: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+
+class MatrixQuality(Model):
+    """How well an agent did (rates over scored results, with Wilson intervals)."""
+
+    pass_rate: Rate = Field(default_factory=Rate)
+    error_rate: Rate = Field(default_factory=Rate)
+    tool_selection: Rate = Field(default_factory=Rate)
+    arguments: Rate = Field(default_factory=Rate)
+    #: partial argument credit (mean per result)
+    arguments_partial: Mean = Field(default_factory=Mean)
+    behavior: Rate = Field(default_factory=Rate)
+    task_completion: Rate = Field(default_factory=Rate)
+    #: every scorer's (judges and deterministic checks of ``scorers:``) mean 0..1 value
+    scorers: dict[str, Mean] = Field(default_factory=dict)
+    scorer_pass_rates: dict[str, Rate] = Field(default_factory=dict)
+    #: module-level rates, keyed as :data:`MODULE_METRICS` (a rate with ``n == 0``: the suite
+    #: has no labels for it)
+    modules: dict[str, Rate] = Field(default_factory=dict)
+
+
+class MatrixPerformance(Model):
+    """How fast an agent answered: per-result latency and time to first token, milliseconds."""
+
+    latency: Latency = Field(default_factory=Latency)
+    latency_mean: Mean = Field(default_factory=Mean)
+    p50: Quantile = Field(default_factory=lambda: Quantile(q=0.5))
+    p95: Quantile = Field(default_factory=lambda: Quantile(q=0.95))
+    #: only results that streamed (``run --stream``)
+    ttft: Latency = Field(default_factory=Latency)
+    ttft_p50: Quantile = Field(default_factory=lambda: Quantile(q=0.5))
+    ttft_p95: Quantile = Field(default_factory=lambda: Quantile(q=0.95))
+
+
+class ScenarioStats(Model):
+    """One scenario (case category) of one agent."""
+
+    results: int = 0
+    pass_rate: Rate = Field(default_factory=Rate)
+    #: mean input + output tokens per result
+    tokens: Mean = Field(default_factory=Mean)
+    latency: Latency = Field(default_factory=Latency)
+
+
+class MatrixAgentStats(Model):
+    """One member of the matrix: its run and its Quality, Cost and Performance."""
+
+    label: str
+    agent: str
+    #: the member's run directory, relative to the matrix folder
+    run_dir: str
+    status: MemberStatus = "done"
+    #: why a ``failed`` member could not run
+    error: str | None = None
+    #: 1 = best; members that did not finish are ranked last
+    rank: int = 0
+    #: results (case × trial) and distinct cases
+    results: int = 0
+    cases: int = 0
+    quality: MatrixQuality = Field(default_factory=MatrixQuality)
+    cost: Cost = Field(default_factory=Cost)
+    performance: MatrixPerformance = Field(default_factory=MatrixPerformance)
+    #: per scenario (case category)
+    scenarios: dict[str, ScenarioStats] = Field(default_factory=dict)
+    #: the member's gates (``run --gate``): None when they were not checked
+    gates_passed: bool | None = None
+    #: names of the gates it failed (``min_pass_rate`` ...)
+    gate_failures: list[str] = Field(default_factory=list)
+
+
+class MatrixPair(Model):
+    """Agents ``a`` and ``b`` compared on the cases both ran (``b`` minus ``a``).
+
+    A case's verdict is passed when every trial passed; ``a_only`` / ``b_only`` count the cases
+    only that agent passed, and the exact McNemar test is on those discordant cases.
+    """
+
+    a: str
+    b: str
+    #: cases both ran
+    shared_cases: int = 0
+    a_only: int = 0
+    b_only: int = 0
+    #: exact two-sided McNemar p-value of the pass-rate difference
+    p_value: float = 1.0
+    #: ``p_value`` adjusted for the number of pairs (Holm); ``significant`` uses this one
+    p_adjusted: float = 1.0
+    significant: bool = False
+    #: the label of the significantly better agent (None: no significant difference)
+    better: str | None = None
+    #: ``b - a`` of each compared metric with its paired bootstrap interval
+    deltas: list[MetricDelta] = Field(default_factory=list)
+
+    def delta(self, metric: str) -> MetricDelta | None:
+        return next((d for d in self.deltas if d.metric == metric), None)
+
+
+class MatrixComparison(Model):
+    """Every agent of a matrix run side by side (``OUT/comparison.json``)."""
+
+    version: int = MATRIX_VERSION
+    suite: str = ""
+    #: the matrix folder
+    out_dir: str = ""
+    confidence: float = 0.95
+    #: significance level of the pairwise tests (after the Holm adjustment)
+    alpha: float = 0.05
+    #: in the matrix's order
+    agents: list[MatrixAgentStats] = Field(default_factory=list)
+    #: labels, best first (pass rate, then fewer errors, then lower mean cost and latency)
+    ranking: list[str] = Field(default_factory=list)
+    #: every pair of finished agents, in matrix order (``a`` before ``b``)
+    pairs: list[MatrixPair] = Field(default_factory=list)
+    #: every scenario any agent ran, sorted
+    scenarios: list[str] = Field(default_factory=list)
+    #: every scorer name any agent has, sorted
+    scorers: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    def agent(self, label: str) -> MatrixAgentStats | None:
+        return next((a for a in self.agents if a.label == label), None)
+
+    def pair(self, a: str, b: str) -> MatrixPair | None:
+        """The pair of ``a`` and ``b`` in either order (its deltas are ``pair.b - pair.a``)."""
+        return next((p for p in self.pairs if {p.a, p.b} == {a, b}), None)
+
+    def significant_pairs(self) -> list[MatrixPair]:
+        return [p for p in self.pairs if p.significant]
