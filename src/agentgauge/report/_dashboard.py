@@ -1,0 +1,470 @@
+"""The dashboard of fine-grained evaluation: agents side by side (docs/reports.md#dashboard).
+
+Three columns — Quality, Cost, Performance — with one card per agent and the best value of each
+row highlighted; a radar of the module-level rates; bars of tokens and latency per agent and per
+scenario (category); per-scenario pass-rate progress bars; the pairwise McNemar matrix.
+
+:func:`dashboard_section` renders it for one or more summaries (the single-run HTML report
+includes it); :func:`render_dashboard` wraps it in a self-contained page (inline CSS, SVG and a
+small script to hide or show an agent; no network), and :func:`write_dashboard` writes that page
+for run directories. Every string from results is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+
+from ..metrics import Latency, Rate, Summary
+from ..schema import SCORER_INFO
+from ._dashboard_charts import (
+    Bar,
+    BarGroup,
+    RadarAxis,
+    RadarSeries,
+    colour,
+    esc,
+    hbars,
+    progress,
+    radar_svg,
+    table,
+)
+from ._dashboard_sig import (
+    PairSignificance,
+    Significance,
+    holm,
+    matrix_html,
+    significance,
+    win_text,
+)
+from ._fmt import ms
+
+__all__ = [
+    "DASHBOARD_FILE",
+    "RADAR_AXES",
+    "DashboardAgent",
+    "PairSignificance",
+    "dashboard_section",
+    "holm",
+    "render_dashboard",
+]
+
+#: the page ``run --agent A --agent B`` writes next to comparison.json
+DASHBOARD_FILE = "dashboard.html"
+#: scenarios (categories) drawn, at most (the largest first when there are more)
+SCENARIO_ROWS = 30
+
+
+@dataclass(frozen=True, kw_only=True)
+class DashboardAgent:
+    """One agent of the dashboard: its name and its run's summary."""
+
+    name: str
+    summary: Summary
+    #: mean tokens (input + output) per result by category; read from results.jsonl by
+    #: :func:`load_agents` (the summary has no per-category tokens); empty: not drawn
+    tokens_by_category: dict[str, float] = field(default_factory=dict)
+
+
+_RateOf = Callable[[Summary], Rate]
+
+#: the radar's axes: (module, label, the rate)
+RADAR_AXES: tuple[tuple[str, str, _RateOf], ...] = (
+    ("perception", "intent recognition", lambda s: s.diagnosis.intent_accuracy),
+    ("perception", "clarification", lambda s: s.diagnosis.clarification_rate),
+    ("planning", "routing", lambda s: s.diagnosis.routing_accuracy),
+    ("planning", "tool-call decision", lambda s: s.diagnosis.call_decision_accuracy),
+    ("memory", "retention", lambda s: s.diagnosis.memory_retention),
+    ("tool", "selection", lambda s: s.tool_selection.accuracy),
+    ("tool", "arguments", lambda s: s.arguments_strict),
+)
+
+
+# --- the cards: one row definition per metric ---------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Cell:
+    value: float | None
+    text: str
+    sub: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Row:
+    label: str
+    higher_is_better: bool
+    cell: Callable[[Summary], _Cell]
+    key: str = ""
+
+
+def _rate_cell(r: Rate) -> _Cell:
+    if r.value is None or r.low is None or r.high is None:
+        return _Cell(value=None, text="n/a", sub="nothing measured")
+    return _Cell(
+        value=r.value,
+        text=f"{r.value * 100:.1f}%",
+        sub=f"[{r.low * 100:.1f}–{r.high * 100:.1f}] · {r.passed}/{r.n}",
+    )
+
+
+def _per_result(mean: float | None, total: float, n: int, digits: int = 2) -> _Cell:
+    if mean is None or not n:
+        return _Cell(value=None, text="n/a", sub="nothing measured")
+    return _Cell(value=mean, text=f"{mean:.{digits}f}", sub=f"total {total:,.0f} · {n} results")
+
+
+def _tokens(s: Summary) -> _Cell:
+    c = s.cost
+    n = c.input_tokens.n
+    if not n or (c.input_tokens.total + c.output_tokens.total) == 0:
+        return _Cell(value=None, text="n/a", sub="no usage reported")
+    mean = (c.input_tokens.mean or 0.0) + (c.output_tokens.mean or 0.0)
+    return _Cell(
+        value=mean,
+        text=f"{mean:,.0f}",
+        sub=f"in {c.input_tokens.mean or 0:,.0f} · out {c.output_tokens.mean or 0:,.0f}",
+    )
+
+
+def _usd(s: Summary) -> _Cell:
+    m = s.cost.cost_usd
+    if not m.n or m.mean is None:
+        return _Cell(value=None, text="n/a", sub="no cost reported")
+    return _Cell(value=m.total, text=f"${m.total:.4f}", sub=f"${m.mean:.5f} per result")
+
+
+def _pct(lat: Latency, which: str) -> _Cell:
+    value = lat.p50 if which == "p50" else lat.p95
+    if not lat.n or value is None:
+        return _Cell(value=None, text="n/a", sub="not measured")
+    sub = f"{lat.n} results" + (" · approximate" if lat.approximate else "")
+    return _Cell(value=value, text=ms(value), sub=sub)
+
+
+def _judge_names(agents: Sequence[DashboardAgent]) -> list[str]:
+    names: set[str] = set()
+    for a in agents:
+        for name in a.summary.scorers:
+            info = SCORER_INFO.get(name)
+            if name.startswith("judge.") or (info is not None and info.judge == "required"):
+                names.add(name)
+    return sorted(names)
+
+
+def _judge_row(name: str) -> _Row:
+    def cell(s: Summary) -> _Cell:
+        st = s.scorers.get(name)
+        if st is None or st.mean.mean is None or st.mean.low is None or st.mean.high is None:
+            return _Cell(value=None, text="n/a", sub="not judged")
+        m = st.mean
+        unsure = f" · {st.uncertain} uncertain" if st.uncertain else ""
+        return _Cell(
+            value=m.mean, text=f"{m.mean:.2f}", sub=f"[{m.low:.2f}–{m.high:.2f}] · n={m.n}{unsure}"
+        )
+
+    return _Row(label=f"judge: {name.removeprefix('judge.')}", higher_is_better=True, cell=cell)
+
+
+def _columns(agents: Sequence[DashboardAgent]) -> list[tuple[str, list[_Row]]]:
+    def rate_row(label: str, of: _RateOf, key: str = "") -> _Row:
+        return _Row(label=label, higher_is_better=True, cell=lambda s: _rate_cell(of(s)), key=key)
+
+    quality = [
+        rate_row("pass rate", lambda s: s.overall.pass_rate, key="pass_rate"),
+        rate_row("tool selection", lambda s: s.tool_selection.accuracy),
+        rate_row("arguments (strict)", lambda s: s.arguments_strict),
+        rate_row("behaviour", lambda s: s.behavior),
+        rate_row("task completion", lambda s: s.task_completion),
+        *(_judge_row(n) for n in _judge_names(agents)),
+    ]
+    cost = [
+        _Row(
+            label="model calls / result",
+            higher_is_better=False,
+            cell=lambda s: _per_result(
+                s.cost.model_calls.mean, s.cost.model_calls.total, s.cost.model_calls.n
+            ),
+        ),
+        _Row(
+            label="tool calls / result",
+            higher_is_better=False,
+            cell=lambda s: _per_result(
+                s.cost.tool_calls.mean, s.cost.tool_calls.total, s.cost.tool_calls.n
+            ),
+        ),
+        _Row(label="tokens / result", higher_is_better=False, cell=_tokens),
+        _Row(label="cost (USD, total)", higher_is_better=False, cell=_usd),
+    ]
+    perf = [
+        _Row(
+            label="latency p50",
+            higher_is_better=False,
+            cell=lambda s: _pct(s.performance.latency, "p50"),
+        ),
+        _Row(
+            label="latency p95",
+            higher_is_better=False,
+            cell=lambda s: _pct(s.performance.latency, "p95"),
+        ),
+        _Row(
+            label="TTFT p50", higher_is_better=False, cell=lambda s: _pct(s.performance.ttft, "p50")
+        ),
+        _Row(
+            label="TTFT p95", higher_is_better=False, cell=lambda s: _pct(s.performance.ttft, "p95")
+        ),
+    ]
+    return [("Quality", quality), ("Cost", cost), ("Performance", perf)]
+
+
+def _best(cells: Sequence[_Cell], higher_is_better: bool) -> set[int]:
+    """The agents holding the best value of a row: none with fewer than two measured values
+    or when every measured value is the same (nothing to single out)."""
+    known = [(i, c.value) for i, c in enumerate(cells) if c.value is not None]
+    if len(known) < 2 or len({v for _, v in known}) == 1:
+        return set()
+    top = max(v for _, v in known) if higher_is_better else min(v for _, v in known)
+    return {i for i, v in known if abs(v - top) <= 1e-12}
+
+
+def _cards(agents: Sequence[DashboardAgent], sig: Significance) -> str:
+    names = [a.name for a in agents]
+    cols: list[str] = []
+    for title, rows in _columns(agents):
+        grid = [[row.cell(a.summary) for row in rows] for a in agents]
+        best = [
+            _best([grid[i][r] for i in range(len(agents))], row.higher_is_better)
+            for r, row in enumerate(rows)
+        ]
+        cards: list[str] = []
+        for i, a in enumerate(agents):
+            lines: list[str] = []
+            for r, row in enumerate(rows):
+                cell = grid[i][r]
+                cls = "agd-row agd-best" if i in best[r] else "agd-row"
+                if cell.value is None:
+                    cls += " agd-na"
+                star = (
+                    '<span class="agd-star" title="best of the agents">★</span>'
+                    if i in best[r]
+                    else ""
+                )
+                marks = ""
+                if row.key == "pass_rate":
+                    marks = "".join(
+                        f'<span class="agd-sig" title="{esc(win_text(names, i, lo, p, q))}">'
+                        f"▲ {esc(names[lo])}</span>"
+                        for lo, p, q in sig.wins.get(i, [])
+                    )
+                lines.append(
+                    f'<div class="{cls}"><dt>{esc(row.label)}</dt><dd>'
+                    f'<span class="agd-val">{esc(cell.text)}</span>{star}'
+                    f'<span class="agd-sub">{esc(cell.sub)}</span>{marks}</dd></div>'
+                )
+            cards.append(
+                f'<div class="agd-card {colour(i)}" data-agent="{i}">'
+                f'<h4><i class="agd-key"></i>{esc(a.name)}</h4><dl>{"".join(lines)}</dl></div>'
+            )
+        cols.append(
+            f'<div class="agd-col" data-column="{esc(title.lower())}"><h3>{esc(title)}</h3>'
+            f"{''.join(cards)}</div>"
+        )
+    return f'<div class="agd-columns">{"".join(cols)}</div>'
+
+
+def _radar(agents: Sequence[DashboardAgent]) -> str:
+    axes = [RadarAxis(group=g, label=label) for g, label, _ in RADAR_AXES]
+    series = []
+    for i, a in enumerate(agents):
+        values = tuple(of(a.summary).value if of(a.summary).n else None for _, _, of in RADAR_AXES)
+        series.append(RadarSeries(agent=i, name=a.name, values=values))
+    rows = []
+    for k, (group, label, _) in enumerate(RADAR_AXES):
+        cells = [f"<th>{esc(group)} · {esc(label)}</th>"]
+        for s in series:
+            v = s.values[k]
+            text = "n/a" if v is None else f"{v * 100:.1f}%"
+            cells.append(f'<td class="{"agd-na" if v is None else ""}">{text}</td>')
+        rows.append(cells)
+    grid = table(["module rate", *(a.name for a in agents)], rows, "agd-table agd-radar-values")
+    note = ""
+    if not any(v is not None for s in series for v in s.values):
+        note = (
+            '<p class="agd-note">No module-level rate was measured: the cases carry no labels '
+            "(intents, route, memory) and no tool expectations.</p>"
+        )
+    return f'<div class="agd-radar-wrap">{radar_svg(axes, series)}{grid}</div>{note}'
+
+
+def _scenarios(agents: Sequence[DashboardAgent]) -> list[str]:
+    sizes: dict[str, int] = {}
+    for a in agents:
+        for cat, sl in a.summary.by_category.items():
+            sizes[cat] = sizes.get(cat, 0) + sl.results
+    ranked = sorted(sizes, key=lambda c: (-sizes[c], c))[:SCENARIO_ROWS]
+    return sorted(ranked)
+
+
+def _bars(agents: Sequence[DashboardAgent], cats: Sequence[str]) -> str:
+    names = [a.name for a in agents]
+    tokens = []
+    for i, a in enumerate(agents):
+        cell = _tokens(a.summary)
+        c = a.summary.cost
+        parts = (
+            () if cell.value is None else (c.input_tokens.mean or 0.0, c.output_tokens.mean or 0.0)
+        )
+        tokens.append(
+            Bar(
+                agent=i,
+                parts=parts,
+                text=cell.text if parts else "n/a",
+                title=f"{a.name}: {cell.sub}",
+            )
+        )
+    latency = [_latency_bar(i, a.name, a.summary.performance.latency) for i, a in enumerate(agents)]
+    per_agent = (
+        '<div class="agd-pair"><div><h4>Tokens per result</h4>'
+        + hbars([BarGroup(label="", bars=tokens)], names=names, parts=("input", "output"))
+        + "</div><div><h4>Latency per result (p50, tick at p95)</h4>"
+        + hbars([BarGroup(label="", bars=latency)], names=names)
+        + "</div></div>"
+    )
+    lat_groups = [
+        BarGroup(
+            label=cat,
+            bars=[
+                _latency_bar(i, a.name, a.summary.performance.by_category.get(cat, Latency()))
+                for i, a in enumerate(agents)
+            ],
+        )
+        for cat in cats
+    ]
+    by_cat = (
+        '<div class="agd-pair"><div><h4>Latency per scenario (p50, tick at p95)</h4>'
+        + hbars(lat_groups, names=names)
+        + "</div><div><h4>Tokens per result per scenario</h4>"
+    )
+    if any(a.tokens_by_category for a in agents):
+        tok_groups = [
+            BarGroup(label=cat, bars=[_token_bar(i, a, cat) for i, a in enumerate(agents)])
+            for cat in cats
+        ]
+        by_cat += hbars(tok_groups, names=names)
+    else:
+        by_cat += '<p class="agd-note">n/a: tokens per scenario are read from results.jsonl.</p>'
+    return per_agent + by_cat + "</div></div>"
+
+
+def _latency_bar(i: int, name: str, lat: Latency) -> Bar:
+    if not lat.n or lat.p50 is None:
+        return Bar(agent=i, text="n/a", title=f"{name}: not measured")
+    text = f"{ms(lat.p50)} · p95 {ms(lat.p95)}"
+    return Bar(agent=i, parts=(lat.p50,), whisker=lat.p95, text=text, title=f"{name}: {text}")
+
+
+def _token_bar(i: int, a: DashboardAgent, cat: str) -> Bar:
+    value = a.tokens_by_category.get(cat)
+    if value is None or (not value and not a.summary.cost.input_tokens.total):
+        return Bar(agent=i, text="n/a", title=f"{a.name}: no usage reported")
+    return Bar(agent=i, parts=(value,), text=f"{value:,.0f}", title=f"{a.name}: {value:,.0f}")
+
+
+def _progress(agents: Sequence[DashboardAgent], cats: Sequence[str]) -> str:
+    out = []
+    for cat in cats:
+        rows = "".join(
+            progress(a.summary.by_category[cat].pass_rate, i, a.name)
+            if cat in a.summary.by_category
+            else progress(Rate(), i, a.name)
+            for i, a in enumerate(agents)
+        )
+        out.append(f'<div class="agd-bgroup"><div class="agd-blabel">{esc(cat)}</div>{rows}</div>')
+    return f'<div class="agd-bars agd-progress">{"".join(out)}</div>'
+
+
+def _legend(agents: Sequence[DashboardAgent], interactive: bool) -> str:
+    items = []
+    for i, a in enumerate(agents):
+        box = (
+            f'<input type="checkbox" checked data-toggle="{i}" aria-label="show {esc(a.name)}">'
+            if interactive
+            else ""
+        )
+        items.append(
+            f'<label class="agd-legend-item {colour(i)}">{box}<i class="agd-key"></i>'
+            f"{esc(a.name)}</label>"
+        )
+    return f'<div class="agd-legend">{"".join(items)}</div>'
+
+
+@cache
+def _asset(name: str) -> str:
+    return (files("agentgauge.report") / "templates" / name).read_text(encoding="utf-8")
+
+
+def dashboard_section(
+    agents: Sequence[DashboardAgent],
+    pairs: Sequence[PairSignificance] = (),
+    *,
+    alpha: float = 0.05,
+    interactive: bool = False,
+) -> str:
+    """The dashboard as one ``<section id="dashboard">`` with its own scoped ``<style>``.
+
+    Works for a single agent (no best marks, no matrix). ``interactive`` adds a checkbox per
+    agent to the legend; the page must then include the dashboard script (as
+    :func:`render_dashboard` does).
+    """
+    if not agents:
+        return ""
+    sig, known = significance([a.name for a in agents], pairs, alpha)
+    cats = _scenarios(agents)
+    hide = "".join(
+        f'.agd.agd-hide-{i} [data-agent="{i}"]{{display:none}}' for i in range(len(agents))
+    )
+    parts = [
+        '<section class="agd" id="dashboard">\n',
+        f"<style>\n{_asset('dashboard.css')}{hide}\n</style>\n",
+        f"<h2>Dashboard: {len(agents)} agent{'s' * (len(agents) != 1)}</h2>\n",
+        _legend(agents, interactive),
+        _cards(agents, sig),
+        '<h3 id="dashboard-radar">Module-level rates</h3>\n',
+        _radar(agents),
+        '<h3 id="dashboard-bars">Tokens and latency</h3>\n',
+        _bars(agents, cats),
+        '<h3 id="dashboard-scenarios">Pass rate per scenario</h3>\n',
+        _progress(agents, cats) if cats else '<p class="agd-note">n/a: no scored results.</p>',
+    ]
+    if len(agents) > 1:
+        parts += [
+            '<h3 id="dashboard-significance">Pairwise significance (pass rate)</h3>\n',
+            matrix_html([a.name for a in agents], known, sig, alpha),
+        ]
+    parts.append("</section>\n")
+    return "".join(parts)
+
+
+def render_dashboard(
+    agents: Sequence[DashboardAgent],
+    pairs: Sequence[PairSignificance] = (),
+    *,
+    title: str = "agentgauge dashboard",
+    alpha: float = 0.05,
+) -> str:
+    """A whole self-contained page: the dashboard with agent toggles."""
+    body = dashboard_section(agents, pairs, alpha=alpha, interactive=True)
+    return "".join(
+        [
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+            '<meta name="generator" content="agentgauge">\n',
+            f'<title>{esc(title)}</title>\n</head>\n<body class="agd-page">\n<main>\n',
+            f"<h1>{esc(title)}</h1>\n",
+            body,
+            "</main>\n",
+            f"<script>\n{_asset('dashboard.js')}</script>\n</body>\n</html>\n",
+        ]
+    )

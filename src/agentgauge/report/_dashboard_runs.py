@@ -1,0 +1,97 @@
+"""The dashboard's inputs read from run directories: summaries, tokens per scenario, McNemar."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from pathlib import Path
+
+from ..errors import UserError
+from ..metrics import Summary, compare, summarize
+from ._dashboard import DASHBOARD_FILE, DashboardAgent, PairSignificance, render_dashboard
+
+__all__ = ["dashboard_from_runs", "load_agents", "pairwise_significance", "write_dashboard"]
+
+
+def _tokens_by_category(run_dir: Path) -> dict[str, float]:
+    from ..io import iter_light_results
+
+    sums: dict[str, list[int]] = {}
+    for r in iter_light_results(run_dir):
+        acc = sums.setdefault(r.category, [0, 0])
+        acc[0] += r.usage.input_tokens + r.usage.output_tokens
+        acc[1] += 1
+    return {cat: total / n for cat, (total, n) in sums.items() if n}
+
+
+def load_agents(
+    members: Sequence[tuple[str, Path]], summaries: Sequence[Summary] | None = None
+) -> list[DashboardAgent]:
+    """One :class:`DashboardAgent` per ``(name, run directory)``.
+
+    ``summaries`` (in the same order) saves recomputing them; the tokens per scenario always
+    come from one streaming pass over each run's ``results.jsonl``.
+    """
+    if summaries is not None and len(summaries) != len(members):
+        raise ValueError("summaries must match members one to one")
+    out = []
+    for k, (name, run_dir) in enumerate(members):
+        run_dir = Path(run_dir)
+        if not run_dir.is_dir():
+            raise UserError(f"{run_dir}: no such run directory (agent {name!r})")
+        summary = summaries[k] if summaries is not None else summarize(run_dir)
+        out.append(
+            DashboardAgent(
+                name=name, summary=summary, tokens_by_category=_tokens_by_category(run_dir)
+            )
+        )
+    return out
+
+
+def pairwise_significance(members: Sequence[tuple[str, Path]]) -> list[PairSignificance]:
+    """McNemar's exact test on the pass verdicts of every pair of runs (``compare``'s)."""
+    out = []
+    for (na, da), (nb, db) in combinations(members, 2):
+        cmp = compare(Path(db), Path(da))  # base b, new a: "fixed" = a passed where b failed
+        delta = cmp.delta("pass_rate")
+        out.append(
+            PairSignificance(
+                a=na,
+                b=nb,
+                a_only=cmp.counts.get("fixed", 0),
+                b_only=cmp.counts.get("broken", 0),
+                paired=cmp.paired,
+                p_value=delta.p_value if delta is not None else None,
+            )
+        )
+    return out
+
+
+def dashboard_from_runs(
+    members: Sequence[tuple[str, Path]], *, title: str = "agentgauge dashboard"
+) -> str:
+    """The whole page for ``(agent name, run directory)`` pairs."""
+    return render_dashboard(load_agents(members), pairwise_significance(members), title=title)
+
+
+def write_dashboard(
+    out_dir: Path,
+    members: Sequence[tuple[str, Path]],
+    *,
+    summaries: Sequence[Summary] | None = None,
+    pairs: Sequence[PairSignificance] | None = None,
+    title: str = "agentgauge dashboard",
+) -> Path:
+    """Write ``OUT_DIR/dashboard.html`` for the runs of a multi-agent run and return its path.
+
+    ``pairs`` defaults to McNemar on every pair of runs (computed here).
+    """
+    agents = load_agents(members, summaries)
+    if pairs is None:
+        pairs = pairwise_significance(members)
+    path = Path(out_dir) / DASHBOARD_FILE
+    from .._secrets import register_env, scrub
+
+    register_env()
+    path.write_text(scrub(render_dashboard(agents, pairs, title=title)), encoding="utf-8")
+    return path

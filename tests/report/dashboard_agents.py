@@ -1,0 +1,82 @@
+"""Three scripted agents over examples/modules for the dashboard tests and its screenshot.
+
+Not AIs: each replays the example's oracle plan (or its wrong router) and reports made-up but
+plausible usage (tokens grow with the conversation), a priced model name (so the run has USD)
+and a time to first token, and spends a few milliseconds so latencies differ between agents.
+
+- ``careful``: the oracle, slow and verbose (model ``gpt-4o``);
+- ``hasty``: the oracle, but it guesses instead of asking (no clarification) and drops the
+  arguments of every third call; fast and terse (``gpt-4o-mini``);
+- ``kb_router``: sends everything to the knowledge base (``gpt-4o-mini``).
+
+    agentgauge run examples/modules --allow-suite-code \
+      --agent python:tests/report/dashboard_agents.py:careful \
+      --agent python:tests/report/dashboard_agents.py:hasty -o runs/compare
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any
+
+from agentgauge.providers import ModelResponse
+from agentgauge.schema import Labels, Message, ToolCall, ToolSpec, Usage
+
+_ORACLE = Path(__file__).resolve().parents[2] / "examples" / "modules" / "oracle_agent.py"
+_spec = importlib.util.spec_from_file_location("_dashboard_oracle", _ORACLE)
+assert _spec is not None and _spec.loader is not None
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
+
+
+def _response(
+    move: dict[str, Any], messages: list[Message], *, model: str, scale: float, ttft: float
+) -> ModelResponse:
+    calls = [
+        ToolCall(id=f"c{k}", name=c["name"], arguments=c.get("arguments", {}))
+        for k, c in enumerate(move.get("tool_calls", []))
+    ]
+    text = move.get("text")
+    chars = sum(len(m.content or "") for m in messages)
+    usage = Usage(
+        input_tokens=int((220 + chars / 3.5) * scale),
+        output_tokens=int((18 + len(text or "") / 3.5 + 24 * len(calls)) * scale),
+    )
+    labels = Labels(**move["labels"]) if "labels" in move else None
+    return ModelResponse(
+        message=Message(role="assistant", content=text, tool_calls=calls),
+        usage=usage,
+        model=model,
+        ttft_ms=ttft + (chars % 7),
+        labels=labels,
+    )
+
+
+def careful(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+    time.sleep(0.006)
+    move = oracle.agent(messages, tools)
+    return _response(move, messages, model="gpt-4o", scale=1.6, ttft=180.0)
+
+
+def hasty(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+    time.sleep(0.002)
+    move = oracle.agent(messages, tools)
+    text = move.get("text") or ""
+    if "?" in text and not move.get("tool_calls"):
+        # guesses instead of asking: calls the knowledge base with the request itself
+        move = {
+            "tool_calls": [{"name": "search_kb", "arguments": {"query": messages[-1].content}}],
+            "labels": {"route": "knowledge_base", "skill": "kb.faq", "intents": ["faq"]},
+        }
+    calls = move.get("tool_calls", [])
+    if calls and len(messages) % 3 == 0:
+        move = {**move, "tool_calls": [{"name": c["name"], "arguments": {}} for c in calls]}
+    return _response(move, messages, model="gpt-4o-mini", scale=0.8, ttft=70.0)
+
+
+def kb_router(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+    time.sleep(0.001)
+    move = oracle.kb_for_everything(messages, tools)
+    return _response(move, messages, model="gpt-4o-mini", scale=0.7, ttft=60.0)

@@ -1,0 +1,359 @@
+"""The dashboard's structure: the radar (a polygon per agent over its measured axes, n/a axes),
+the best value per row, the significance marks and matrix, escaping, and the page written for
+real run directories (scripted agents over examples/modules)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from lxml import html as lxml_html
+
+from agentgauge.cli import cli
+from agentgauge.metrics import (
+    Cost,
+    Diagnosis,
+    Latency,
+    Mean,
+    Performance,
+    Rate,
+    Slice,
+    Summary,
+    ToolSelection,
+)
+from agentgauge.metrics._model import ScorerStats
+from agentgauge.report._dashboard import (
+    RADAR_AXES,
+    DashboardAgent,
+    PairSignificance,
+    dashboard_section,
+    holm,
+    render_dashboard,
+)
+from agentgauge.report._dashboard_runs import (
+    load_agents,
+    pairwise_significance,
+    write_dashboard,
+)
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+AGENTS = HERE / "dashboard_agents.py"
+EVIL = '<script>alert("x")</script>'
+EVIL_CAT = '<img src=x onerror="alert(2)">'
+
+
+def _rate(passed: int, n: int) -> Rate:
+    v = passed / n
+    return Rate(passed=passed, n=n, value=v, low=max(0.0, v - 0.1), high=min(1.0, v + 0.1))
+
+
+def _mean(value: float, n: int = 10) -> Mean:
+    return Mean(n=n, mean=value, low=value * 0.9, high=value * 1.1, total=value * n)
+
+
+def _lat(p50: float, p95: float, n: int = 10) -> Latency:
+    return Latency(n=n, p50=p50, p90=p95, p95=p95, max=p95, mean=p50)
+
+
+def _summary(
+    *,
+    passed: int = 8,
+    p50: float = 100.0,
+    tokens: float = 300.0,
+    usd: float | None = 0.01,
+    memory: Rate | None = None,
+    clarification: Rate | None = None,
+    categories: dict[str, Rate] | None = None,
+    judge: float | None = None,
+) -> Summary:
+    cats = categories or {
+        "billing": _rate(passed // 2, 5),
+        "roaming": _rate(passed - passed // 2, 5),
+    }
+    scorers = {}
+    if judge is not None:
+        scorers["response_quality"] = ScorerStats(mean=_mean(judge), pass_rate=_rate(7, 10))
+    return Summary(
+        cases=10,
+        overall=Slice(results=10, pass_rate=_rate(passed, 10), latency=_lat(p50, p50 * 3)),
+        by_category={
+            c: Slice(results=r.n, pass_rate=r, latency=_lat(p50, p50 * 2, r.n))
+            for c, r in cats.items()
+        },
+        tool_selection=ToolSelection(accuracy=_rate(9, 10)),
+        arguments_strict=_rate(7, 10),
+        behavior=_rate(3, 4),
+        diagnosis=Diagnosis(
+            intent_accuracy=_rate(6, 10),
+            clarification_rate=clarification or Rate(),
+            routing_accuracy=_rate(8, 10),
+            call_decision_accuracy=_rate(9, 10),
+            memory_retention=memory or Rate(),
+        ),
+        cost=Cost(
+            model_calls=_mean(2.0),
+            tool_calls=_mean(1.0),
+            input_tokens=_mean(tokens * 0.8),
+            output_tokens=_mean(tokens * 0.2),
+            cost_usd=_mean(usd / 10) if usd is not None else Mean(),
+        ),
+        performance=Performance(latency=_lat(p50, p50 * 3), ttft=Latency()),
+        scorers=scorers,
+    )
+
+
+def _doc(html_text: str) -> Any:
+    return lxml_html.fromstring(html_text)
+
+
+def _points(poly: Any) -> list[tuple[float, float]]:
+    raw = poly.get("points").split()
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in raw)]
+
+
+def _row(doc: Any, column: str, label: str) -> list[Any]:
+    """The row ``label`` of every agent's card in ``column``, in agent order."""
+    return [
+        dt.getparent()
+        for dt in doc.xpath(f'//div[@data-column="{column}"]//div[contains(@class,"agd-row")]/dt')
+        if dt.text_content() == label
+    ]
+
+
+# --- the radar -----------------------------------------------------------------------------------
+
+
+def test_radar_has_one_polygon_per_agent_over_its_measured_axes() -> None:
+    agents = [
+        DashboardAgent(name="a", summary=_summary(memory=_rate(9, 10), clarification=_rate(3, 4))),
+        DashboardAgent(name="b", summary=_summary(clarification=_rate(1, 4))),  # no memory data
+    ]
+    doc = _doc(dashboard_section(agents))
+    polys = doc.xpath('//svg[@class="agd-radar"]//g[contains(@class,"agd-series")]')
+    assert [g.get("data-agent") for g in polys] == ["0", "1"]
+    assert len(_points(polys[0].xpath("polygon")[0])) == len(RADAR_AXES) == 7
+    assert len(_points(polys[1].xpath("polygon")[0])) == 6  # memory skipped, not drawn at 0
+    assert len(polys[1].xpath("circle")) == 6
+    # the value table says n/a for b's memory, the value for a's
+    cells = doc.xpath(
+        '//table[contains(@class,"agd-radar-values")]//tr[th[contains(.,"retention")]]/td'
+    )
+    assert [c.text_content() for c in cells] == ["90.0%", "n/a"]
+
+
+def test_an_axis_nobody_measured_is_na_never_zero() -> None:
+    agents = [
+        DashboardAgent(name="a", summary=_summary()),
+        DashboardAgent(name="b", summary=_summary()),
+    ]
+    doc = _doc(dashboard_section(agents))
+    labels = doc.xpath('//svg[@class="agd-radar"]//text[contains(@class,"agd-axis-label")]')
+    na = [t.text_content() for t in labels if "agd-na" in t.get("class")]
+    assert na == ["perception · clarification (n/a)", "memory · retention (n/a)"]
+    svg = doc.xpath('//svg[@class="agd-radar"]')[0]
+    centre = (260.0, 204.0)
+    for poly in svg.xpath('.//polygon[@class="agd-poly"]'):
+        pts = _points(poly)
+        assert len(pts) == 5
+        assert all(abs(x - centre[0]) + abs(y - centre[1]) > 1 for x, y in pts)  # no 0 vertex
+    cells = [
+        c.text_content() for c in doc.xpath('//table[contains(@class,"agd-radar-values")]//td')
+    ]
+    assert cells.count("n/a") == 4
+    assert "0.0%" not in cells
+
+
+def test_a_run_without_module_labels_says_so() -> None:
+    empty = Summary()
+    doc = _doc(dashboard_section([DashboardAgent(name="solo", summary=empty)]))
+    assert "No module-level rate was measured" in doc.text_content()
+    assert _points_or_none(doc) == [""]
+
+
+def _points_or_none(doc: Any) -> list[str]:
+    return [p.get("points") for p in doc.xpath('//polygon[@class="agd-poly"]')]
+
+
+# --- best per row, significance ------------------------------------------------------------------
+
+
+def test_the_best_value_of_each_row_is_highlighted() -> None:
+    agents = [
+        DashboardAgent(
+            name="strong", summary=_summary(passed=9, p50=300.0, tokens=900.0, usd=0.09)
+        ),
+        DashboardAgent(name="cheap", summary=_summary(passed=5, p50=80.0, tokens=200.0, usd=None)),
+    ]
+    doc = _doc(dashboard_section(agents))
+
+    def best(column: str, label: str) -> list[bool]:
+        return ["agd-best" in r.get("class") for r in _row(doc, column, label)]
+
+    assert best("quality", "pass rate") == [True, False]  # higher is better
+    assert best("cost", "tokens / result") == [False, True]  # lower is better
+    assert best("performance", "latency p50") == [False, True]
+    # equal everywhere: nothing singled out; measured by one agent only: nothing either
+    assert best("quality", "tool selection") == [False, False]
+    assert best("cost", "cost (USD, total)") == [False, False]
+    usd = _row(doc, "cost", "cost (USD, total)")
+    assert [r.xpath('.//span[@class="agd-val"]')[0].text for r in usd] == ["$0.0900", "n/a"]
+    assert best("performance", "TTFT p50") == [False, False]
+    # the star goes with the highlight
+    assert len(_row(doc, "quality", "pass rate")[0].xpath('.//span[@class="agd-star"]')) == 1
+
+
+def test_one_agent_has_no_best_marks_and_no_matrix() -> None:
+    doc = _doc(dashboard_section([DashboardAgent(name="solo", summary=_summary())]))
+    assert doc.xpath('//*[contains(@class,"agd-best")]') == []
+    assert doc.xpath('//table[contains(@class,"agd-matrix")]') == []
+    assert len(doc.xpath('//div[contains(@class,"agd-card")]')) == 3  # one per column
+
+
+def test_judge_means_get_a_row() -> None:
+    agents = [
+        DashboardAgent(name="a", summary=_summary(judge=0.8)),
+        DashboardAgent(name="b", summary=_summary(judge=0.6)),
+    ]
+    doc = _doc(dashboard_section(agents))
+    rows = _row(doc, "quality", "judge: response_quality")
+    assert ["agd-best" in r.get("class") for r in rows] == [True, False]
+    assert rows[1].xpath('.//span[@class="agd-val"]')[0].text == "0.60"
+
+
+def test_holm_adjusts_and_keeps_none() -> None:
+    assert holm([0.01, None, 0.04, 0.03]) == pytest.approx([0.03, None, 0.06, 0.06])  # type: ignore[arg-type]
+    assert holm([]) == []
+
+
+def test_significance_marks_on_cards_and_matrix() -> None:
+    agents = [DashboardAgent(name=n, summary=_summary()) for n in ("a", "b", "c")]
+    pairs = [
+        PairSignificance(a="a", b="b", a_only=12, b_only=1, paired=40, p_value=0.003),
+        PairSignificance(a="a", b="c", a_only=2, b_only=3, paired=40, p_value=1.0),
+        # significant alone (0.03 < 0.05) but not after Holm (second smallest: 2 × 0.03)
+        PairSignificance(a="c", b="b", a_only=6, b_only=1, paired=40, p_value=0.03),
+    ]
+    doc = _doc(dashboard_section(agents, pairs))
+    marks = [
+        [s.text_content() for s in r.xpath('.//span[@class="agd-sig"]')]
+        for r in _row(doc, "quality", "pass rate")
+    ]
+    assert marks == [["▲ b"], [], []]
+    matrix = doc.xpath('//table[contains(@class,"agd-matrix")]')[0]
+    cells = [[td.get("class") for td in tr.xpath("td")] for tr in matrix.xpath("tbody/tr")]
+    assert cells == [
+        ["agd-diag", "agd-up", "agd-ns"],
+        ["agd-down", "agd-diag", "agd-ns"],  # b against c read from the (c, b) pair
+        ["agd-ns", "agd-ns", "agd-diag"],
+    ]
+    assert "+1 / −12" in matrix.xpath("tbody/tr")[1].xpath("td")[0].text_content()
+    # without the other comparisons c beats b: the pair alone at 0.03 is marked
+    alone = _doc(dashboard_section(agents, pairs[2:]))
+    c_marks = _row(alone, "quality", "pass rate")[2].xpath('.//span[@class="agd-sig"]')
+    assert [s.text_content() for s in c_marks] == ["▲ b"]
+
+
+# --- escaping ------------------------------------------------------------------------------------
+
+
+def test_every_string_from_results_is_escaped() -> None:
+    evil = _summary(categories={EVIL_CAT: _rate(3, 5)}, judge=0.5)
+    evil.scorers[f"judge.{EVIL}"] = ScorerStats(mean=_mean(0.4))
+    agents = [
+        DashboardAgent(name=EVIL, summary=evil),
+        DashboardAgent(name="ok", summary=_summary()),
+    ]
+    pairs = [PairSignificance(a=EVIL, b="ok", a_only=9, b_only=0, paired=10, p_value=0.004)]
+    page = render_dashboard(agents, pairs, title=f"suite {EVIL}")
+    assert EVIL not in page
+    assert EVIL_CAT not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    doc = _doc(page)
+    assert len(doc.xpath("//script")) == 1  # the page's own
+    assert doc.xpath("//img") == []
+    assert doc.xpath("//@onerror") == []
+    assert EVIL in doc.xpath('//div[@data-agent="0"]/h4')[0].text_content()
+    assert EVIL_CAT in doc.text_content()
+
+
+# --- pages for real runs -------------------------------------------------------------------------
+
+
+def _run(out: Path, agent: str) -> Path:
+    result = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            str(REPO / "examples" / "modules"),
+            "--agent",
+            f"python:{AGENTS}:{agent}",
+            "-o",
+            str(out / agent),
+            "--no-progress",
+            "--no-cache",
+            "--allow-suite-code",
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    return out / agent
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path]]:
+    out = tmp_path_factory.mktemp("dash")
+    return [(name, _run(out, name)) for name in ("careful", "hasty", "kb_router")]
+
+
+def test_a_page_for_three_real_runs(runs: list[tuple[str, Path]], tmp_path: Path) -> None:
+    path = write_dashboard(tmp_path, runs, title="examples/modules")
+    assert path == tmp_path / "dashboard.html"
+    doc = _doc(path.read_text(encoding="utf-8"))
+    # the wrong router loses routing, and it is significantly worse than the careful agent
+    pass_rates = [
+        r.xpath('.//span[@class="agd-val"]')[0].text for r in _row(doc, "quality", "pass rate")
+    ]
+    assert pass_rates[0] == "100.0%"
+    assert float(pass_rates[2].rstrip("%")) < 20
+    careful_marks = _row(doc, "quality", "pass rate")[0].xpath('.//span[@class="agd-sig"]')
+    assert [s.text_content() for s in careful_marks] == ["▲ hasty", "▲ kb_router"]
+    routing = doc.xpath(
+        '//table[contains(@class,"agd-radar-values")]//tr[th[contains(.,"routing")]]/td'
+    )
+    assert routing[0].text_content() == "100.0%"
+    assert float(routing[2].text_content().rstrip("%")) < 50
+    # tokens and USD were reported; the hasty agent is cheaper per result than the careful one
+    tokens = [
+        r.xpath('.//span[@class="agd-val"]')[0].text for r in _row(doc, "cost", "tokens / result")
+    ]
+    assert all(re.fullmatch(r"[\d,]+", t) for t in tokens), tokens
+    assert int(tokens[1].replace(",", "")) < int(tokens[0].replace(",", ""))
+    usd = _row(doc, "cost", "cost (USD, total)")
+    assert usd[0].xpath('.//span[@class="agd-val"]')[0].text.startswith("$")
+    # per-scenario bars: one group per category, with a bar per agent; tokens per scenario too
+    groups = doc.xpath('//div[contains(@class,"agd-progress")]/div[@class="agd-bgroup"]')
+    assert len(groups) == 8
+    assert all(len(g.xpath('div[contains(@class,"agd-prow")]')) == 3 for g in groups)
+    assert "tokens per scenario are read" not in doc.text_content()
+
+
+def test_pairwise_significance_counts_the_discordant_cases(runs: list[tuple[str, Path]]) -> None:
+    pairs = {(p.a, p.b): p for p in pairwise_significance(runs)}
+    assert set(pairs) == {("careful", "hasty"), ("careful", "kb_router"), ("hasty", "kb_router")}
+    ck = pairs[("careful", "kb_router")]
+    assert ck.paired == 64
+    assert ck.b_only == 0  # kb_router passes nothing careful fails
+    assert ck.a_only > 40
+    assert ck.p_value is not None
+    assert ck.p_value < 1e-6
+
+
+def test_load_agents_names_a_missing_run(tmp_path: Path) -> None:
+    from agentgauge.errors import UserError
+
+    with pytest.raises(UserError, match=r"no such run directory \(agent 'x'\)"):
+        load_agents([("x", tmp_path / "nope")])
