@@ -16,7 +16,7 @@ and a time to first token, and spends a few milliseconds so latencies differ bet
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 import time
 from pathlib import Path
 from typing import Any
@@ -25,10 +25,8 @@ from agentgauge.providers import ModelResponse
 from agentgauge.schema import Labels, Message, ToolCall, ToolSpec, Usage
 
 _ORACLE = Path(__file__).resolve().parents[2] / "examples" / "modules" / "oracle_agent.py"
-_spec = importlib.util.spec_from_file_location("_dashboard_oracle", _ORACLE)
-assert _spec is not None and _spec.loader is not None
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+_oracle = runpy.run_path(str(_ORACLE))
+_plan, _kb = _oracle["agent"], _oracle["kb_for_everything"]
 
 
 def _response(
@@ -56,13 +54,13 @@ def _response(
 
 def careful(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
     time.sleep(0.006)
-    move = oracle.agent(messages, tools)
+    move = _plan(messages, tools)
     return _response(move, messages, model="gpt-4o", scale=1.6, ttft=180.0)
 
 
 def hasty(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
     time.sleep(0.002)
-    move = oracle.agent(messages, tools)
+    move = _plan(messages, tools)
     text = move.get("text") or ""
     if "?" in text and not move.get("tool_calls"):
         # guesses instead of asking: calls the knowledge base with the request itself
@@ -78,5 +76,5 @@ def hasty(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
 
 def kb_router(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
     time.sleep(0.001)
-    move = oracle.kb_for_everything(messages, tools)
+    move = _kb(messages, tools)
     return _response(move, messages, model="gpt-4o-mini", scale=0.7, ttft=60.0)
