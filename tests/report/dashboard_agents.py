@@ -3,6 +3,8 @@
 Not AIs: each replays the example's oracle plan (or its wrong router) and reports made-up but
 plausible usage (tokens grow with the conversation), a priced model name (so the run has USD)
 and a time to first token, and spends a few milliseconds so latencies differ between agents.
+Each is a provider object, so its usage is priced as the model's (a ``python:`` callable
+costs nothing).
 
 - ``careful``: the oracle, slow and verbose (model ``gpt-4o``);
 - ``hasty``: the oracle, but it guesses instead of asking (no clarification) and drops the
@@ -16,12 +18,13 @@ and a time to first token, and spends a few milliseconds so latencies differ bet
 
 from __future__ import annotations
 
+import asyncio
 import runpy
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentgauge.providers import ModelResponse
+from agentgauge.providers import ModelRequest, ModelResponse
 from agentgauge.schema import Labels, Message, ToolCall, ToolSpec, Usage
 
 _ORACLE = Path(__file__).resolve().parents[2] / "examples" / "modules" / "oracle_agent.py"
@@ -52,14 +55,12 @@ def _response(
     )
 
 
-def careful(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
-    time.sleep(0.006)
+def _careful(messages: list[Message], tools: list[ToolSpec]) -> tuple[ModelResponse, float]:
     move = _plan(messages, tools)
-    return _response(move, messages, model="gpt-4o", scale=1.6, ttft=180.0)
+    return _response(move, messages, model="gpt-4o", scale=1.6, ttft=180.0), 0.006
 
 
-def hasty(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
-    time.sleep(0.002)
+def _hasty(messages: list[Message], tools: list[ToolSpec]) -> tuple[ModelResponse, float]:
     move = _plan(messages, tools)
     text = move.get("text") or ""
     if "?" in text and not move.get("tool_calls"):
@@ -71,10 +72,28 @@ def hasty(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
     calls = move.get("tool_calls", [])
     if calls and len(messages) % 3 == 0:
         move = {**move, "tool_calls": [{"name": c["name"], "arguments": {}} for c in calls]}
-    return _response(move, messages, model="gpt-4o-mini", scale=0.8, ttft=70.0)
+    return _response(move, messages, model="gpt-4o-mini", scale=0.8, ttft=70.0), 0.002
 
 
-def kb_router(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
-    time.sleep(0.001)
+def _kb_router(messages: list[Message], tools: list[ToolSpec]) -> tuple[ModelResponse, float]:
     move = _kb(messages, tools)
-    return _response(move, messages, model="gpt-4o-mini", scale=0.7, ttft=60.0)
+    return _response(move, messages, model="gpt-4o-mini", scale=0.7, ttft=60.0), 0.001
+
+
+class _Scripted:
+    """A provider object (not a bare callable), so the run prices its usage like a vendor's:
+    ``python:`` callables are free by definition."""
+
+    def __init__(self, name: str, move: Callable[..., tuple[ModelResponse, float]]) -> None:
+        self.name = f"scripted:{name}"
+        self._move = move
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        response, seconds = self._move(request.messages, request.tools)
+        await asyncio.sleep(seconds)
+        return response
+
+
+careful = _Scripted("careful", _careful)
+hasty = _Scripted("hasty", _hasty)
+kb_router = _Scripted("kb_router", _kb_router)

@@ -155,7 +155,8 @@ def test_an_axis_nobody_measured_is_na_never_zero() -> None:
     na = [t.text_content() for t in labels if "agd-na" in t.get("class")]
     assert na == ["perception · clarification (n/a)", "memory · retention (n/a)"]
     svg = doc.xpath('//svg[@class="agd-radar"]')[0]
-    centre = (260.0, 204.0)
+    ring = _points(svg.xpath('.//polygon[@class="agd-ring"]')[0])
+    centre = (sum(x for x, _ in ring) / len(ring), sum(y for _, y in ring) / len(ring))
     for poly in svg.xpath('.//polygon[@class="agd-poly"]'):
         pts = _points(poly)
         assert len(pts) == 5

@@ -64,7 +64,7 @@ def radar_svg(axes: Sequence[RadarAxis], series: Sequence[RadarSeries]) -> str:
     the table under the radar says ``n/a`` for it.
     """
     n = len(axes)
-    width, height, radius = 520, 400, 135.0
+    width, height, radius = 620, 400, 140.0
     cx, cy = width / 2, height / 2 + 4
     measured = [any(s.values[i] is not None for s in series) for i in range(n)]
     out = [
