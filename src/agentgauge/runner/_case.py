@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,8 +51,9 @@ class CaseContext:
     generation: GenerateConfig
     cache: ResponseCache | None
     keys: RequestKeys | None
-    #: the per-provider limit (None when it is no tighter than the global one)
-    limiter: anyio.CapacityLimiter | None
+    #: the per-provider limit (None when it is no tighter than the global one); any async
+    #: context manager (the Ray executor's is one slot of a cluster-wide limiter)
+    limiter: AbstractAsyncContextManager[object] | None
     policy: RetryPolicy
     stats: RunStats
     seed: int

@@ -75,6 +75,11 @@ class RunConfig:
     seed: int = 0
     #: continue an interrupted run in ``run_dir``: finished (case, trial) pairs are kept
     resume: bool = False
+    #: where the case trials run: ``local`` (this process), ``ray`` (a local Ray instance),
+    #: ``ray:auto``, ``ray:HOST:PORT`` or ``ray://HOST:PORT`` (a Ray cluster; needs
+    #: ``agentgauge[ray]``; docs/large-suites.md). Recorded in run.json; a resume keeps it
+    #: unless given again
+    executor: str = "local"
     #: run only this shard of the (case, trial) pairs (``--shard i/N``; recorded in run.json, so
     #: a resume keeps it); ``agentgauge merge`` combines the N shard runs into one
     shard: Shard | None = None
@@ -124,14 +129,15 @@ class RunConfig:
         progress: bool | None = None,
         replay: bool | None = None,
         allow_suite_code: bool | None = None,
+        executor: str | None = None,
     ) -> RunConfig:
         """The options of the run recorded in ``run_dir/run.json``, to resume it.
 
-        ``max_concurrency``, ``progress`` and ``replay`` may be changed on resume (None: the
-        recorded value). run.json is a file, not the caller's word: a ``python:`` agent it names
-        runs only when ``agent`` names it again (else a UserError), an agent that came from the
-        suite's ``defaults.agent`` is taken from the suite again, and a judge it names is checked
-        as suite code unless ``judge`` gives one.
+        ``max_concurrency``, ``progress``, ``replay`` and ``executor`` may be changed on resume
+        (None: the recorded value). run.json is a file, not the caller's word: a ``python:``
+        agent it names runs only when ``agent`` names it again (else a UserError), an agent that
+        came from the suite's ``defaults.agent`` is taken from the suite again, and a judge it
+        names is checked as suite code unless ``judge`` gives one.
         """
         return _config_from_record(
             cls,
@@ -143,6 +149,7 @@ class RunConfig:
             progress=progress,
             replay=replay,
             allow_suite_code=allow_suite_code,
+            executor=executor,
         )
 
     def code_policy(self) -> SuiteCodePolicy:
@@ -163,6 +170,7 @@ def _config_from_record(
     progress: bool | None,
     replay: bool | None,
     allow_suite_code: bool | None,
+    executor: str | None = None,
 ) -> RunConfig:
     from .._suite_code import SuiteCodePolicy, code_prefix
     from ..errors import SuiteCodeRefused, UserError
@@ -211,6 +219,7 @@ def _config_from_record(
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
         judge=judge,
         allow_suite_code=allow_suite_code,
+        executor=executor or str(opts.get("executor") or "local"),
     )
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-
-import anyio
 
 from ..providers import (
     GenerateConfig,
@@ -84,7 +83,7 @@ class ModelCaller:
         cache: ResponseCache | None,
         keys: RequestKeys | None,
         suite_tools: bool,
-        limiter: anyio.CapacityLimiter | None,
+        limiter: AbstractAsyncContextManager[object] | None,
         policy: RetryPolicy,
         rng_seed: str,
         stats: RunStats,

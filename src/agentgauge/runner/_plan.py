@@ -176,7 +176,9 @@ def _refuse_changed_shard(
 
 
 #: options that change how a run goes, not its results: left out of the configuration hash
-_EXECUTION_ONLY = frozenset({"max_concurrency", "provider_concurrency", "cache", "replay"})
+_EXECUTION_ONLY = frozenset(
+    {"max_concurrency", "provider_concurrency", "cache", "replay", "executor"}
+)
 
 
 def config_hash(record: RunRecord) -> str:
@@ -225,6 +227,7 @@ def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, Jso
     return {
         "trials": trials,
         "max_concurrency": config.max_concurrency,
+        "executor": config.executor,
         "provider_concurrency": config.provider_concurrency,
         "timeout_s": config.timeout_s,
         "retries": config.retries,

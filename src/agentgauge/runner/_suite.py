@@ -14,6 +14,7 @@ from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
+from ._executor import RemoteAgent, open_drive, parse_executor
 from ._file import with_suite_scorers
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, plan_run, select_cases
@@ -173,9 +174,17 @@ async def arun_suite(
     check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
     if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
         check_mcp_command(suite.tools_from.mcp, policy)
-    # the suite's scorers: section, wired here so every caller gets it (suite code checked)
+    # the suite's scorers: section, wired here so every caller gets it (suite code checked);
+    # remote workers (--executor ray) wire it themselves from the caller's config
+    given = config
     config = with_suite_scorers(config, suite)
     owns_provider = provider is None
+    remote = RemoteAgent(
+        config=given,
+        policy=policy,
+        spec=spec if owns_provider else None,
+        provider=None if owns_provider else provider,
+    )
     if provider is None:
         provider = resolve_provider(spec, **dict(config.agent_options))
     token = current_code_policy.set(policy)
@@ -188,7 +197,9 @@ async def arun_suite(
                     if cases is None
                     else CaseSource.streamed(cases, config, case_count, suite_hash)
                 )
-                return await _run(merged, config, run_dir, provider, agent, source, t0, run_tools)
+                return await _run(
+                    merged, config, run_dir, provider, agent, source, t0, run_tools, remote
+                )
     finally:
         current_code_policy.reset(token)
         if owns_provider:
@@ -208,7 +219,9 @@ async def _run(
     source: CaseSource,
     t0: float,
     run_tools: RunTools | None = None,
+    remote: RemoteAgent | None = None,
 ) -> RunOutcome:
+    executor = parse_executor(config.executor)
     plan = plan_run(
         suite,
         config,
@@ -223,8 +236,14 @@ async def _run(
     ctx = build_context(suite, config, provider, cache, run_tools)
     progress = ProgressReporter(plan.todo, enabled=config.progress)
     writer = ResultsWriter(run_dir, fsync=config.fsync)
+    remote = remote or RemoteAgent(config=config, policy=config.code_policy(), provider=provider)
     try:
-        tally = await run_workers(plan, ctx, config, build_replay(ctx, config), writer, progress)
+        async with open_drive(
+            executor, remote, suite, ctx, agent=public_spec(agent), slots=plan.workers
+        ) as drive:
+            tally = await run_workers(
+                plan, ctx, config, build_replay(ctx, config), writer, progress, drive
+            )
     finally:
         writer.close()
         progress.close()

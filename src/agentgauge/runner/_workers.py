@@ -4,6 +4,7 @@ journal."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import anyio
@@ -18,7 +19,11 @@ from ._plan import RunPlan
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
 
-__all__ = ["Tally", "run_workers"]
+__all__ = ["Drive", "Tally", "run_guarded", "run_workers"]
+
+#: runs one (case, trial) elsewhere (``slot``: which of the run's workers asks) and returns its
+#: result; None runs it in this process (the Ray executor plugs in here, runner/_ray.py)
+Drive = Callable[[Case, int, int], Awaitable[CaseResult]]
 
 
 @dataclass(kw_only=True)
@@ -34,7 +39,7 @@ class Tally:
         self.counts[status] = self.counts.get(status, 0) + 1
 
 
-async def _run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
+async def run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     try:
         return await run_case(case, trial, ctx)
     except Exception as exc:  # a bug in a fake or in agentgauge: record it, keep going
@@ -59,8 +64,10 @@ class _Workers:
         replay: ResultReplay | None,
         writer: ResultsWriter,
         progress: ProgressReporter,
+        drive: Drive | None = None,
     ) -> None:
         self.ctx = ctx
+        self.drive = drive
         self.config = config
         self.replay = replay
         self.writer = writer
@@ -99,7 +106,7 @@ class _Workers:
             await anyio.lowlevel.checkpoint()
         return True
 
-    async def work(self, delay: float) -> None:
+    async def work(self, delay: float, slot: int = 0) -> None:
         for case, trial in self.pairs:
             key = self._key(case, trial)
             if await self._replayed(key):  # a worker replays until it meets a case to run
@@ -107,7 +114,10 @@ class _Workers:
             if delay > 0:  # stagger only a worker that has a case to run: others end at once
                 await anyio.sleep(delay)
                 delay = 0.0
-            result = await _run_guarded(case, trial, self.ctx)
+            if self.drive is None:
+                result = await run_guarded(case, trial, self.ctx)
+            else:
+                result = await self.drive(case, trial, slot)
             line = self.writer.write(result)
             if key is not None and self.replay is not None and result.status != "error":
                 self.replay.put(key, result.status, result.model_calls, line)
@@ -122,9 +132,12 @@ async def run_workers(
     replay: ResultReplay | None,
     writer: ResultsWriter,
     progress: ProgressReporter,
+    drive: Drive | None = None,
 ) -> Tally:
-    """Run every pair of ``plan`` with ``plan.workers`` workers; returns the tally."""
-    workers = _Workers(plan, ctx, config, replay, writer, progress)
+    """Run every pair of ``plan`` with ``plan.workers`` workers; returns the tally.
+
+    ``drive``: where each pair runs (None: here); the results are written here either way."""
+    workers = _Workers(plan, ctx, config, replay, writer, progress, drive)
     async with anyio.create_task_group() as tg:
         # workers start config.stagger_s apart: started together, N requests would go out
         # and come back together, and every round trip would wait for the whole batch
@@ -132,5 +145,5 @@ async def run_workers(
         # small suite must not start 10**9 tasks
         todo = plan.todo
         for i in range(plan.workers if todo is None else max(1, min(plan.workers, todo))):
-            tg.start_soon(workers.work, i * config.stagger_s)
+            tg.start_soon(workers.work, i * config.stagger_s, i)
     return workers.tally

@@ -1,0 +1,172 @@
+"""Where a run's case trials execute: ``local`` (this process) or ``ray`` (a Ray cluster).
+
+``--executor`` takes ``local``, ``ray`` (a Ray instance started for the run on this machine, or
+the one this process already joined), ``ray:auto`` (the cluster this machine belongs to, as
+``ray.init(address="auto")``), ``ray:HOST:PORT`` (a cluster's GCS address) or
+``ray://HOST:PORT`` (the Ray client server of a remote cluster). A ``?workers=N&cpus=X`` query
+sets how many worker actors the run starts (default: one per CPU of the cluster, at most the
+run's concurrency) and the CPUs each reserves (default 1).
+
+Parsing imports nothing: Ray is imported only when a run uses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import parse_qsl
+
+from ..errors import UserError
+
+if TYPE_CHECKING:
+    from .._suite_code import SuiteCodePolicy
+    from ..providers import Provider
+    from ..schema import Suite
+    from ._case import CaseContext
+    from ._config import RunConfig
+    from ._workers import Drive
+
+__all__ = ["ExecutorSpec", "RemoteAgent", "open_drive", "parse_executor"]
+
+_FORMS = "local, ray, ray:auto, ray:HOST:PORT or ray://HOST:PORT"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExecutorSpec:
+    """A parsed ``--executor`` value."""
+
+    kind: Literal["local", "ray"]
+    #: the address given to ``ray.init`` (None: a local instance, or the one already joined)
+    address: str | None = None
+    #: worker actors to start (None: one per cluster CPU, at most the run's concurrency)
+    workers: int | None = None
+    #: CPUs each worker actor reserves on its node
+    cpus: float = 1.0
+    #: the text it was parsed from (recorded in run.json for --resume)
+    text: str = "local"
+
+    @property
+    def is_local(self) -> bool:
+        return self.kind == "local"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _positive_int(name: str, value: str, text: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise UserError(f"--executor {text}: {name} must be a whole number >= 1, got '{value}'")
+    return n
+
+
+def _cpus(value: str, text: str) -> float:
+    try:
+        n = float(value)
+    except ValueError:
+        n = -1.0
+    if not (math.isfinite(n) and n >= 0):
+        raise UserError(f"--executor {text}: cpus must be a number >= 0, got '{value}'")
+    return n
+
+
+def parse_executor(text: str) -> ExecutorSpec:
+    """Parse an ``--executor`` value; a malformed one is a UserError naming the forms."""
+    raw = text.strip()
+    head, sep, query = raw.partition("?")
+    if head == "local":
+        if sep:
+            raise UserError(f"--executor {text}: local takes no options")
+        return ExecutorSpec(kind="local", text="local")
+    if head == "ray":
+        address: str | None = None
+    elif head.startswith("ray://"):
+        if not head[len("ray://") :]:
+            raise UserError(f"--executor {text}: ray:// needs HOST:PORT (expected {_FORMS})")
+        address = head
+    elif head.startswith("ray:"):
+        address = head[len("ray:") :]
+        if not address:
+            raise UserError(f"--executor {text}: ray: needs auto or HOST:PORT")
+    else:
+        raise UserError(f"--executor: unknown executor '{text}' (expected {_FORMS})")
+    workers: int | None = None
+    cpus = 1.0
+    for key, value in parse_qsl(query, keep_blank_values=True) if sep else ():
+        if key == "workers":
+            workers = _positive_int("workers", value, text)
+        elif key == "cpus":
+            cpus = _cpus(value, text)
+        else:
+            raise UserError(f"--executor {text}: unknown option '{key}' (known: workers, cpus)")
+    return ExecutorSpec(kind="ray", address=address, workers=workers, cpus=cpus, text=raw)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemoteAgent:
+    """What a remote worker needs to build the agent itself: the caller's configuration (before
+    the suite's scorers were added), the spec to resolve or else the provider object, and the
+    suite-code policy the driver decided."""
+
+    config: RunConfig
+    policy: SuiteCodePolicy
+    spec: str | None = None
+    provider: Provider | None = None
+
+
+def _refuse_real_tools(spec: ExecutorSpec, suite: Suite, ctx: CaseContext) -> None:
+    if ctx.tool_connection is None:
+        return
+    if (ctx.tool_mode or suite.defaults.tool_mode) == "real":
+        raise UserError(
+            f"--executor {spec}: real tool calls to the suite's MCP server (tools_from) run only "
+            "with --executor local (use --tool-mode mock, or run locally)"
+        )
+
+
+@contextlib.asynccontextmanager
+async def open_drive(
+    spec: ExecutorSpec,
+    remote: RemoteAgent,
+    suite: Suite,
+    ctx: CaseContext,
+    *,
+    agent: str,
+    slots: int,
+) -> AsyncIterator[Drive | None]:
+    """Where the run's pairs are driven: None for ``local`` (this process), else a Ray drive
+    whose workers are stopped when the block ends."""
+    if spec.is_local:
+        yield None
+        return
+    _refuse_real_tools(spec, suite, ctx)
+    from ..providers import default_cache_dir
+    from ._ray import ray_drive
+    from ._ray_worker import WorkerSetup
+
+    given = remote.config
+    cache_dir = given.cache_dir or (default_cache_dir() if given.cache else None)
+    setup = WorkerSetup(
+        suite=suite.model_copy(update={"cases": []}),
+        config=replace(
+            given,
+            cache_dir=cache_dir,
+            allow_suite_code=remote.policy.allowed,
+            progress=False,
+            resume=False,
+        ),
+        policy=remote.policy,
+        spec=remote.spec,
+        provider=remote.provider,
+        agent=agent,
+        cwd=os.getcwd(),
+    )
+    async with ray_drive(spec, setup, ctx, slots) as drive:
+        yield drive

@@ -1,0 +1,207 @@
+"""The driver side of the Ray executor (``--executor ray``, ``ray:auto``, ``ray://ADDRESS``).
+
+The driver keeps everything that decides what runs and what is kept: the plan, the resume
+scan, whole-result replay from the cache and the journal (``results.jsonl``, of which it is the
+only writer). Each (case, trial) that must be driven is sent to one of the run's worker actors
+(:class:`._ray_worker.CaseWorker`); the reply comes back as the case's result and is written the
+moment it arrives, exactly as a local run writes it.
+
+- Concurrency: ``--max-concurrency`` pairs are in flight overall (the driver's workers each
+  wait for one reply); each actor takes its share at once (its ``max_concurrency``).
+- A provider limit (``provider_concurrency``) tighter than that is one named limiter actor
+  that every worker asks before each model call.
+- A worker process that dies is restarted by Ray and its pairs sent again (up to
+  :data:`TASK_RETRIES` times); a pair that still fails is recorded as an error on that case.
+- Connecting (and starting a local Ray instance) happens on the first pair to drive: a resume
+  with nothing left, or a run replayed whole from the cache, never starts Ray.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import uuid
+from collections.abc import AsyncIterator
+from types import ModuleType
+from typing import Any
+
+import anyio
+
+from ..errors import MissingExtraError, UserError
+from ..schema import Case, CaseResult
+from ._case import CaseContext
+from ._executor import ExecutorSpec
+from ._loop import RunStats
+from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
+from ._workers import Drive
+
+__all__ = ["TASK_RETRIES", "import_ray", "ray_drive"]
+
+#: times a pair is sent again after its worker process died
+TASK_RETRIES = 2
+#: seconds a limiter slot outlives the case timeout before it is taken back from a dead worker
+_LEASE_MARGIN_S = 30.0
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module, or a MissingExtraError naming ``agentgauge[ray]``."""
+    try:
+        import ray
+    except ImportError:
+        raise MissingExtraError("ray", "ray") from None
+    return ray
+
+
+def _first_line(exc: BaseException) -> str:
+    cause = getattr(exc, "cause", None)  # a RayTaskError carries the worker's own exception
+    if isinstance(cause, BaseException):
+        exc = cause
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+def _connect(ray: ModuleType, spec: ExecutorSpec) -> bool:
+    """Join the cluster ``spec`` names; True when this call started Ray (and must stop it)."""
+    if ray.is_initialized():
+        return False
+    try:
+        if spec.address is None:
+            ray.init(include_dashboard=False, logging_level=logging.WARNING)
+        else:
+            ray.init(address=spec.address, logging_level=logging.WARNING)
+    except Exception as exc:  # no cluster there, a version mismatch, a refused connection
+        raise UserError(
+            f"--executor {spec}: cannot join the Ray cluster: {_first_line(exc)}"
+        ) from None
+    return True
+
+
+class _RayDrive:
+    """The run's worker actors, started on first use; each call drives one pair on one."""
+
+    def __init__(self, spec: ExecutorSpec, setup: WorkerSetup, ctx: CaseContext, slots: int):
+        self._spec = spec
+        self._setup = setup
+        self._ctx = ctx
+        self._slots = max(1, slots)
+        self._ray: ModuleType | None = None
+        self._started_ray = False
+        self._actors: list[Any] = []
+        self._limiter: Any = None
+        self._lock = anyio.Lock()
+
+    async def _start(self) -> None:
+        ray = import_ray()
+        self._started_ray = _connect(ray, self._spec)
+        self._ray = ray
+        setup = self._setup
+        if self._ctx.limiter is not None:
+            limit = setup.config.provider_concurrency or 1
+            name = f"agentgauge-limiter-{uuid.uuid4().hex[:12]}"
+            lease = self._ctx.timeout_s + _LEASE_MARGIN_S
+            self._limiter = (
+                ray.remote(SharedLimiter)
+                .options(name=name, namespace=setup.namespace, num_cpus=0, max_concurrency=10_000)
+                .remote(limit, lease)
+            )
+            setup = _with_limiter(setup, name)
+        count = self._worker_count(ray)
+        share = math.ceil(self._slots / count)
+        worker = ray.remote(CaseWorker).options(
+            num_cpus=self._spec.cpus,
+            max_concurrency=share,
+            max_restarts=-1,
+            max_task_retries=TASK_RETRIES,
+        )
+        try:
+            self._actors = [worker.remote(setup) for _ in range(count)]
+        except Exception as exc:  # a provider object or scorer that does not pickle
+            raise UserError(
+                f"--executor {self._spec}: the run cannot be sent to Ray workers "
+                f"({_first_line(exc)}); pass the agent as a spec (--agent) instead of an object"
+            ) from None
+        try:  # a worker that cannot build its context fails the run here, once
+            for actor in self._actors:
+                await actor.ready.remote()
+        except Exception as exc:
+            raise UserError(
+                f"--executor {self._spec}: a Ray worker could not start: {_first_line(exc)}"
+            ) from None
+
+    def _worker_count(self, ray: ModuleType) -> int:
+        if self._spec.workers is not None:
+            return max(1, min(self._spec.workers, self._slots))
+        cpus = float(ray.cluster_resources().get("CPU", 1.0))
+        per = self._spec.cpus
+        fits = int(cpus // per) if per > 0 else int(cpus)
+        return max(1, min(fits, self._slots))
+
+    async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult:
+        if not self._actors:
+            async with self._lock:
+                if not self._actors:
+                    await self._start()
+        actor = self._actors[slot % len(self._actors)]
+        try:
+            reply: WorkerReply = await actor.run.remote(case, trial)
+        except Exception as exc:  # the worker died on every attempt, or Ray lost the reply
+            return _lost(case, trial, exc)
+        stats: RunStats = self._ctx.stats
+        stats.provider_calls += reply.provider_calls
+        stats.cache_hits += reply.cache_hits
+        return reply.result
+
+    async def close(self) -> None:
+        ray = self._ray
+        if ray is None:
+            return
+        try:
+            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                # each worker commits its cache and closes its sessions, then goes
+                with anyio.move_on_after(30):
+                    for actor in self._actors:
+                        with contextlib.suppress(Exception):
+                            await actor.close.remote()
+            for actor in [*self._actors, self._limiter]:
+                if actor is not None:
+                    with contextlib.suppress(Exception):
+                        ray.kill(actor)
+        finally:
+            self._actors = []
+            if self._started_ray:
+                ray.shutdown()
+
+
+def _with_limiter(setup: WorkerSetup, name: str) -> WorkerSetup:
+    from dataclasses import replace
+
+    return replace(setup, limiter=name)
+
+
+def _lost(case: Case, trial: int, exc: BaseException) -> CaseResult:
+    reason = (
+        f"ray worker failed: {type(exc).__name__}: {_first_line(exc)} "
+        f"(after {TASK_RETRIES + 1} attempts)"
+    )
+    return CaseResult(
+        case_id=case.id,
+        trial=trial,
+        status="error",
+        error=reason,
+        explanation=reason,
+        category=case.category,
+        tags=case.tags,
+    )
+
+
+@contextlib.asynccontextmanager
+async def ray_drive(
+    spec: ExecutorSpec, setup: WorkerSetup, ctx: CaseContext, slots: int
+) -> AsyncIterator[Drive]:
+    """A :data:`Drive` that runs pairs on Ray workers; the actors go when the block ends."""
+    drive = _RayDrive(spec, setup, ctx, slots)
+    try:
+        yield drive
+    finally:
+        await drive.close()

@@ -1,0 +1,218 @@
+"""The worker side of the Ray executor: what crosses to a worker, the worker actor that runs
+case trials, and the cluster-wide limit of model calls in flight.
+
+Nothing here imports Ray: :mod:`._ray` turns :class:`CaseWorker` and :class:`SharedLimiter` into
+Ray actors when a run asks for them. A worker builds its own run context from a
+:class:`WorkerSetup` (it resolves the agent spec itself, opens the response cache, wires the
+suite's scorers) and answers one (case, trial) at a time with the case's :class:`WorkerReply`;
+the driver writes it to the journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import time
+import uuid
+from dataclasses import dataclass, replace
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from .._suite_code import SuiteCodePolicy
+from ..providers import Provider, close_provider, resolve_provider
+from ..schema import Case, CaseResult, Suite
+from ._config import RunConfig
+from ._context import build_context, open_cache
+from ._file import with_suite_scorers
+from ._loop import RunStats
+from ._tools import current_code_policy
+from ._workers import run_guarded
+
+if TYPE_CHECKING:
+    from ..providers import ResponseCache
+    from ._case import CaseContext
+
+__all__ = ["CaseWorker", "RemoteSlot", "SharedLimiter", "WorkerReply", "WorkerSetup"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkerSetup:
+    """Everything a worker needs to run cases of one run (it must pickle).
+
+    ``config`` is the run's configuration before the suite's scorers were added (each worker
+    adds them itself), with the cache folder and the suite-code decision of the driver filled
+    in. Exactly one of ``spec`` (resolved on the worker) and ``provider`` (an object the
+    caller passed, sent pickled) is set. ``suite`` holds the tools and defaults, not the cases.
+    """
+
+    suite: Suite
+    config: RunConfig
+    policy: SuiteCodePolicy
+    spec: str | None = None
+    provider: Provider | None = None
+    #: the public agent name (for messages; never a secret)
+    agent: str
+    #: the driver's working folder: a relative ``python:`` path resolves the same way on a
+    #: worker of this machine
+    cwd: str
+    #: the named limiter actor of the run (None: no provider limit tighter than the overall one)
+    limiter: str | None = None
+    namespace: str = "agentgauge"
+
+    def __repr__(self) -> str:  # a spec or options may hold keys: never shown
+        return f"WorkerSetup(agent={self.agent!r})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkerReply:
+    """One finished (case, trial): its result and the model calls it made or took from cache."""
+
+    result: CaseResult
+    provider_calls: int
+    cache_hits: int
+
+
+class RemoteSlot:
+    """A worker's side of the run's :class:`SharedLimiter`: ``async with`` holds one slot."""
+
+    def __init__(self, actor: Any) -> None:
+        self._actor = actor
+
+    async def __aenter__(self) -> str:
+        token = uuid.uuid4().hex
+        await self._actor.acquire.remote(token)
+        self._token = token
+        return token
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        # released even when the case was cancelled (its timeout): a shielded await
+        with anyio.CancelScope(shield=True):
+            await self._actor.release.remote(self._token)
+
+
+class SharedLimiter:
+    """At most ``limit`` model calls in flight across every worker of a run (a Ray actor).
+
+    A slot is a lease: one held by a worker that died is taken back after ``lease_s`` (the
+    case timeout and a margin), so a killed worker cannot shrink the limit for good.
+    """
+
+    def __init__(self, limit: int, lease_s: float) -> None:
+        self._limit = max(1, limit)
+        self._lease_s = lease_s
+        self._held: dict[str, float] = {}
+        self._cond: asyncio.Condition | None = None
+        self._peak = 0
+
+    def _free(self) -> bool:
+        now = time.monotonic()
+        for token in [t for t, until in self._held.items() if until <= now]:
+            del self._held[token]
+        return len(self._held) < self._limit
+
+    async def acquire(self, token: str) -> None:
+        if self._cond is None:
+            self._cond = asyncio.Condition()
+        async with self._cond:
+            while not self._free():
+                wait = max(0.01, min(self._held.values()) - time.monotonic())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._cond.wait(), wait)
+            self._held[token] = time.monotonic() + self._lease_s
+            self._peak = max(self._peak, len(self._held))
+
+    async def release(self, token: str) -> None:
+        if self._cond is None:
+            self._cond = asyncio.Condition()
+        async with self._cond:
+            self._held.pop(token, None)
+            self._cond.notify()
+
+    def peak(self) -> int:
+        """The most slots ever held at once."""
+        return self._peak
+
+
+class CaseWorker:
+    """Runs case trials of one run on a Ray worker (an async actor: several at once)."""
+
+    def __init__(self, setup: WorkerSetup) -> None:
+        self._setup = setup
+        if setup.cwd and os.path.isdir(setup.cwd):
+            os.chdir(setup.cwd)
+            if setup.cwd not in sys.path:
+                sys.path.insert(0, setup.cwd)
+        self._ctx: CaseContext | None = None
+        self._provider: Provider | None = None
+        self._cache: ResponseCache | None = None
+        self._config: RunConfig | None = None
+
+    def __repr__(self) -> str:
+        return f"CaseWorker({self._setup.agent})"
+
+    def _context(self) -> CaseContext:
+        """The worker's run context, built on first use (also after the actor restarted)."""
+        if self._ctx is not None:
+            return self._ctx
+        setup = self._setup
+        if setup.provider is not None:
+            provider = setup.provider
+        else:
+            assert setup.spec is not None
+            provider = resolve_provider(setup.spec, **dict(setup.config.agent_options))
+        self._provider = provider
+        config = with_suite_scorers(setup.config, setup.suite)
+        self._config = config
+        self._cache = open_cache(config)
+        ctx = build_context(setup.suite, config, provider, self._cache, None)
+        limiter: RemoteSlot | None = None
+        if setup.limiter is not None:
+            import ray
+
+            limiter = RemoteSlot(ray.get_actor(setup.limiter, namespace=setup.namespace))
+        self._ctx = replace(ctx, limiter=limiter)
+        return self._ctx
+
+    async def ready(self) -> str:
+        """Build the context now (a setup error surfaces before any case is sent)."""
+        token = current_code_policy.set(self._setup.policy)
+        try:
+            self._context()
+        finally:
+            current_code_policy.reset(token)
+        return f"{os.getpid()}"
+
+    async def run(self, case: Case, trial: int) -> WorkerReply:
+        token = current_code_policy.set(self._setup.policy)
+        try:
+            stats = RunStats()  # this case's own counters (other cases run at the same time)
+            ctx = replace(self._context(), stats=stats)
+            result = await run_guarded(case, trial, ctx)
+        finally:
+            current_code_policy.reset(token)
+        return WorkerReply(
+            result=result, provider_calls=stats.provider_calls, cache_hits=stats.cache_hits
+        )
+
+    async def close(self) -> None:
+        """Commit the cache and release the provider's and judges' sessions."""
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+        if self._provider is not None:
+            await close_provider(self._provider)
+            self._provider = None
+        for scorer in self._config.extra_scorers if self._config is not None else ():
+            aclose = getattr(scorer, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        self._ctx = None
