@@ -247,6 +247,13 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "CI job per shard), then combine the N runs with 'agentgauge merge'.",
 )
 @click.option(
+    "--executor",
+    envvar="AGENTGAUGE_EXECUTOR",
+    metavar="local|ray|ray:auto|ray://ADDRESS",
+    help="Where the case trials run: here (local, the default) or as Ray tasks on a cluster "
+    "(needs agentgauge[ray]; see docs/large-suites.md). A resume keeps it unless given again.",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
 )
 @click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
@@ -323,6 +330,7 @@ def _resume_config(
         progress=f["progress"],
         replay=_given(f["replay"], "replay"),
         allow_suite_code=f["allow_suite_code"] or None,
+        executor=f["executor"],
     )
     return suite_path, config
 
@@ -354,4 +362,5 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
         judge=f["judge"],
         shard=Shard.parse(f["shard"]) if f["shard"] else None,
+        executor=f["executor"] or "local",
     )
