@@ -324,8 +324,9 @@ def case_code_refs(case: Case, index: int | None = None) -> Iterator[CodeRef]:
 def header_code_refs(
     suite: Suite, *, agent_given: bool = False, judge_given: bool = False
 ) -> Iterator[CodeRef]:
-    """The code the suite's header names: tool fakes, ``defaults.agent`` (unless the command
-    line names the agent), ``defaults.judge`` (unless it names the judge), scorer judges."""
+    """The code the suite's header names: tool fakes, ``defaults.agent`` and the agents of
+    ``matrix`` (unless the command line names the agent), ``defaults.judge`` (unless it names
+    the judge), scorer judges."""
     yield from _sim_refs(
         (
             (("tools", i, "simulation"), t.name, t.simulation)
@@ -337,6 +338,12 @@ def header_code_refs(
     )
     if suite.defaults.agent and not agent_given and code_prefix(suite.defaults.agent):
         yield CodeRef(kind="agent", spec=suite.defaults.agent, field=("defaults", "agent"))
+    for i, entry in enumerate(suite.matrix.agents if suite.matrix and not agent_given else ()):
+        spec = entry if isinstance(entry, str) else entry.agent
+        at: tuple[str | int, ...] = ("matrix", "agents", i)
+        at += () if isinstance(entry, str) else ("agent",)
+        if code_prefix(spec):
+            yield CodeRef(kind="agent", spec=spec, field=at)
     if suite.defaults.judge and not judge_given and suite.defaults.judge.startswith("python:"):
         yield CodeRef(kind="judge", spec=suite.defaults.judge, field=("defaults", "judge"))
     for i, ref in enumerate(suite.scorers):

@@ -87,7 +87,9 @@ def run_dir_lock(run_dir: Path) -> Iterator[None]:
 def header_hash(suite: Suite) -> hashlib.blake2b:
     """The suite hash (recorded in run.json) before its cases: every case's JSON is added to
     it, one at a time."""
-    return hashlib.blake2b(suite.model_dump_json(exclude={"cases"}).encode(), digest_size=12)
+    # the matrix names the agents a run compares; it does not decide any one run's results
+    data = suite.model_dump_json(exclude={"cases", "matrix"})
+    return hashlib.blake2b(data.encode(), digest_size=12)
 
 
 def suite_hash(suite: Suite, case_json: dict[int, bytes] | None = None) -> str:

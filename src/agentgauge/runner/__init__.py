@@ -21,6 +21,20 @@ from ..providers import (
 from ._code_check import CodeUse, refuse_located, suite_code_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._file import default_run_dir, run_suite_file, with_suite_scorers
+from ._matrix import (
+    MATRIX_FILE,
+    MatrixManifest,
+    MatrixMember,
+    MatrixOutcome,
+    MemberOutcome,
+    MemberRecord,
+    is_matrix_dir,
+    parse_agents,
+    read_manifest,
+    resume_matrix,
+    run_matrix,
+    suite_members,
+)
 from ._plan import config_hash, select_cases
 from ._prices import PRICES, cost_usd
 from ._recorded import ScoreOutcome, score_responses
@@ -30,11 +44,17 @@ from ._validate import SuiteValidation, ValidateConfig, validate_suite
 
 __all__ = [
     "DEFAULT_AGENT",
+    "MATRIX_FILE",
     "PRICES",
     "RUN_FILE",
     "CacheStats",
     "CodeUse",
     "ExtraScorer",
+    "MatrixManifest",
+    "MatrixMember",
+    "MatrixOutcome",
+    "MemberOutcome",
+    "MemberRecord",
     "MergeReport",
     "PruneReport",
     "ResponseCache",
@@ -55,15 +75,21 @@ __all__ = [
     "cost_usd",
     "default_cache_dir",
     "default_run_dir",
+    "is_matrix_dir",
     "merge_runs",
+    "parse_agents",
     "prune_cache",
+    "read_manifest",
     "read_record",
     "refuse_located",
+    "resume_matrix",
+    "run_matrix",
     "run_suite",
     "run_suite_file",
     "score_responses",
     "select_cases",
     "suite_code_uses",
+    "suite_members",
     "validate_suite",
     "with_suite_scorers",
 ]

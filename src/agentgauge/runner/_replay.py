@@ -105,7 +105,7 @@ class ResultReplay:
         h.update(code_fingerprint())
         h.update(keys.head)
         h.update(orjson.dumps(options, option=orjson.OPT_SORT_KEYS))
-        h.update(suite.model_dump_json(exclude={"cases"}).encode())
+        h.update(suite.model_dump_json(exclude={"cases", "matrix"}).encode())
         self._head = h
         #: suite tools simulated by a ``function:`` fake (user code agentgauge cannot hash)
         self._function_tools = frozenset(

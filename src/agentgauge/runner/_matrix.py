@@ -1,0 +1,537 @@
+"""Many agents over one suite: one run directory per agent, a manifest, one resume for all.
+
+``run_matrix(path, config, members, out_dir)`` runs every member (an agent and what is varied
+for it) over the suite file, one after the other, each into ``OUT/<label>/`` — a normal run
+directory (run.json, results.jsonl) — and keeps ``OUT/matrix.json`` (:class:`MatrixManifest`)
+saying which members there are and how far each got. The response cache is shared (it is one
+cache folder). A member that cannot run (an unknown provider, a missing key) is recorded as
+``failed`` with the reason and the others still run; Ctrl-C stops the matrix and
+``resume_matrix(OUT)`` continues it: finished members are left untouched, the interrupted one
+resumed, the ones not started yet started. Comparing the members is ``metrics.compare_matrix``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+from pydantic import Field
+
+from .._secrets import register_env, scrub, scrub_bytes
+from ..errors import AgentGaugeError, RunInterrupted, SuiteCodeRefused, UserError
+from ..io import RUN_FILE, Shard, load_record
+from ..schema import JsonValue, MatrixEntry, Model, Suite, agent_label, valid_label
+from ..scoring import ScoringConfig
+from ._config import RunConfig, RunOutcome
+
+__all__ = [
+    "MATRIX_FILE",
+    "MatrixManifest",
+    "MatrixMember",
+    "MatrixOutcome",
+    "MemberOutcome",
+    "MemberRecord",
+    "is_matrix_dir",
+    "parse_agents",
+    "read_manifest",
+    "resume_matrix",
+    "run_matrix",
+    "suite_members",
+]
+
+#: the manifest of a matrix folder
+MATRIX_FILE = "matrix.json"
+
+MemberSource = Literal["command line", "suite"]
+#: ``pending``: not started; ``running``: started, not finished (interrupted); ``done``;
+#: ``failed``: could not run (``error`` says why)
+MemberState = Literal["pending", "running", "done", "failed"]
+
+
+class MemberRecord(Model):
+    """One member in ``matrix.json``."""
+
+    label: str
+    #: the agent spec (secrets scrubbed)
+    agent: str
+    #: where the member was named: ``--agent`` or the suite's ``matrix:``
+    source: MemberSource = "command line"
+    #: its run directory, relative to the matrix folder
+    run_dir: str
+    state: MemberState = "pending"
+    error: str | None = None
+    #: what the member varies (the option names only: their values may be secrets)
+    option_names: list[str] = Field(default_factory=list)
+    temperature: float | None = None
+    max_tokens: int | None = None
+    trials: int | None = None
+    seed: int | None = None
+
+
+class MatrixManifest(Model):
+    """``OUT/matrix.json``: the members of a matrix run and the options they share."""
+
+    version: int = 1
+    suite: str
+    suite_path: str
+    started_at: str
+    #: the run options every member shares (what a member not started yet is run with)
+    options: dict[str, JsonValue] = Field(default_factory=dict)
+    members: list[MemberRecord] = Field(default_factory=list)
+
+    def member(self, label: str) -> MemberRecord | None:
+        return next((m for m in self.members if m.label == label), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatrixMember:
+    """One agent of a matrix and what is varied for it (None: the shared run option)."""
+
+    label: str
+    agent: str
+    source: MemberSource = "command line"
+    #: passed to the provider factory (``base_url`` ...), over the shared ``agent_options``
+    options: Mapping[str, Any] = field(default_factory=dict)
+    temperature: float | None = None
+    max_tokens: int | None = None
+    trials: int | None = None
+    seed: int | None = None
+
+    @classmethod
+    def from_entry(cls, entry: MatrixEntry) -> MatrixMember:
+        """A member of the suite's ``matrix.agents``."""
+        return cls(
+            label=entry.name,
+            agent=entry.agent,
+            source="suite",
+            options=dict(entry.options),
+            temperature=entry.temperature,
+            max_tokens=entry.max_tokens,
+            trials=entry.trials,
+            seed=entry.seed,
+        )
+
+    def record(self) -> MemberRecord:
+        return MemberRecord(
+            label=self.label,
+            agent=scrub(self.agent),
+            source=self.source,
+            run_dir=self.label,
+            option_names=sorted(self.options),
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            trials=self.trials,
+            seed=self.seed,
+        )
+
+    def apply(self, config: RunConfig, *, started: bool = False) -> RunConfig:
+        """``config`` for this member (``started``: a resumed run keeps its recorded trials
+        and seed)."""
+        gen = config.generation
+        if self.temperature is not None:
+            gen = replace(gen, temperature=self.temperature)
+        if self.max_tokens is not None:
+            gen = replace(gen, max_tokens=self.max_tokens)
+        config = replace(
+            config,
+            agent=self.agent,
+            agent_options={**config.agent_options, **self.options},
+            generation=gen,
+        )
+        if started:
+            return config
+        return replace(
+            config,
+            trials=self.trials or config.trials,
+            seed=config.seed if self.seed is None else self.seed,
+        )
+
+
+def parse_agents(specs: Sequence[str]) -> list[MatrixMember]:
+    """Members of ``--agent`` values: ``SPEC`` (labelled by the spec made safe) or
+    ``LABEL=SPEC`` (a label has no ``:``). Two members with one label are a UserError."""
+    members: list[MatrixMember] = []
+    for spec in specs:
+        label, sep, rest = spec.partition("=")
+        if sep and ":" not in label and "?" not in label and rest:
+            if not valid_label(label):
+                raise UserError(
+                    f"--agent {spec}: the label '{label}' may hold only letters, digits, '.', "
+                    "'_' and '-' (it names the run directory)"
+                )
+            members.append(MatrixMember(label=label, agent=rest))
+        else:
+            members.append(MatrixMember(label=agent_label(spec), agent=spec))
+    check_labels(members, "--agent")
+    return members
+
+
+def check_labels(members: Sequence[MatrixMember], where: str) -> None:
+    """Each label names a run directory: a label used twice is a UserError."""
+    seen: dict[str, MatrixMember] = {}
+    for m in members:
+        other = seen.get(m.label)
+        if other is not None:
+            same = "is given twice" if other.agent == m.agent else f"and {other.agent} share it"
+            raise UserError(
+                f"{where}: {m.agent} {same} (label '{m.label}'); give each its own label: "
+                f"--agent LABEL={m.agent} (or label: in the suite's matrix)"
+            )
+        seen[m.label] = m
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemberOutcome:
+    """What became of one member in this call."""
+
+    label: str
+    agent: str
+    run_dir: Path
+    state: MemberState
+    #: the run made now (None: the member was already done, or failed)
+    outcome: RunOutcome | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatrixOutcome:
+    out_dir: Path
+    manifest: MatrixManifest
+    members: list[MemberOutcome]
+
+    @property
+    def failed(self) -> list[MemberOutcome]:
+        return [m for m in self.members if m.state == "failed"]
+
+
+def is_matrix_dir(path: Path | str) -> bool:
+    """Whether ``path`` is a matrix folder (it holds ``matrix.json``)."""
+    return (Path(path) / MATRIX_FILE).is_file()
+
+
+def read_manifest(out_dir: Path | str) -> MatrixManifest:
+    """``OUT/matrix.json``; a missing or invalid one is a UserError."""
+    path = Path(out_dir) / MATRIX_FILE
+    try:
+        return MatrixManifest.model_validate_json(path.read_bytes())
+    except FileNotFoundError:
+        raise UserError(f"{out_dir}: not a matrix folder (no {MATRIX_FILE})") from None
+    except ValueError as exc:
+        first = str(exc).splitlines()[0]
+        raise UserError(f"{path}: not a valid matrix manifest: {first}") from None
+
+
+def _write_manifest(out_dir: Path, manifest: MatrixManifest) -> None:
+    """Atomically (a kill never leaves half a manifest), secrets scrubbed."""
+    register_env()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / MATRIX_FILE
+    tmp = path.with_suffix(".json.tmp")
+    data = orjson.dumps(manifest.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    tmp.write_bytes(scrub_bytes(data) + b"\n")
+    tmp.replace(path)
+
+
+def _shared_options(config: RunConfig) -> dict[str, JsonValue]:
+    """What ``matrix.json`` keeps of the shared options (never a secret: ``base_url`` is kept
+    as run.json keeps it)."""
+    from ..providers import redact
+
+    base_url = config.agent_options.get("base_url")
+    return {
+        "trials": config.trials,
+        "max_concurrency": config.max_concurrency,
+        "timeout_s": config.timeout_s,
+        "retries": config.retries,
+        "max_steps": config.max_steps,
+        "cache": config.cache,
+        "replay": config.replay,
+        "seed": config.seed,
+        "stream": config.stream,
+        "case_filter": list(config.case_filter),
+        "limit": config.limit,
+        "mode": config.scoring.mode,
+        "tool_mode": config.tool_mode,
+        "judge": config.judge,
+        "shard": str(config.shard) if config.shard else None,
+        "base_url": redact(str(base_url)) if base_url is not None else None,
+    }
+
+
+def _config_from_options(opts: Mapping[str, Any], suite_path: str) -> RunConfig:
+    def num(key: str) -> Any:
+        value = opts.get(key)
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    default = RunConfig()
+    tool_mode = opts.get("tool_mode")
+    shard = opts.get("shard")
+    return RunConfig(
+        agent_options={"base_url": opts["base_url"]} if opts.get("base_url") else {},
+        trials=num("trials"),
+        max_concurrency=num("max_concurrency") or default.max_concurrency,
+        timeout_s=num("timeout_s"),
+        retries=num("retries") if num("retries") is not None else default.retries,
+        max_steps=num("max_steps"),
+        cache=bool(opts.get("cache", default.cache)),
+        replay=bool(opts.get("replay", default.replay)),
+        seed=num("seed") or 0,
+        stream=bool(opts.get("stream", False)),
+        case_filter=tuple(str(g) for g in opts.get("case_filter") or ()),
+        limit=num("limit"),
+        scoring=ScoringConfig(mode="bfcl" if opts.get("mode") == "bfcl" else "default"),
+        tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
+        judge=str(opts["judge"]) if opts.get("judge") else None,
+        shard=Shard.parse(str(shard)) if shard else None,
+        suite_path=suite_path,
+    )
+
+
+def _read_suite(path: Path) -> Suite:
+    from ..io import open_suite
+
+    return open_suite(path).suite
+
+
+def suite_members(path: Path | str) -> list[MatrixMember] | None:
+    """The members of the suite's ``matrix:`` section, or None when it has none.
+
+    A suite file without the word ``matrix`` in it is not read further (a single run does not
+    pay a second read of a large suite); else the suite is loaded, so a bad one is a UserError.
+    """
+    from ..io import find_suite_file
+
+    file = find_suite_file(Path(path))
+    try:
+        if file is None or b"matrix" not in file.read_bytes():
+            return None
+    except OSError:
+        return None  # the run itself reports the unreadable file
+    suite = _read_suite(Path(path))
+    return _suite_members(suite) if suite.matrix is not None else None
+
+
+def _checked_suite_members(
+    path: Path, config: RunConfig, members: Sequence[MatrixMember]
+) -> list[MatrixMember]:
+    """The suite's members with their code agents checked against the suite code policy (a
+    refusal names ``file:line: matrix.agents[i].agent``), before any member runs."""
+    from .._suite_code import code_prefix
+    from ._code_check import refuse_located
+
+    policy = config.code_policy()
+    out: list[MatrixMember] = []
+    for m in members:
+        if m.source == "suite" and code_prefix(m.agent):
+            try:
+                m = replace(m, agent=policy.check_spec(m.agent, "agent"))
+            except SuiteCodeRefused:
+                refuse_located(str(path), policy, judge_given=config.judge is not None)
+                raise
+        out.append(m)
+    return out
+
+
+def _suite_members(suite: Suite) -> list[MatrixMember]:
+    if suite.matrix is None:
+        raise UserError(
+            f"suite '{suite.name}' has no matrix: section; name the agents with --agent A --agent B"
+        )
+    members = [MatrixMember.from_entry(e) for e in suite.matrix.entries()]
+    check_labels(members, "matrix.agents")
+    return members
+
+
+def run_matrix(
+    path: Path | str,
+    config: RunConfig,
+    members: Sequence[MatrixMember] | None,
+    out_dir: Path | str,
+    *,
+    notify: Callable[[str], None] | None = None,
+    on_member: Callable[[MemberOutcome], None] | None = None,
+) -> MatrixOutcome:
+    """Run every member over the suite file ``path`` into ``out_dir/<label>/``.
+
+    ``members`` None: the suite's ``matrix:`` section (its code agents need the suite code
+    opt-in). ``config`` holds the shared options (its ``agent`` is ignored). ``on_member`` is
+    called after each member (finished or failed), e.g. to write its summary.
+    """
+    path, out_dir = Path(path), Path(out_dir)
+    if config.suite_path is None:
+        config = replace(config, suite_path=str(path.resolve()))
+    if is_matrix_dir(out_dir) or (out_dir / RUN_FILE).exists():
+        raise UserError(
+            f"{out_dir} already holds a run; continue it with --resume {shlex.quote(str(out_dir))}"
+            " or choose another --output"
+        )
+    suite = _read_suite(path)  # a suite that does not load fails here, once, for all members
+    chosen = list(members) if members is not None else _suite_members(suite)
+    check_labels(chosen, "--agent" if members is not None else "matrix.agents")
+    chosen = _checked_suite_members(path, config, chosen)
+    manifest = MatrixManifest(
+        suite=suite.name,
+        suite_path=config.suite_path or str(path.resolve()),
+        started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        options=_shared_options(config),
+        members=[m.record() for m in chosen],
+    )
+    _write_manifest(out_dir, manifest)
+    plan = [(m, m.apply(config)) for m in chosen]
+    return _run_members(path, out_dir, manifest, plan, notify, on_member)
+
+
+def resume_matrix(
+    out_dir: Path | str,
+    *,
+    agents: Sequence[str] = (),
+    judge: str | None = None,
+    max_concurrency: int | None = None,
+    progress: bool | None = None,
+    replay: bool | None = None,
+    allow_suite_code: bool | None = None,
+    notify: Callable[[str], None] | None = None,
+    on_member: Callable[[MemberOutcome], None] | None = None,
+) -> MatrixOutcome:
+    """Continue the matrix in ``out_dir``: members that finished are left as they are, the
+    interrupted and failed ones are resumed, the ones not started are started.
+
+    ``matrix.json`` is a file, not the caller's word: a ``python:`` (or framework) agent named
+    on the command line runs again only when ``agents`` names it again; one of the suite's
+    matrix is suite code, checked against the policy as on the first run.
+    """
+    out_dir = Path(out_dir)
+    manifest = read_manifest(out_dir)
+    path = Path(manifest.suite_path)
+    base = _config_from_options(manifest.options, manifest.suite_path)
+    base = replace(base, progress=progress, allow_suite_code=allow_suite_code)
+    if max_concurrency:
+        base = replace(base, max_concurrency=max_concurrency)
+    if replay is not None:
+        base = replace(base, replay=replay)
+    if judge is not None:
+        base = replace(base, judge=judge)
+    elif base.judge:  # read back from a file: checked as suite code
+        base = replace(base, judge=base.code_policy().check_spec(base.judge, "judge"))
+    suite = _read_suite(path)
+    members = _resumed_members(out_dir, manifest, suite, agents)
+    plan: list[tuple[MatrixMember, RunConfig]] = []
+    for m in members:
+        rec = manifest.member(m.label)
+        if rec is not None and rec.state == "done":
+            plan.append((m, base))  # left untouched
+            continue
+        [m] = _checked_suite_members(path, base, [m])
+        record = load_record(out_dir / m.label)
+        if record is None:
+            plan.append((m, m.apply(base)))
+            continue
+        cfg = RunConfig.from_record(
+            record,
+            out_dir / m.label,
+            # a suite's code agent passed the policy just now; one of the command line must be
+            # named again (else from_record refuses it)
+            agent=record.agent if m.source == "suite" else m.agent if m.agent in agents else None,
+            judge=judge,
+            max_concurrency=max_concurrency,
+            progress=progress,
+            replay=replay,
+            allow_suite_code=allow_suite_code,
+        )
+        plan.append((m, m.apply(cfg, started=True)))
+    return _run_members(path, out_dir, manifest, plan, notify, on_member, resume=True)
+
+
+def _resumed_members(
+    out_dir: Path, manifest: MatrixManifest, suite: Suite, agents: Sequence[str]
+) -> list[MatrixMember]:
+    from .._suite_code import code_prefix
+
+    entries = {e.name: e for e in suite.matrix.entries()} if suite.matrix else {}
+    out: list[MatrixMember] = []
+    for rec in manifest.members:
+        if rec.source == "suite":
+            entry = entries.get(rec.label)
+            if entry is None or scrub(entry.agent) != rec.agent:
+                raise UserError(
+                    f"--resume {out_dir}: the suite's matrix no longer has the member "
+                    f"'{rec.label}' ({rec.agent}); start a new run to change the agents"
+                )
+            out.append(MatrixMember.from_entry(entry))
+            continue
+        if rec.state != "done" and code_prefix(rec.agent) and rec.agent not in agents:
+            raise UserError(
+                f"--resume {out_dir}: {MATRIX_FILE} names the agent '{rec.agent}', Python "
+                f"code; it runs only when you name it yourself: add --agent "
+                f"{shlex.quote(rec.agent)}"
+            )
+        out.append(MatrixMember(label=rec.label, agent=rec.agent))
+    return out
+
+
+def _run_members(
+    path: Path,
+    out_dir: Path,
+    manifest: MatrixManifest,
+    plan: Sequence[tuple[MatrixMember, RunConfig]],
+    notify: Callable[[str], None] | None,
+    on_member: Callable[[MemberOutcome], None] | None,
+    *,
+    resume: bool = False,
+) -> MatrixOutcome:
+    from ._file import run_suite_file
+
+    done: list[MemberOutcome] = []
+    for member, cfg in plan:
+        rec = manifest.member(member.label)
+        assert rec is not None  # the plan is made from the manifest's members
+        run_dir = out_dir / rec.run_dir
+        if rec.state == "done":
+            done.append(
+                MemberOutcome(label=rec.label, agent=rec.agent, run_dir=run_dir, state="done")
+            )
+            continue
+        started = (run_dir / RUN_FILE).exists()
+        rec.state, rec.error = "running", None
+        _write_manifest(out_dir, manifest)
+        try:
+            outcome = run_suite_file(
+                path, replace(cfg, resume=resume and started), run_dir, notify=notify
+            )
+        except (RunInterrupted, KeyboardInterrupt):
+            _write_manifest(out_dir, manifest)
+            raise RunInterrupted(
+                out_dir,
+                f"interrupted during '{rec.label}': finished members and cases are kept in "
+                f"{out_dir}; continue with agentgauge run --resume {shlex.quote(str(out_dir))}",
+            ) from None
+        except Exception as exc:  # one member's failure never loses the others
+            rec.state, rec.error = "failed", _reason(exc)
+            _write_manifest(out_dir, manifest)
+            result = MemberOutcome(
+                label=rec.label, agent=rec.agent, run_dir=run_dir, state="failed", error=rec.error
+            )
+        else:
+            rec.state = "done"
+            _write_manifest(out_dir, manifest)
+            result = MemberOutcome(
+                label=rec.label, agent=rec.agent, run_dir=run_dir, state="done", outcome=outcome
+            )
+        done.append(result)
+        if on_member is not None:
+            on_member(result)
+    return MatrixOutcome(out_dir=out_dir, manifest=manifest, members=done)
+
+
+def _reason(exc: Exception) -> str:
+    """One line saying why a member could not run (secrets scrubbed)."""
+    text = str(exc).splitlines()[0] if str(exc).strip() else ""
+    if not isinstance(exc, AgentGaugeError):
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    register_env()
+    return scrub(text or type(exc).__name__)
