@@ -1,41 +1,209 @@
-"""``agentgauge history``: a metric's trend across recorded runs."""
+"""``agentgauge history``: the trend of each metric across the recorded runs of a suite and agent.
+
+Also the ``--history PATH`` / ``--no-history`` options that ``run`` and ``score`` share.
+"""
 
 from __future__ import annotations
 
-import click
-from rich.console import Console
-from rich.table import Table
+import dataclasses
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..metrics import HISTORY_METRICS, history_path, read_history, sparkline
+import click
+
+if TYPE_CHECKING:
+    from ..metrics import HistoryEntry, MetricTrend
+
+__all__ = ["command", "history_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_HISTORY_HELP = (
+    "Run history file (default: $AGENTGAUGE_HISTORY, else "
+    "$XDG_DATA_HOME/agentgauge/history.sqlite, i.e. ~/.local/share/agentgauge/history.sqlite)."
+)
+
+#: ``--history PATH`` (stored as ``history``)
+history_option = click.option(
+    "--history",
+    "history",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help=_HISTORY_HELP,
+)
+
+
+def history_options(f: F) -> F:
+    """``--history PATH`` and ``--no-history`` (stored as ``history`` and ``no_history``), for
+    the commands that record a run."""
+    f = click.option(
+        "--no-history",
+        "no_history",
+        is_flag=True,
+        envvar="AGENTGAUGE_NO_HISTORY",
+        help="Do not add this run to the run history.",
+    )(f)
+    return history_option(f)
+
+
+def _percent_points(x: float) -> str:
+    return f"{x * 100:+.1f}pp"
+
+
+def _shown(metric: str, value: float | None, *, change: bool = False) -> str:
+    if value is None:
+        return "–"
+    if metric.endswith("_ms"):
+        return f"{value:+.0f} ms" if change else f"{value:.0f} ms"
+    if metric.endswith("_usd"):
+        return f"{value:+.4g} $" if change else f"{value:.4g} $"
+    if metric.startswith("scorers."):  # a scorer's mean on its 0..1 value
+        return f"{value:+.3f}" if change else f"{value:.3f}"
+    return _percent_points(value) if change else f"{value * 100:.1f}%"
+
+
+def _flag(t: MetricTrend) -> str:
+    if t.outside is None:
+        return ""
+    arrow = "▲" if t.outside == "above" else "▼"
+    return f"{arrow} {'worse' if t.regressed else 'better'}"
+
+
+def _print_group(
+    suite: str,
+    agent: str,
+    runs: Sequence[HistoryEntry],
+    trends: Sequence[MetricTrend],
+    window: int,
+) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    console.print(
+        f"[bold]{suite}[/bold] · {agent}: {len(runs)} run(s), "
+        f"{runs[0].started_at} → {runs[-1].started_at}"
+    )
+    table = Table(show_edge=False, pad_edge=False)
+    for col in ("metric", "latest", "vs prev", f"vs mean({window})", "trend", "band"):
+        right = col.startswith(("latest", "vs"))
+        table.add_column(col, justify="right" if right else "left", no_wrap=col == "metric")
+    for t in trends:
+        table.add_row(
+            t.label,
+            _shown(t.metric, t.latest),
+            _shown(t.metric, t.change, change=True),
+            _shown(t.metric, t.change_vs_mean, change=True),
+            t.sparkline,
+            _flag(t),
+        )
+    console.print(table)
+    if any(t.outside for t in trends):
+        console.print(
+            "▲/▼: the latest run is above/below the band (mean ± 2 sd) of up to "
+            f"{window} runs before it",
+            soft_wrap=True,
+        )
+    if len(trends) == 1:  # one metric: each run's value too
+        t = trends[0]
+        runs_table = Table(show_edge=False, pad_edge=False)
+        for col in ("started", "run", "commit", "cases", t.label):
+            runs_table.add_column(col, justify="right" if col in ("cases", t.label) else "left")
+        for e, v in zip(runs, t.values, strict=True):
+            runs_table.add_row(
+                e.started_at, e.run_id, (e.git_commit or "")[:10], str(e.cases), _shown(t.metric, v)
+            )
+        console.print(runs_table)
+    console.print()
 
 
 @click.command("history")
-@click.option("--suite", default=None, help="Only runs of this suite.")
+@click.option("--suite", default=None, help="Only runs of this suite (a name or a glob).")
+@click.option(
+    "--agent", default=None, help="Only runs of this agent (a spec or a glob: 'openai:*')."
+)
 @click.option(
     "--metric",
-    type=click.Choice(HISTORY_METRICS),
-    default="pass_rate",
-    show_default=True,
-    help="Metric to show.",
+    "metrics",
+    multiple=True,
+    help="Metric to show (repeatable): pass_rate, error_rate, tool_selection_accuracy, "
+    "argument_accuracy, behavior_accuracy, task_completion, latency_p95_ms, cost_usd, or a "
+    "scorer (groundedness, judge.tone ...). Default: the headline metrics and the judges.",
 )
-@click.option("--limit", type=click.IntRange(1, 10000), default=20, show_default=True)
-def command(suite: str | None, metric: str, limit: int) -> None:
-    """Show METRIC over the latest runs (history file: $AGENTGAUGE_HISTORY or
-    .agentgauge/history.sqlite)."""
-    entries = read_history(suite=suite, limit=limit)
-    if not entries:
-        click.echo(f"no runs recorded in {history_path()}")
-        return
-    values = [e.metrics.get(metric) for e in entries]
-    is_rate = not metric.endswith(("_ms", "_usd"))
-    table = Table(show_edge=False, pad_edge=False)
-    for col in ("started", "suite", "agent", "commit", "cases", metric):
-        table.add_column(col, justify="right" if col in ("cases", metric) else "left")
-    for e, v in zip(entries, values, strict=True):
-        shown = "–" if v is None else f"{v * 100:.1f}%" if is_rate else f"{v:.4g}"
-        table.add_row(
-            e.started_at, e.suite, e.agent, (e.git_commit or "")[:10], str(e.cases), shown
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100000),
+    default=20,
+    show_default=True,
+    help="Latest runs per suite and agent.",
+)
+@click.option(
+    "--window",
+    type=click.IntRange(1, 1000),
+    default=5,
+    show_default=True,
+    help="Previous runs the mean and the band are drawn from.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON document instead of tables.")
+@history_option
+def command(
+    suite: str | None,
+    agent: str | None,
+    metrics: tuple[str, ...],
+    limit: int,
+    window: int,
+    as_json: bool,
+    history: Path | None,
+) -> None:
+    """The trend of each metric over the latest runs, per suite and agent: the latest value,
+    its change against the previous run and the mean of the last --window runs, a sparkline,
+    and a flag when it is outside the band (mean ± 2 sd) of those runs."""
+    import orjson
+
+    from ..metrics import (
+        default_metrics,
+        group_runs,
+        history_path,
+        metric_trend,
+        read_history,
+        resolve_metric,
+    )
+
+    path = history_path(history)
+    entries = read_history(suite=suite, agent=agent, limit=limit, path=history)
+    groups = group_runs(entries)
+    names: list[str] = []
+    for m in metrics:
+        names += [n for n in resolve_metric(m, entries) if n not in names]
+    out: list[dict[str, Any]] = []
+    for (s, a), runs in groups.items():
+        shown = names or default_metrics(runs)
+        trends = [metric_trend(runs, n, window=window) for n in shown]
+        if as_json:
+            out.append(
+                {
+                    "suite": s,
+                    "agent": a,
+                    "runs": [
+                        {k: v for k, v in dataclasses.asdict(e).items() if k != "intervals"}
+                        for e in runs
+                    ],
+                    "trends": [
+                        {**dataclasses.asdict(t), "label": t.label, "regressed": t.regressed}
+                        for t in trends
+                    ],
+                }
+            )
+        else:
+            _print_group(s, a, runs, trends, window)
+    if as_json:
+        doc = {"history": str(path), "groups": out}
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+    elif not groups:
+        which = " and ".join(
+            f"{k} {v}" for k, v in (("suite", suite), ("agent", agent)) if v is not None
         )
-    console = Console()
-    console.print(table)
-    console.print(f"{metric}: {sparkline(values)}  (oldest → newest)")
+        click.echo(f"no runs recorded in {path}{f' for {which}' if which else ''}")
+    else:
+        click.echo(f"history: {path}")

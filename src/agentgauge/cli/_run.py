@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ._history import history_options
 from ._options import allow_suite_code_option
 
 if TYPE_CHECKING:
     from ..runner import RunConfig, RunOutcome
 
 
-def _finish(outcome: RunOutcome, gate: bool) -> int:
+def _finish(
+    outcome: RunOutcome, gate: bool, history: Path | None = None, record: bool = True
+) -> int:
     """Write ``summary.json``, print the summary (and gate verdicts); returns the exit status."""
     from rich.console import Console
 
@@ -22,7 +25,7 @@ def _finish(outcome: RunOutcome, gate: bool) -> int:
     from ..report import render_console
 
     run_dir = outcome.run_dir
-    summary, gates = finish_run(run_dir, gate=gate)
+    summary, gates = finish_run(run_dir, gate=gate, record=record, history=history)
     render_console(summary, Console(file=sys.stdout), gates=gates)
     failed = gates is not None and not gates.passed
     source = outcome.record.options.get("tool_source")
@@ -263,6 +266,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     help="Also send the run as OpenTelemetry traces to this OTLP/HTTP receiver.",
 )
 @allow_suite_code_option
+@history_options
 def command(
     suite: Path | None,
     resume_dir: Path | None,
@@ -303,7 +307,7 @@ def command(
                 "--endpoint URL)",
                 err=True,
             )
-    status = _finish(outcome, gate)
+    status = _finish(outcome, gate, flags["history"], not flags["no_history"])
     if status:
         sys.exit(status)
 

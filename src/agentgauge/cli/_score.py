@@ -18,6 +18,7 @@ import click
 
 from ..io import load_suite_any
 from ..runner import RunConfig, ScoreOutcome, score_responses
+from ._history import history_options
 from ._options import allow_suite_code_option
 
 __all__ = ["command"]
@@ -84,6 +85,7 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     help="Leave out cases with no response (default: record them as errors).",
 )
 @allow_suite_code_option
+@history_options
 def command(
     suite: Path,
     responses_file: Path,
@@ -92,6 +94,8 @@ def command(
     overwrite: bool,
     skip_missing: bool,
     allow_suite_code: bool,
+    history: Path | None,
+    no_history: bool,
 ) -> None:
     """Score recorded responses against SUITE (no model calls).
 
@@ -126,6 +130,6 @@ def command(
     from ..metrics import finish_run
     from ..schema import Gates
 
-    finish_run(run_dir, gates=loaded.gates or Gates())
+    finish_run(run_dir, gates=loaded.gates or Gates(), record=not no_history, history=history)
     _print_outcome(outcome, mode, time.perf_counter() - t0)
     sys.stdout.flush()

@@ -6,10 +6,19 @@ from ._gating import GateCheck, GateReport, baseline_summary, evaluate_gates, ga
 from ._history import (
     HISTORY_METRICS,
     HistoryEntry,
+    default_history_path,
+    group_runs,
     history_path,
+    import_legacy,
     read_history,
     record_run,
-    sparkline,
+)
+from ._matrix import (
+    COMPARISON_FILE,
+    compare_matrix,
+    quantile_interval,
+    read_matrix,
+    write_comparison,
 )
 from ._matrix_model import (
     MATRIX_VERSION,
@@ -43,8 +52,10 @@ from ._model import (
     Trials,
 )
 from ._summarize import summarize_results
+from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
 
 __all__ = [
+    "COMPARISON_FILE",
     "HISTORY_METRICS",
     "MATRIX_VERSION",
     "MODULE_METRICS",
@@ -69,6 +80,7 @@ __all__ = [
     "Mean",
     "MemberStatus",
     "MetricDelta",
+    "MetricTrend",
     "Performance",
     "Quantile",
     "Rate",
@@ -82,16 +94,26 @@ __all__ = [
     "Trials",
     "baseline_summary",
     "compare",
+    "compare_matrix",
+    "default_history_path",
+    "default_metrics",
     "evaluate_gates",
     "finish_run",
     "gate_run",
+    "group_runs",
     "history_path",
+    "import_legacy",
     "load_gates_file",
+    "metric_trend",
+    "quantile_interval",
     "read_history",
+    "read_matrix",
     "record_run",
     "resolve_gates",
+    "resolve_metric",
     "sparkline",
     "summarize",
     "summarize_results",
+    "write_comparison",
     "write_summary",
 ]

@@ -196,11 +196,18 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     )
 
 
-def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool = True) -> Path:
+def write_summary(
+    run_dir: Path,
+    summary: Summary | None = None,
+    *,
+    record: bool = True,
+    history: Path | str | None = None,
+) -> Path:
     """Write ``RUN_DIR/summary.json`` (computing the summary if not given) and return its path.
 
-    With ``record`` (the default) the run is also added to the run history (docs/gates-and-ci.md);
-    a history that cannot be written only warns.
+    With ``record`` (the default) the run is also added to the run history ``history`` (None:
+    ``$AGENTGAUGE_HISTORY``, else the user's data folder; docs/gates-and-ci.md); a history
+    that cannot be written only warns.
     """
     run_dir = Path(run_dir)
     if summary is None:
@@ -215,7 +222,7 @@ def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool
         from ._history import record_run
 
         try:
-            record_run(run_dir, summary)
+            record_run(run_dir, summary, path=history)
         except (OSError, UserError) as exc:  # the history is a convenience, never a failure
             import sys
 
@@ -224,11 +231,17 @@ def write_summary(run_dir: Path, summary: Summary | None = None, *, record: bool
 
 
 def finish_run(
-    run_dir: Path, *, gate: bool = False, gates: Gates | None = None
+    run_dir: Path,
+    *,
+    gate: bool = False,
+    gates: Gates | None = None,
+    record: bool = True,
+    history: Path | str | None = None,
 ) -> tuple[Summary, GateReport | None]:
-    """What follows a run: its summary written to ``summary.json`` (and the run history), and
-    with ``gate`` the suite's gates evaluated (:func:`gate_run`). What ``agentgauge run`` and
-    ``agentgauge score`` call after the run; ``gates`` spares reading the suite file again."""
+    """What follows a run: its summary written to ``summary.json`` (and, with ``record``, the
+    run history ``history``: see :func:`write_summary`), and with ``gate`` the suite's gates
+    evaluated (:func:`gate_run`). What ``agentgauge run`` and ``agentgauge score`` call after
+    the run; ``gates`` spares reading the suite file again."""
     from ._gating import gate_run
 
     report: GateReport | None = None
@@ -236,5 +249,5 @@ def finish_run(
         summary, report, _ = gate_run(run_dir, gates=gates)
     else:
         summary = summarize(run_dir, gates=gates)
-    write_summary(run_dir, summary)
+    write_summary(run_dir, summary, record=record, history=history)
     return summary, report

@@ -1,20 +1,48 @@
-"""Run history: one row per run in a local SQLite file, for trends across runs.
+"""Run history: a SQLite file of finished runs keyed by (suite, agent, run id), for trends.
 
-The file is ``$AGENTGAUGE_HISTORY`` if set, else ``.agentgauge/history.sqlite`` in the current
-directory. Each row keeps the run's identity (suite, agent, git commit, time) and its headline
-metrics; ``agentgauge history`` reads them back.
+Where it lives (:func:`history_path`): the path given (``--history PATH``), else
+``$AGENTGAUGE_HISTORY``, else the user's data folder (``$XDG_DATA_HOME/agentgauge/history.sqlite``,
+by default ``~/.local/share/agentgauge/history.sqlite``) — never the current directory. A file
+of the old layout (``.agentgauge/history.sqlite`` in the working directory, one row per run id)
+is imported once into the default file, with a one-line notice (:func:`import_legacy`).
+
+Each run keeps its identity (suite, agent, git commit, start time, run directory, judge) and
+its metrics in a ``metrics`` table: the headline rates, latency and cost
+(:data:`HISTORY_METRICS`) and every scorer's mean as ``scorers.NAME`` (a judge's
+``scorers.judge.groundedness``), so new metrics never need a new column. Trends are in
+:mod:`._trend`; ``agentgauge history`` prints them.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from fnmatch import fnmatchcase
 from pathlib import Path
 
-from ._model import Summary
+from ..errors import UserError
+from ._model import Rate, Summary
 
-#: headline metrics stored per run (columns of the ``runs`` table)
+__all__ = [
+    "HISTORY_METRICS",
+    "LEGACY_HISTORY",
+    "SCORER_PREFIX",
+    "HistoryEntry",
+    "default_history_path",
+    "entry_of",
+    "group_runs",
+    "history_path",
+    "import_legacy",
+    "read_history",
+    "record_run",
+]
+
+#: headline metrics stored per run (latency in ms, cost as the run's total in USD)
 HISTORY_METRICS = (
     "pass_rate",
     "error_rate",
@@ -25,24 +53,56 @@ HISTORY_METRICS = (
     "latency_p95_ms",
     "cost_usd",
 )
+#: a scorer's mean is stored as ``scorers.<scorer name>``
+SCORER_PREFIX = "scorers."
+#: where histories were kept before they moved to the user's data folder
+LEGACY_HISTORY = Path(".agentgauge") / "history.sqlite"
 
-_SCHEMA = f"""
+#: ``PRAGMA application_id`` of a history file ("AGgH"), so a foreign SQLite file is told apart
+_APP_ID = 0x41476748
+#: ``PRAGMA user_version`` of the current layout (0 with a ``runs`` table: the old layout)
+_VERSION = 2
+_KEY = ("suite", "agent", "run_id")
+
+_RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY,
     suite TEXT NOT NULL,
     agent TEXT NOT NULL,
+    run_id TEXT NOT NULL,
     git_commit TEXT,
     started_at TEXT NOT NULL,
     run_dir TEXT NOT NULL,
     cases INTEGER NOT NULL,
     results INTEGER NOT NULL,
-    {", ".join(f"{m} REAL" for m in HISTORY_METRICS)}
+    judge TEXT,
+    judge_samples INTEGER,
+    PRIMARY KEY (suite, agent, run_id)
+)"""
+_METRICS = """
+CREATE TABLE IF NOT EXISTS metrics (
+    suite TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value REAL,
+    low REAL,
+    high REAL,
+    n INTEGER,
+    PRIMARY KEY (suite, agent, run_id, name)
+)"""
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS runs_by_time ON runs (suite, agent, started_at)",
+    "CREATE TABLE IF NOT EXISTS imports (source TEXT PRIMARY KEY, at TEXT NOT NULL, "
+    "runs INTEGER NOT NULL)",
 )
-"""
+#: columns added after the layout was first written: added to an older file when it is opened
+_LATER_COLUMNS = {"judge": "TEXT", "judge_samples": "INTEGER"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryEntry:
+    """One recorded run. ``metrics`` maps a metric name to its value (None: not measured)."""
+
     run_id: str
     suite: str
     agent: str
@@ -52,122 +112,350 @@ class HistoryEntry:
     cases: int
     results: int
     metrics: dict[str, float | None]
+    judge: str | None = None
+    judge_samples: int | None = None
+    #: the interval of each metric that has one (a rate's Wilson interval, a mean's bootstrap)
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
-def history_path() -> Path:
+def default_history_path() -> Path:
+    """``$XDG_DATA_HOME/agentgauge/history.sqlite`` (a relative ``XDG_DATA_HOME`` is ignored,
+    as the XDG spec says), else ``~/.local/share/agentgauge/history.sqlite``."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "agentgauge" / "history.sqlite"
+
+
+def history_path(path: Path | str | None = None) -> Path:
+    """The history file: ``path`` if given, else ``$AGENTGAUGE_HISTORY``, else
+    :func:`default_history_path`."""
+    if path:
+        return Path(path).expanduser()
     env = os.environ.get("AGENTGAUGE_HISTORY")
-    return Path(env) if env else Path(".agentgauge") / "history.sqlite"
+    return Path(env).expanduser() if env else default_history_path()
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path)
-    conn.execute(_SCHEMA)
-    return conn
+def _notice(message: str) -> None:
+    print(f"note: {message}", file=sys.stderr)
 
 
-def _headline(summary: Summary) -> dict[str, float | None]:
-    out: dict[str, float | None] = {}
-    for m in HISTORY_METRICS[:6]:
-        rate = summary.rate(m)
-        out[m] = rate.value if rate is not None else None
-    out["latency_p95_ms"] = summary.performance.latency.p95
-    out["cost_usd"] = summary.cost.cost_usd.total if summary.cost.cost_usd.n else None
-    return out
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {str(r[0]) for r in rows}
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})").fetchall()}
+
+
+def _layout(conn: sqlite3.Connection, path: Path) -> int:
+    """The file's layout version: 0 the old one-row-per-run-id table, ``_VERSION`` current,
+    -1 empty; a foreign or newer file is a :class:`UserError`."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = _tables(conn)
+    if app_id == _APP_ID:
+        if version > _VERSION:
+            raise UserError(
+                f"{path}: run history of a newer agentgauge (layout {version}, this one reads "
+                f"up to {_VERSION}); upgrade agentgauge or point --history elsewhere"
+            )
+        return int(version)
+    if not tables and app_id == 0:
+        return -1
+    if app_id == 0 and "runs" in tables and set(_KEY) <= _columns(conn, "runs"):
+        return 0
+    shown = ", ".join(sorted(tables)) or "none"
+    raise UserError(
+        f"{path}: not an agentgauge run history (a SQLite file with tables: {shown}); "
+        "point --history (or AGENTGAUGE_HISTORY) at another file"
+    )
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    conn.execute(_RUNS)
+    conn.execute(_METRICS)
+    for statement in _INDEXES:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {_APP_ID}")
+    conn.execute(f"PRAGMA user_version = {_VERSION}")
+
+
+def _upgrade_v0(conn: sqlite3.Connection) -> None:
+    """The old layout (``runs`` keyed by run id, one column per metric) rewritten as the
+    current one, in the caller's transaction: identities move to the new ``runs``, each metric
+    column becomes rows of ``metrics``."""
+    old = _columns(conn, "runs")
+    conn.execute("ALTER TABLE runs RENAME TO runs_v0")
+    _create(conn)
+    keep = ("git_commit", "started_at", "run_dir", "cases", "results")
+    defaults = {"git_commit": "NULL", "started_at": "''", "run_dir": "''", "cases": "0"}
+    picked = [f'"{c}"' if c in old else defaults.get(c, "0") for c in keep]
+    cols = ["suite", "agent", "run_id", *keep]
+    conn.execute(
+        f"INSERT OR REPLACE INTO runs ({', '.join(cols)}) "
+        f"SELECT suite, agent, run_id, {', '.join(picked)} FROM runs_v0"
+    )
+    for metric in (c for c in old if c not in {*_KEY, *keep}):
+        conn.execute(
+            "INSERT OR REPLACE INTO metrics (suite, agent, run_id, name, value) "
+            f'SELECT suite, agent, run_id, ?, "{metric}" FROM runs_v0 '
+            f'WHERE "{metric}" IS NOT NULL',
+            [metric],
+        )
+    conn.execute("DROP TABLE runs_v0")
+
+
+def _prepare(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the file to the current layout (created, upgraded, missing columns added)."""
+    layout = _layout(conn, path)
+    if layout == _VERSION and _LATER_COLUMNS.keys() <= _columns(conn, "runs"):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        layout = _layout(conn, path)  # another process may have upgraded it meanwhile
+        if layout == 0:
+            _upgrade_v0(conn)
+        elif layout == -1:
+            _create(conn)
+        present = _columns(conn, "runs")
+        for name, kind in _LATER_COLUMNS.items():
+            if name not in present:
+                conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+@contextmanager
+def _opened(path: Path, *, create: bool) -> Iterator[sqlite3.Connection]:
+    """A connection to the history at ``path`` in the current layout; any SQLite failure
+    (a corrupt file, a locked one, a folder) is a one-line :class:`UserError`."""
+    try:
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(path, timeout=10, isolation_level=None)) as conn:
+            _prepare(conn, path)
+            yield conn
+    except sqlite3.Error as exc:
+        raise UserError(f"{path}: cannot use the run history: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot use the run history: {exc.strerror or exc}") from None
+
+
+def import_legacy(
+    path: Path, *, legacy: Path = LEGACY_HISTORY, notify: Callable[[str], None] = _notice
+) -> int:
+    """Import the runs of an old-layout history at ``legacy`` (relative: to the working
+    directory) into ``path``, once per source file (later calls import nothing); returns the
+    runs imported. The old file is left where it is; ``notify`` says so in one line."""
+    if not legacy.is_file() or legacy.resolve() == path.resolve():
+        return 0
+    source = str(legacy.resolve())
+    with _opened(path, create=True) as conn:
+        if conn.execute("SELECT 1 FROM imports WHERE source = ?", [source]).fetchone():
+            return 0
+        try:
+            uri = f"{Path(source).as_uri()}?mode=ro"
+            with closing(sqlite3.connect(uri, uri=True)) as old:
+                if _layout(old, legacy) == -1:
+                    entries: list[HistoryEntry] = []
+                else:
+                    entries = _read(old, legacy, suite=None, agent=None, upgrade=True)
+        except sqlite3.Error as exc:
+            raise UserError(f"{legacy}: cannot read the old run history: {exc}") from None
+        conn.execute("BEGIN IMMEDIATE")
+        for e in entries:
+            _insert(conn, e, replace=False)
+        conn.execute(
+            "INSERT INTO imports (source, at, runs) VALUES (?, ?, ?)",
+            [source, datetime.now(UTC).isoformat(timespec="seconds"), len(entries)],
+        )
+        conn.execute("COMMIT")
+    notify(
+        f"imported {len(entries)} run(s) from the old history {legacy} into {path} (the run "
+        f"history no longer lives in the working directory; delete {legacy} when you like)"
+    )
+    return len(entries)
+
+
+def _resolved(path: Path | str | None) -> Path:
+    """:func:`history_path`, with the old working-directory file imported into the default one."""
+    target = history_path(path)
+    if not path and not os.environ.get("AGENTGAUGE_HISTORY"):
+        import_legacy(target)
+    return target
+
+
+def _rate(out: HistoryEntry, name: str, rate: Rate | None) -> None:
+    if rate is None:
+        return
+    out.metrics[name] = rate.value
+    if rate.low is not None and rate.high is not None:
+        out.intervals[name] = (rate.low, rate.high)
+
+
+def entry_of(run_dir: Path, summary: Summary) -> HistoryEntry | None:
+    """The history row of a finished run (None: no ``run.json``, or a shard)."""
+    run = summary.run
+    if run is None or run.shard:
+        return None
+    samples = run.options.get("judge_samples")
+    entry = HistoryEntry(
+        run_id=run.run_id,
+        suite=run.suite,
+        agent=run.agent,
+        git_commit=run.git_commit,
+        started_at=run.started_at,
+        run_dir=str(Path(run_dir).resolve()),
+        cases=summary.cases,
+        results=summary.overall.results,
+        metrics={},
+        judge=run.judge,
+        judge_samples=samples if isinstance(samples, int) else None,
+    )
+    for name in HISTORY_METRICS[:6]:
+        _rate(entry, name, summary.rate(name))
+    entry.metrics["latency_p95_ms"] = summary.performance.latency.p95
+    cost = summary.cost.cost_usd
+    entry.metrics["cost_usd"] = cost.total if cost.n else None
+    for name, stats in summary.scorers.items():
+        key = f"{SCORER_PREFIX}{name}"
+        entry.metrics[key] = stats.mean.mean
+        if stats.mean.low is not None and stats.mean.high is not None:
+            entry.intervals[key] = (stats.mean.low, stats.mean.high)
+    return entry
+
+
+def _insert(conn: sqlite3.Connection, e: HistoryEntry, *, replace: bool) -> None:
+    key = [e.suite, e.agent, e.run_id]
+    verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+    cur = conn.execute(
+        f"{verb} INTO runs (suite, agent, run_id, git_commit, started_at, run_dir, cases, "
+        "results, judge, judge_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [*key, e.git_commit, e.started_at, e.run_dir, e.cases, e.results, e.judge, e.judge_samples],
+    )
+    if not cur.rowcount:
+        return  # kept the row already there (an import never overwrites)
+    conn.execute("DELETE FROM metrics WHERE suite = ? AND agent = ? AND run_id = ?", key)
+    conn.executemany(
+        "INSERT INTO metrics (suite, agent, run_id, name, value, low, high) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            [*key, name, value, *(e.intervals.get(name) or (None, None))]
+            for name, value in e.metrics.items()
+        ],
+    )
 
 
 def record_run(
-    run_dir: Path, summary: Summary | None = None, *, path: Path | None = None
+    run_dir: Path, summary: Summary | None = None, *, path: Path | str | None = None
 ) -> Path | None:
-    """Add (or replace) this run's row in the history; returns the history file.
+    """Add (or replace) this run's row, keyed by (suite, agent, run id); returns the file.
 
     The summary is computed when not given. Runs without ``run.json`` are not recorded, nor
-    shards (``run --shard``: part of a run; ``agentgauge merge`` records the whole).
+    shards (``run --shard``: part of a run; ``agentgauge merge`` records the whole). A file
+    that is not a history, or cannot be written, is a :class:`UserError`.
     """
     if summary is None:
         from ._files import summarize
 
         summary = summarize(Path(run_dir))
-    run = summary.run
-    if run is None or run.shard:
+    entry = entry_of(Path(run_dir), summary)
+    if entry is None:
         return None
-    path = path or history_path()
-    metrics = _headline(summary)
-    cols = ["run_id", "suite", "agent", "git_commit", "started_at", "run_dir", "cases", "results"]
-    cols += list(HISTORY_METRICS)
-    values: list[object] = [
-        run.run_id,
-        run.suite,
-        run.agent,
-        run.git_commit,
-        run.started_at,
-        str(Path(run_dir).resolve()),
-        summary.cases,
-        summary.overall.results,
-    ]
-    values += [metrics[m] for m in HISTORY_METRICS]
-    with _connect(path) as conn:
-        conn.execute(
-            f"INSERT OR REPLACE INTO runs ({', '.join(cols)}) "
-            f"VALUES ({', '.join('?' * len(cols))})",
-            values,
-        )
-    conn.close()
-    return path
+    target = _resolved(path)
+    with _opened(target, create=True) as conn:
+        conn.execute("BEGIN IMMEDIATE")
+        _insert(conn, entry, replace=True)
+        conn.execute("COMMIT")
+    return target
 
 
-def read_history(
-    *, suite: str | None = None, limit: int = 20, path: Path | None = None
+def _matches(value: str, pattern: str | None) -> bool:
+    return pattern is None or value == pattern or fnmatchcase(value, pattern)
+
+
+def _read(
+    conn: sqlite3.Connection,
+    path: Path,
+    *,
+    suite: str | None,
+    agent: str | None,
+    upgrade: bool = False,
 ) -> list[HistoryEntry]:
-    """The latest ``limit`` runs (oldest first), optionally of one suite."""
-    path = path or history_path()
-    if not path.exists():
-        return []
-    conn = _connect(path)
-    try:
-        where, args = ("WHERE suite = ?", [suite]) if suite else ("", [])
-        rows = conn.execute(
-            f"SELECT run_id, suite, agent, git_commit, started_at, run_dir, cases, results, "
-            f"{', '.join(HISTORY_METRICS)} FROM runs {where} "
-            "ORDER BY started_at DESC, run_id DESC LIMIT ?",
-            [*args, limit],
-        ).fetchall()
-    finally:
-        conn.close()
-    out = [
-        HistoryEntry(
-            run_id=r[0],
-            suite=r[1],
-            agent=r[2],
+    """Every run matching ``suite`` / ``agent`` (globs), oldest first. ``upgrade``: read an
+    old-layout file (read-only) through an in-memory copy in the current layout."""
+    if upgrade and _layout(conn, path) == 0:
+        with closing(sqlite3.connect(":memory:", isolation_level=None)) as memory:
+            conn.backup(memory)
+            _prepare(memory, path)
+            return _read(memory, path, suite=suite, agent=agent)
+    runs = conn.execute(
+        "SELECT suite, agent, run_id, git_commit, started_at, run_dir, cases, results, judge, "
+        "judge_samples FROM runs ORDER BY started_at, run_id"
+    ).fetchall()
+    picked = {
+        (r[0], r[1], r[2]): r for r in runs if _matches(r[0], suite) and _matches(r[1], agent)
+    }
+    entries: dict[tuple[str, str, str], HistoryEntry] = {
+        k: HistoryEntry(
+            suite=r[0],
+            agent=r[1],
+            run_id=r[2],
             git_commit=r[3],
             started_at=r[4],
             run_dir=r[5],
             cases=r[6],
             results=r[7],
-            metrics=dict(zip(HISTORY_METRICS, r[8:], strict=True)),
+            judge=r[8],
+            judge_samples=r[9],
+            metrics={},
         )
-        for r in rows
-    ]
-    out.reverse()
+        for k, r in picked.items()
+    }
+    for s, a, rid, name, value, low, high in conn.execute(
+        "SELECT suite, agent, run_id, name, value, low, high FROM metrics"
+    ):
+        e = entries.get((s, a, rid))
+        if e is None:
+            continue
+        e.metrics[name] = value
+        if low is not None and high is not None:
+            e.intervals[name] = (low, high)
+    return list(entries.values())
+
+
+def read_history(
+    *,
+    suite: str | None = None,
+    agent: str | None = None,
+    limit: int | None = 20,
+    path: Path | str | None = None,
+) -> list[HistoryEntry]:
+    """The recorded runs, oldest first: of ``suite`` and ``agent`` when given (exact names or
+    globs such as ``openai:*``), at most the latest ``limit`` of each (suite, agent).
+
+    A missing file is an empty history; a file that is not one is a :class:`UserError`.
+    """
+    target = _resolved(path)
+    if not target.exists():
+        return []
+    with _opened(target, create=False) as conn:
+        entries = _read(conn, target, suite=suite, agent=agent)
+    if limit is None:
+        return entries
+    groups: dict[tuple[str, str], list[HistoryEntry]] = {}
+    for e in entries:
+        groups.setdefault((e.suite, e.agent), []).append(e)
+    kept = {id(e) for g in groups.values() for e in g[-limit:]}
+    return [e for e in entries if id(e) in kept]
+
+
+def group_runs(entries: Sequence[HistoryEntry]) -> dict[tuple[str, str], list[HistoryEntry]]:
+    """``entries`` by (suite, agent), in the order each pair first appears."""
+    out: dict[tuple[str, str], list[HistoryEntry]] = {}
+    for e in entries:
+        out.setdefault((e.suite, e.agent), []).append(e)
     return out
-
-
-_BARS = "▁▂▃▄▅▆▇█"
-
-
-def sparkline(values: list[float | None]) -> str:
-    """A unicode sparkline; missing values are shown as spaces."""
-    present = [v for v in values if v is not None]
-    if not present:
-        return ""
-    lo, hi = min(present), max(present)
-    span = hi - lo
-    out = []
-    for v in values:
-        if v is None:
-            out.append(" ")
-        elif span == 0:
-            out.append(_BARS[len(_BARS) // 2])
-        else:
-            out.append(_BARS[round((v - lo) / span * (len(_BARS) - 1))])
-    return "".join(out)
