@@ -13,13 +13,6 @@ from ._history import (
     read_history,
     record_run,
 )
-from ._matrix import (
-    COMPARISON_FILE,
-    compare_matrix,
-    quantile_interval,
-    read_matrix,
-    write_comparison,
-)
 from ._matrix_model import (
     MATRIX_VERSION,
     MODULE_METRICS,
@@ -55,7 +48,6 @@ from ._summarize import summarize_results
 from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
 
 __all__ = [
-    "COMPARISON_FILE",
     "HISTORY_METRICS",
     "MATRIX_VERSION",
     "MODULE_METRICS",
@@ -94,7 +86,6 @@ __all__ = [
     "Trials",
     "baseline_summary",
     "compare",
-    "compare_matrix",
     "default_history_path",
     "default_metrics",
     "evaluate_gates",
@@ -105,15 +96,12 @@ __all__ = [
     "import_legacy",
     "load_gates_file",
     "metric_trend",
-    "quantile_interval",
     "read_history",
-    "read_matrix",
     "record_run",
     "resolve_gates",
     "resolve_metric",
     "sparkline",
     "summarize",
     "summarize_results",
-    "write_comparison",
     "write_summary",
 ]
