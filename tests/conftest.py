@@ -62,6 +62,8 @@ def _isolated_state(
     state = tmp_path_factory.mktemp("agentgauge-state")
     monkeypatch.setenv("AGENTGAUGE_CACHE_DIR", str(state / "cache"))
     monkeypatch.setenv("AGENTGAUGE_HISTORY", str(state / "history.sqlite"))
+    # the history's default folder too, for a test that unsets AGENTGAUGE_HISTORY
+    monkeypatch.setenv("XDG_DATA_HOME", str(state / "data"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         if key in os.environ:
