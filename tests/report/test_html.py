@@ -186,6 +186,23 @@ def _blob(page: str) -> dict[str, Any]:
     return data
 
 
+def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The columnar index as one dict per row (names decoded)."""
+    cols, d = data["cols"], data["dict"]
+    return [
+        {
+            "id": cols["id"][i],
+            "trial": cols["trial"][i],
+            "status": d["status"][cols["st"][i]],
+            "category": d["cat"][cols["cat"][i]],
+            "tags": [d["tag"][t] for t in cols["tags"][i]],
+            "why": cols["why"][i],
+            "t": cols["t"][i] if "t" in cols else i,
+        }
+        for i in range(data["n"])
+    ]
+
+
 @pytest.fixture
 def run(tmp_path: Path) -> Path:
     return make_run(tmp_path)
@@ -223,7 +240,8 @@ def test_headline_numbers_match_the_summary(run: Path) -> None:
 
 def test_embedded_rows_and_transcripts(run: Path) -> None:
     data = _blob(_render(run))
-    rows = data["rows"]
+    rows = _rows(data)
+    assert data["n"] == 5
     assert [r["id"] for r in rows] == [
         "weather-paris",
         "weather-lyon",
@@ -233,12 +251,18 @@ def test_embedded_rows_and_transcripts(run: Path) -> None:
     ]
     assert [r["status"] for r in rows] == ["passed", "failed", "passed", "failed", "error"]
     assert all(r["t"] >= 0 for r in rows)  # a small run embeds every transcript
-    lyon = data["transcripts"][rows[1]["t"]]
+    assert rows[3]["category"] == EVIL_CATEGORY
+    assert rows[1]["why"] == "tool_selection: expected get_weather, called get_forecast"
+    # the row index is compact: a status, category, difficulty or tag is a number
+    assert data["cols"]["st"] == [0, 1, 0, 1, 2]
+    assert data["dict"]["status"] == ["passed", "failed", "error"]
+    assert data["cols"]["tags"] == [[0]] * 5
+    lyon = data["details"][rows[1]["t"]]
     assert lyon["messages"][-1]["content"] == f"Sorry {PAYLOAD} & <b>bold</b>"
     assert lyon["messages"][1]["tool_calls"][0]["name"] == "get_forecast"
     assert [e["offset_ms"] for e in lyon["trace"]] == [0.0, 400.0, 450.0]
     assert lyon["trace"][1]["result"] == '{\n  "temp_c": 18,\n  "sky": "clear"\n}'
-    assert data["transcripts"][rows[4]["t"]]["error"] == "ProviderError: HTTP 503"
+    assert data["details"][rows[4]["t"]]["error"] == "ProviderError: HTTP 503"
     scores = [(s["name"], s["depth"]) for s in lyon["scores"]]
     assert scores == [("tool_selection", 0), ("arguments", 0), ("arguments.city", 1)]
 
@@ -310,19 +334,19 @@ def test_histogram_keeps_a_long_tail_in_one_overflow_bar() -> None:
 def test_transcript_cap_keeps_failures_first(run: Path) -> None:
     page = _render(run, transcripts=2)
     data = _blob(page)
-    carried = [r["id"] for r in data["rows"] if r["t"] >= 0]
+    carried = [r["id"] for r in _rows(data) if r["t"] >= 0]
     assert carried == ["weather-lyon", "refuse-delete"]
-    assert len(data["transcripts"]) == 2
-    assert "so only 2 carry a transcript (2 failed or errored" in page
+    assert len(data["details"]) == 2
+    assert "Only 2 results carry a transcript here (2 failed or errored" in page
     assert "the first 0 passing ones); the other 3 are listed without one" in page
 
 
 def test_transcript_cap_fills_up_with_passing_results(run: Path) -> None:
     # 3 results failed or errored, so a cap of 4 leaves room for the first passing one
     data = _blob(_render(run, transcripts=4))
-    carried = [r["id"] for r in data["rows"] if r["t"] >= 0]
+    carried = [r["id"] for r in _rows(data) if r["t"] >= 0]
     assert carried == ["weather-paris", "weather-lyon", "refuse-delete", "weather-oslo"]
-    transcript = data["transcripts"][data["rows"][3]["t"]]
+    transcript = data["details"][_rows(data)[3]["t"]]
     assert transcript["text"] == PAYLOAD
 
 
@@ -389,7 +413,8 @@ def test_repeated_trials_and_an_empty_run(tmp_path: Path) -> None:
 
     (run / "results.jsonl").write_bytes(b"")
     empty = _render(run)
-    assert _blob(empty)["rows"] == []
+    assert _blob(empty)["n"] == 0
+    assert _blob(empty)["cols"]["id"] == []
     assert '<svg class="hist"' not in empty
     assert "No result had an expectation about which tool to call." in empty
 
@@ -466,14 +491,15 @@ def test_script_runs_against_a_fake_dom(run: Path, tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["rows"] == 5
-    assert out["count"] == "showing 5 of 5"
-    assert out["categories"] == [EVIL_CATEGORY, "weather"]
-    assert out["afterClick"] == 6  # the detail row of weather-lyon
+    assert out["count"] == "5 results"
+    assert out["open"] == "row open"
+    assert out["panelHidden"] is False
     detail = out["detail"]
+    assert detail.startswith("weather-lyon trial 0 failed")
     assert f"Sorry {PAYLOAD} & <b>bold</b>" in detail  # shown as text, never as markup
     for needle in ("get_forecast", "Trace timing", "temp_c"):
         assert needle in detail
-    assert out["afterToggle"] == 6  # opened and closed again
+    assert out["afterToggle"] == [True, "row"]  # Enter on the open row closes it
     assert out["failed"] == ["weather-lyon", "refuse-delete"]
     assert out["search"] == ["weather-oslo"]
     assert out["sortedDesc"] == ["900 ms", "900 ms", "900 ms", "300 ms", "–"]
@@ -522,6 +548,6 @@ def test_renders_in_headless_chromium(run: Path, tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.count('class="row"') == 5  # the script drew every row
-    assert "showing 5 of 5" in proc.stdout
+    assert "5 results" in proc.stdout
     assert "Uncaught" not in proc.stderr
     assert proc.stdout.count("<script") == 2  # agent text drawn as text, not as elements

@@ -132,7 +132,7 @@ def test_open_filter_and_read_a_transcript(browser: Any, hostile_page: str) -> N
     w = Watched(browser)
     page = w.page
     page.goto(hostile_page)
-    assert page.locator("#count").inner_text() == "showing 5 of 5"
+    assert page.locator("#count").inner_text() == "5 results"
     assert sorted(_ids(page)) == [
         "refuse-delete",
         "weather-lyon",
@@ -143,7 +143,7 @@ def test_open_filter_and_read_a_transcript(browser: Any, hostile_page: str) -> N
     # filter by status, then by text, then by category
     page.select_option("#status", "failed")
     assert sorted(_ids(page)) == ["refuse-delete", "weather-lyon"]
-    assert "filtered from 5" in page.locator("#count").inner_text()
+    assert page.locator("#count").inner_text() == "2 of 5 results (filtered)"
     page.select_option("#status", "")
     page.fill("#q", "oslo")
     assert _ids(page) == ["weather-oslo"]
@@ -154,8 +154,10 @@ def test_open_filter_and_read_a_transcript(browser: Any, hostile_page: str) -> N
     page.select_option("#category", "")
     # open a case: its transcript and trace appear, hostile text shown as text
     page.locator("#cases-table tr.row", has_text="weather-lyon").click()
-    detail = page.locator("#cases-table tr.detail-row")
-    assert detail.count() == 1
+    detail = page.locator("#case-detail")
+    assert detail.is_visible()
+    assert detail.get_attribute("data-case") == "weather-lyon"
+    assert page.locator("#cases-table tr.row.open td.id").inner_text() == "weather-lyon"
     text = detail.inner_text()
     assert f"Sorry {PAYLOAD} & <b>bold</b>" in text
     for needle in ("get_forecast", "Trace timing", "temp_c"):
@@ -163,7 +165,8 @@ def test_open_filter_and_read_a_transcript(browser: Any, hostile_page: str) -> N
     assert detail.locator("b").count() == 0  # the <b> of the agent's text is not markup
     # keyboard: Enter on the row closes it again
     page.locator("#cases-table tr.row", has_text="weather-lyon").press("Enter")
-    assert page.locator("#cases-table tr.detail-row").count() == 0
+    assert not detail.is_visible()
+    assert page.locator("#cases-table tr.row.open").count() == 0
     # the page holds exactly the two scripts it was written with
     assert page.locator("script").count() == 2
     w.clean()

@@ -63,5 +63,6 @@ def command(
             gates_file=gates_file,
             color=False,
             width=120,
+            output=output,
         )
     click.echo(f"wrote {fmt} report to {output}", err=True)

@@ -20,8 +20,12 @@ def write_report(
     gates_file: Path | None = None,
     color: bool | None = None,
     width: int | None = None,
+    output: Path | None = None,
 ) -> None:
     """Render the run in ``run_dir`` as ``fmt`` to ``out``.
+
+    ``output``: the file ``out`` writes to; a big run's ``html`` report then puts its case
+    details in a directory next to it (``report.html`` -> ``report.d/``).
 
     ``console``, ``markdown`` and ``html`` include gate verdicts (gates from ``gates_file``, else
     the suite's) and, with ``baseline``, the comparison against that run. ``json`` is the versioned
@@ -75,8 +79,18 @@ def write_report(
     report = evaluate_gates(summary, gates, comparison, baseline_summary(gates, baseline))
     if fmt == "html":
         from ..io import iter_results
-        from ._html import render_html
+        from ._html import render_html, stream_html
 
+        if output is not None:
+            stream_html(
+                out,
+                Path(output),
+                summary,
+                iter_results(run_dir),
+                gates=report,
+                comparison=comparison,
+            )
+            return
         out.write(render_html(summary, iter_results(run_dir), gates=report, comparison=comparison))
         return
     if fmt == "markdown":

@@ -1,26 +1,40 @@
-"""The HTML report: one self-contained page (inline CSS and script, no network) per run.
+"""The HTML report: one page (inline CSS and script, no network) per run, and for big runs a
+sidecar directory of case details next to it.
 
-Everything rendered on the server side goes through :func:`esc`; the per-result data travels as
-an escaped JSON blob that the page's script turns into DOM nodes with ``textContent`` only.
-The output is deterministic: the only times in it are those of ``run.json``.
+Everything rendered on the server side goes through :func:`esc`; the case table's data travels
+as an escaped JSON blob (a columnar index of every result) that the page's script turns into DOM
+nodes with ``textContent`` only, drawing only the rows in view. A case's details (messages, tool
+calls, scores, trace) are embedded for small runs and loaded on demand from ``NAME.d/`` for runs
+of more than :data:`INLINE_LIMIT` results (see ``_html_index``). The results are read once,
+streaming: memory stays bounded whatever their number. The output is deterministic: the only
+times in it are those of ``run.json``.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
+from typing import IO
 
+from .._secrets import ScrubbingStream, register_env
 from ..metrics import Comparison, GateReport, Latency, Rate, Slice, Summary
 from ..schema import CaseResult
 from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval, unit_value
+from ._html_cases import cases_section
 from ._html_charts import confusion_matrix, esc, svg_histogram
-from ._html_data import Bin, CaseData, collect, histogram, script_json
+from ._html_data import Bin, LatencyBins
+from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, remove_chunks
 from ._redteam import redteam_html
 
-#: results that carry a transcript, at most (failed and errored ones first on big runs)
+#: results that carry a transcript in a page without a sidecar (failed and errored ones first)
 TRANSCRIPT_CAP = 2000
+#: a page for at most this many results is one file; bigger runs get a sidecar directory
+INLINE_LIMIT = 2000
 #: rows of one slice table, at most (the largest slices when there are more)
 SLICE_ROWS = 40
 
@@ -28,6 +42,25 @@ SLICE_ROWS = 40
 @cache
 def _asset(name: str) -> str:
     return (files("agentgauge.report") / "templates" / name).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HtmlReport:
+    """What :func:`write_html` wrote."""
+
+    path: Path
+    #: the directory of case details next to the page (``report.d``), or None for one file
+    sidecar: Path | None
+    results: int
+    #: chunk files in the sidecar
+    chunks: int
+    page_bytes: int
+    sidecar_bytes: int
+
+
+def sidecar_dir(path: Path) -> Path:
+    """Where the case details of the page ``path`` go: ``report.html`` -> ``report.d``."""
+    return path.with_name(f"{path.stem}.d")
 
 
 def render_html(
@@ -38,41 +71,136 @@ def render_html(
     comparison: Comparison | None = None,
     transcripts: int = TRANSCRIPT_CAP,
 ) -> str:
-    """The whole page. ``results`` is read once (streamed: pass ``iter_results(run_dir)``)."""
-    ov = summary.overall
-    failing = ov.pass_rate.n - ov.pass_rate.passed + ov.error_rate.passed
-    data = collect(results, failing=failing, cap=transcripts)
-    run = summary.run
-    title = f"agentgauge: {run.suite} — {run.run_id}" if run else "agentgauge run"
-    sections = [
-        _header(summary, gates),
-        _headline(summary),
-        _gates(gates, summary),
-        _comparison(comparison) if comparison is not None else "",
-        _slices(summary),
-        _confusion(summary),
-        _behavior(summary),
-        redteam_html(summary),
-        _cost(summary),
-        _latency(summary, histogram(data.latencies)),
-        _cases(data, transcripts),
-    ]
-    blob = script_json({"rows": data.rows, "transcripts": data.transcripts})
-    return "".join(
-        [
-            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-            '<meta name="generator" content="agentgauge">\n',
-            f"<title>{esc(title)}</title>\n<style>\n{_asset('report.css')}</style>\n",
-            "</head>\n<body>\n",
-            _nav(comparison is not None, redteam=summary.redteam is not None),
-            '<main id="top">\n',
-            *[s for s in sections if s],
-            "</main>\n",
-            f'<script type="application/json" id="ag-data">{blob}</script>\n',
-            f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n",
-        ]
+    """The whole page as one string, every detail embedded (at most ``transcripts`` results
+    carry theirs). ``results`` is read once (streamed: pass ``iter_results(run_dir)``). For big
+    runs prefer :func:`write_html`, which keeps memory bounded and every case's details."""
+    buf = io.StringIO()
+    details = InlineDetails(cap=transcripts, failing=_failing(summary))
+    _emit(buf, summary, results, gates=gates, comparison=comparison, details=details)
+    return buf.getvalue()
+
+
+def write_html(
+    path: Path,
+    summary: Summary,
+    results: Iterable[CaseResult],
+    *,
+    gates: GateReport | None = None,
+    comparison: Comparison | None = None,
+    inline_limit: int | None = None,
+) -> HtmlReport:
+    """Write the page to ``path``: one file for a run of at most ``inline_limit`` results
+    (default :data:`INLINE_LIMIT`), else
+    the page plus every case's details in ``sidecar_dir(path)`` (loaded when a case is opened;
+    keep the two together). Streams ``results``; memory does not grow with their number."""
+    path = Path(path)
+    register_env()
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        note = stream_html(
+            ScrubbingStream(fh),  # type: ignore[arg-type]
+            path,
+            summary,
+            results,
+            gates=gates,
+            comparison=comparison,
+            inline_limit=inline_limit,
+        )
+    return HtmlReport(
+        path=path,
+        sidecar=path.parent / note.directory if note.directory else None,
+        results=note.carried + note.omitted,
+        chunks=note.chunks,
+        page_bytes=path.stat().st_size,
+        sidecar_bytes=note.bytes,
     )
+
+
+def stream_html(
+    out: IO[str],
+    path: Path,
+    summary: Summary,
+    results: Iterable[CaseResult],
+    *,
+    gates: GateReport | None = None,
+    comparison: Comparison | None = None,
+    inline_limit: int | None = None,
+) -> DetailsNote:
+    """Write the page for ``path`` to ``out`` (already open on it); the sidecar, if the run needs
+    one, goes to ``sidecar_dir(path)``. An earlier report's chunk files there are removed."""
+    directory = sidecar_dir(path)
+    run = summary.run
+    if inline_limit is None:
+        inline_limit = INLINE_LIMIT
+    if summary.overall.results > inline_limit:
+        seed = f"{run.run_id}|{run.started_at}" if run else ""
+        sidecar = SidecarDetails(directory, token_seed=f"{seed}|{summary.overall.results}")
+        return _emit(out, summary, results, gates=gates, comparison=comparison, details=sidecar)
+    remove_chunks(directory)
+    inline = InlineDetails(cap=inline_limit, failing=_failing(summary))
+    return _emit(out, summary, results, gates=gates, comparison=comparison, details=inline)
+
+
+def _failing(summary: Summary) -> int:
+    ov = summary.overall
+    return ov.pass_rate.n - ov.pass_rate.passed + ov.error_rate.passed
+
+
+def _emit(
+    out: IO[str],
+    summary: Summary,
+    results: Iterable[CaseResult],
+    *,
+    gates: GateReport | None,
+    comparison: Comparison | None,
+    details: InlineDetails | SidecarDetails,
+) -> DetailsNote:
+    """One pass over ``results`` (index, details, latencies), then the page."""
+    inline = isinstance(details, InlineDetails)
+    index = CaseIndex(slots=inline)
+    latencies = LatencyBins()
+    try:
+        for r in results:
+            index.add(r, details.add(r))
+            latencies.add(r.latency_ms, r.status)
+        if isinstance(details, SidecarDetails):
+            details.finish()
+        note = details.note()
+        run = summary.run
+        title = f"agentgauge: {run.suite} — {run.run_id}" if run else "agentgauge run"
+        sections = [
+            _header(summary, gates),
+            _headline(summary),
+            _gates(gates, summary),
+            _comparison(comparison) if comparison is not None else "",
+            _slices(summary),
+            _confusion(summary),
+            _behavior(summary),
+            redteam_html(summary),
+            _cost(summary),
+            _latency(summary, latencies.bins()),
+            cases_section(index, note),
+        ]
+        out.write(
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="generator" content="agentgauge">\n'
+            f"<title>{esc(title)}</title>\n<style>\n{_asset('report.css')}</style>\n"
+            "</head>\n<body>\n"
+        )
+        out.write(_nav(comparison is not None, redteam=summary.redteam is not None))
+        out.write('<main id="top">\n')
+        for s in sections:
+            out.write(s)
+        out.write('</main>\n<script type="application/json" id="ag-data">{"v":1,')
+        index.write(out)
+        out.write(",")
+        details.write(out)
+        out.write("}</script>\n")
+        out.write(f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n")
+        return note
+    finally:
+        index.close()
+        details.close()
 
 
 # --- pieces -----------------------------------------------------------------------------------
@@ -470,35 +598,3 @@ def _latency(s: Summary, bins: list[Bin]) -> str:
     if lat.approximate:
         note += " This run is large: percentiles come from a 1 % histogram (≈)."
     return _section("latency", "Latency", body, esc(note))
-
-
-def _cases(data: CaseData, cap: int) -> str:
-    n = len(data.rows)
-    note = f"{n} results. Click a row to see its transcript, scores and trace timing."
-    if data.omitted:
-        note += (
-            f" This run has more than {cap} results, so only {len(data.transcripts)} carry a "
-            f"transcript ({data.failing_carried} failed or errored, which come first, and the "
-            f"first {data.passing_carried} passing ones); the other {data.omitted} are listed "
-            "without one (read them in results.jsonl)."
-        )
-    controls = (
-        '<div class="controls">'
-        '<input id="q" type="search" placeholder="filter: case id, category, tag, explanation…" '
-        'aria-label="filter">'
-        '<select id="status" aria-label="status"><option value="">all statuses</option>'
-        '<option value="passed">passed</option><option value="failed">failed</option>'
-        '<option value="error">error</option></select>'
-        '<select id="category" aria-label="category"><option value="">all categories</option>'
-        '</select><span id="count" class="muted"></span></div>\n'
-    )
-    table = (
-        '<table id="cases-table" class="cases"><thead><tr>'
-        '<th data-key="id">case</th><th data-key="trial">trial</th>'
-        '<th data-key="status">status</th><th data-key="category">category</th>'
-        '<th data-key="score">score</th><th data-key="latency_ms">latency</th>'
-        '<th data-key="why">explanation</th></tr></thead><tbody></tbody></table>\n'
-        '<button id="more" type="button" hidden>show more</button>\n'
-        "<noscript><p>The case table needs JavaScript.</p></noscript>\n"
-    )
-    return _section("cases", "Cases", controls + table, esc(note))

@@ -1,15 +1,15 @@
-"""What the HTML report embeds about each result: a table row, a transcript, a latency.
+"""What the HTML report shows about each result: its details (transcript, scores, trace), and
+the latencies its histogram is drawn from.
 
-The rows and transcripts go into the page as one JSON blob inside
-``<script type="application/json">``. Agent output is untrusted, so :func:`script_json` escapes
-every ``<``, ``>`` and ``&`` (a ``</script>`` in a transcript cannot close the element) and the
+Agent output is untrusted: :func:`script_json` escapes every ``<``, ``>`` and ``&`` of the data
+the page embeds or loads (a ``</script>`` in a transcript cannot close the element) and the
 page's script only ever sets ``textContent``, never ``innerHTML``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +19,8 @@ from ..schema import CaseResult, JsonValue, Score
 
 #: longest string kept in an embedded transcript (message text, tool results, arguments)
 MAX_TEXT = 20_000
-#: longest explanation kept in a table row (the transcript keeps the whole one)
-MAX_ROW_TEXT = 400
+#: longest explanation kept in a table row (the case's details keep the whole one)
+MAX_ROW_TEXT = 240
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
@@ -118,59 +118,6 @@ def transcript(r: CaseResult) -> dict[str, Any]:
     }
 
 
-@dataclass(slots=True)
-class CaseData:
-    """The rows, the embedded transcripts, and the latencies of a run, gathered in one pass."""
-
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    transcripts: list[dict[str, Any]] = field(default_factory=list)
-    #: (latency in ms, status) of every result that recorded a latency
-    latencies: list[tuple[float, str]] = field(default_factory=list)
-    #: results whose transcript was left out because of the cap
-    omitted: int = 0
-    passing_carried: int = 0
-    failing_carried: int = 0
-
-
-def collect(results: Iterable[CaseResult], *, failing: int, cap: int) -> CaseData:
-    """Read the results once. At most ``cap`` results carry a transcript: failed and errored ones
-    first (``failing`` of them are expected, from the summary), then passing ones while the
-    budget lasts; the others are a table row only."""
-    data = CaseData()
-    passing_budget = max(0, cap - failing)
-    for r in results:
-        tr = -1
-        if len(data.transcripts) < cap and (
-            r.status != "passed" or data.passing_carried < passing_budget
-        ):
-            tr = len(data.transcripts)
-            data.transcripts.append(transcript(r))
-            if r.status == "passed":
-                data.passing_carried += 1
-            else:
-                data.failing_carried += 1
-        else:
-            data.omitted += 1
-        why = " / ".join(line.strip() for line in r.explanation.splitlines() if line.strip())
-        data.rows.append(
-            {
-                "id": r.case_id,
-                "trial": r.trial,
-                "status": r.status,
-                "category": r.category,
-                "difficulty": r.difficulty or "",
-                "tags": r.tags,
-                "score": round(r.score, 4),
-                "latency_ms": round(r.latency_ms, 1),
-                "why": clip(why, MAX_ROW_TEXT),
-                "t": tr,
-            }
-        )
-        if r.latency_ms > 0:
-            data.latencies.append((r.latency_ms, r.status))
-    return data
-
-
 @dataclass(frozen=True, slots=True)
 class Bin:
     low: float
@@ -206,22 +153,85 @@ def histogram(latencies: list[tuple[float, str]], bins: int = 30) -> list[Bin]:
     """
     if not latencies:
         return []
-    values = sorted(v for v, _ in latencies)
-    top = values[-1]
-    p99 = values[max(0, math.ceil(0.99 * len(values)) - 1)]
+    weighted = sorted((v, _SLOT.get(status, 1), 1) for v, status in latencies)
+    return _draw(weighted, bins)
+
+
+_SLOT = {"passed": 0, "failed": 1, "error": 2}
+
+
+def _draw(weighted: list[tuple[float, int, int]], bins: int) -> list[Bin]:
+    """The bins of ``weighted``: sorted (latency, status slot, count) triples."""
+    total = sum(c for _, _, c in weighted)
+    top = weighted[-1][0]
+    rank, seen, p99 = max(1, math.ceil(0.99 * total)), 0, top
+    for v, _, c in weighted:
+        seen += c
+        if seen >= rank:
+            p99 = v
+            break
     tail = top > 2 * p99
     span = p99 if tail else top
-    n = max(10, min(bins, 2 * math.ceil(math.sqrt(len(values)))))
+    n = max(10, min(bins, 2 * math.ceil(math.sqrt(total))))
     step = _nice_step(span / n)
     count = max(1, math.ceil(span / step) + (1 if span % step == 0 else 0))
     if tail:
         count += 1
     counts = [[0, 0, 0] for _ in range(count)]
-    slot = {"passed": 0, "failed": 1, "error": 2}
-    for v, status in latencies:
-        counts[min(count - 1, int(v // step))][slot.get(status, 1)] += 1
+    for v, slot, c in weighted:
+        counts[min(count - 1, int(v // step))][slot] += c
     out = [Bin(i * step, (i + 1) * step, p, f, e) for i, (p, f, e) in enumerate(counts)]
     if tail:
         last = out[-1]
         out[-1] = Bin(last.low, top, last.passed, last.failed, last.error, overflow=True)
     return out
+
+
+#: latencies kept exactly for the histogram; past this, a 1 %-wide log histogram per status
+EXACT_LATENCIES = 20_000
+_LOG_STEP = math.log(1.01)
+
+
+@dataclass(slots=True)
+class LatencyBins:
+    """The latencies the report's histogram is drawn from, gathered while results stream by.
+
+    Exact up to :data:`EXACT_LATENCIES` results; then counts in 1 %-wide logarithmic buckets per
+    status (memory bounded by the range of latencies, not their number), each bucket drawn at its
+    geometric middle (so a bar's edges are right to within 1 %).
+    """
+
+    exact: list[tuple[float, str]] | None = field(default_factory=list)
+    buckets: dict[tuple[int, int], int] = field(default_factory=dict)
+    top: float = 0.0
+
+    def add(self, ms: float, status: str) -> None:
+        if ms <= 0:
+            return
+        self.top = max(self.top, ms)
+        if self.exact is not None:
+            self.exact.append((ms, status))
+            if len(self.exact) <= EXACT_LATENCIES:
+                return
+            pending, self.exact = self.exact, None
+            for v, st in pending:
+                self._bucket(v, st)
+            return
+        self._bucket(ms, status)
+
+    def _bucket(self, ms: float, status: str) -> None:
+        key = (math.floor(math.log(ms) / _LOG_STEP), _SLOT.get(status, 1))
+        self.buckets[key] = self.buckets.get(key, 0) + 1
+
+    @property
+    def approximate(self) -> bool:
+        return self.exact is None
+
+    def bins(self, bins: int = 30) -> list[Bin]:
+        if self.exact is not None:
+            return histogram(self.exact, bins)
+        weighted = sorted(
+            (min(self.top, math.exp((k + 0.5) * _LOG_STEP)), slot, c)
+            for (k, slot), c in self.buckets.items()
+        )
+        return _draw(weighted, bins)

@@ -1,25 +1,31 @@
-// agentgauge HTML report: the filterable, sortable case table and its transcripts.
-// Data comes from the JSON blob; it is untrusted agent output, so it is only ever set
+// agentgauge HTML report: the case table (virtual: only the rows in view are in the DOM, filter
+// and sort run over every row) and each case's details, embedded or loaded on demand from the
+// sidecar directory next to the page (chunk scripts calling agentgaugeCases; script elements load
+// from file:// where fetch() does not). Data is untrusted agent output: it is only ever set
 // through textContent (never innerHTML).
 (function () {
   "use strict";
   var blob = document.getElementById("ag-data");
   if (!blob) { return; }
   var data = JSON.parse(blob.textContent);
-  var rows = data.rows;
-  var transcripts = data.transcripts;
-  var PAGE = 500;
+  var N = data.n, C = data.cols, D = data.dict;
+  var OVERSCAN = 10;
+  var rowH = 29;
+  var scroller = document.getElementById("cases-scroll");
   var table = document.getElementById("cases-table");
   var tbody = table.querySelector("tbody");
   var q = document.getElementById("q");
   var statusSel = document.getElementById("status");
   var catSel = document.getElementById("category");
   var countEl = document.getElementById("count");
-  var more = document.getElementById("more");
+  var panel = document.getElementById("case-detail");
   var sortKey = null;
   var sortDir = 1;
-  var shown = PAGE;
-  var view = rows;
+  var view = [];
+  var hay = null;
+  var openRow = -1;
+  var drawn = "";
+  var measured = false;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -35,27 +41,41 @@
     return v.toFixed(0) + " ms";
   }
 
-  var seen = Object.create(null);
-  rows.forEach(function (r) { seen[r.category] = true; });
-  Object.keys(seen).sort().forEach(function (c) {
-    var o = el("option", null, c);
-    o.value = c;
-    catSel.appendChild(o);
-  });
+  function status(i) { return D.status[C.st[i]]; }
+  function category(i) { return D.cat[C.cat[i]]; }
 
-  function matches(r, needle, status, cat) {
-    if (status && r.status !== status) { return false; }
-    if (cat && r.category !== cat) { return false; }
-    if (!needle) { return true; }
-    var hay = [r.id, r.category, r.difficulty, r.status, r.why, r.tags.join(" ")].join("\n");
-    return hay.toLowerCase().indexOf(needle) >= 0;
+  // the lower-cased text the filter searches, built once, on the first text filter
+  function haystack() {
+    if (hay) { return hay; }
+    hay = new Array(N);
+    for (var i = 0; i < N; i++) {
+      var tags = C.tags[i].map(function (t) { return D.tag[t]; }).join(" ");
+      hay[i] = [C.id[i], category(i), D.diff[C.diff[i]], status(i), C.why[i], tags]
+        .join("\n").toLowerCase();
+    }
+    return hay;
   }
 
-  function compare(a, b) {
-    var x = a[sortKey], y = b[sortKey];
-    if (x < y) { return -sortDir; }
-    if (x > y) { return sortDir; }
-    return 0;
+  var keys = {
+    id: function (i) { return C.id[i]; },
+    trial: function (i) { return C.trial[i]; },
+    status: status,
+    category: category,
+    score: function (i) { return C.score[i]; },
+    latency_ms: function (i) { return C.lat[i]; },
+    why: function (i) { return C.why[i]; }
+  };
+
+  function sorted(rows) {
+    var key = keys[sortKey];
+    var vals = new Array(N);
+    rows.forEach(function (i) { vals[i] = key(i); });
+    return rows.sort(function (a, b) {
+      var x = vals[a], y = vals[b];
+      if (x < y) { return -sortDir; }
+      if (x > y) { return sortDir; }
+      return a - b;
+    });
   }
 
   // the filter text lives in the address (#q=...), so a link can point at a case
@@ -76,54 +96,181 @@
 
   function refresh() {
     var needle = q.value.trim().toLowerCase();
-    var status = statusSel.value, cat = catSel.value;
-    view = rows.filter(function (r) { return matches(r, needle, status, cat); });
-    if (sortKey) { view = view.slice().sort(compare); }
-    shown = PAGE;
-    render();
-  }
-
-  function render() {
-    while (tbody.firstChild) { tbody.removeChild(tbody.firstChild); }
-    var n = Math.min(shown, view.length);
-    for (var i = 0; i < n; i++) { tbody.appendChild(rowEl(view[i])); }
-    countEl.textContent = "showing " + n + " of " + view.length +
-      (view.length !== rows.length ? " (filtered from " + rows.length + ")" : "");
-    more.hidden = n >= view.length;
-  }
-
-  function rowEl(r) {
-    var tr = el("tr", "row");
-    tr.tabIndex = 0;
-    tr.appendChild(el("td", "id", r.id));
-    tr.appendChild(el("td", null, r.trial));
-    var st = el("td");
-    st.appendChild(el("span", "status " + r.status, r.status));
-    tr.appendChild(st);
-    tr.appendChild(el("td", null, r.category + (r.difficulty ? " · " + r.difficulty : "")));
-    tr.appendChild(el("td", null, r.status === "error" ? "–" : r.score.toFixed(2)));
-    tr.appendChild(el("td", null, r.latency_ms > 0 ? fmtMs(r.latency_ms) : "–"));
-    tr.appendChild(el("td", "why", r.why));
-    function toggle() {
-      var next = tr.nextSibling;
-      if (next && next.className === "detail-row") {
-        tbody.removeChild(next);
-        tr.classList.remove("open");
-        return;
-      }
-      var d = el("tr", "detail-row");
-      var td = el("td", "detail");
-      td.colSpan = 7;
-      td.appendChild(detail(r));
-      d.appendChild(td);
-      tbody.insertBefore(d, next);
-      tr.classList.add("open");
+    var st = statusSel.value ? D.status.indexOf(statusSel.value) : -1;
+    var cat = catSel.value ? D.cat.indexOf(catSel.value) : -1;
+    var h = needle ? haystack() : null;
+    var out = [];
+    for (var i = 0; i < N; i++) {
+      if (st >= 0 && C.st[i] !== st) { continue; }
+      if (cat >= 0 && C.cat[i] !== cat) { continue; }
+      if (h && h[i].indexOf(needle) < 0) { continue; }
+      out.push(i);
     }
-    tr.addEventListener("click", toggle);
+    view = sortKey ? sorted(out) : out;
+    countEl.textContent = view.length === N ? N.toLocaleString("en") + " results" :
+      view.length.toLocaleString("en") + " of " + N.toLocaleString("en") + " results (filtered)";
+    scroller.scrollTop = 0;
+    drawn = "";
+    draw();
+  }
+
+  function spacer(px) {
+    var tr = el("tr", "spacer");
+    var td = el("td");
+    td.colSpan = 7;
+    td.style.height = px + "px";
+    tr.appendChild(td);
+    return tr;
+  }
+
+  // only the rows in view (and a few around them) are in the DOM
+  function draw() {
+    var top = scroller.scrollTop || 0;
+    var height = scroller.clientHeight || 600;
+    var first = Math.max(0, Math.floor(top / rowH) - OVERSCAN);
+    var last = Math.min(view.length, Math.ceil((top + height) / rowH) + OVERSCAN);
+    var key = first + ":" + last + ":" + openRow;
+    if (key === drawn) { return; }
+    drawn = key;
+    while (tbody.firstChild) { tbody.removeChild(tbody.firstChild); }
+    if (first > 0) { tbody.appendChild(spacer(first * rowH)); }
+    for (var k = first; k < last; k++) { tbody.appendChild(rowEl(view[k])); }
+    if (last < view.length) { tbody.appendChild(spacer((view.length - last) * rowH)); }
+    if (!measured && last > first) {
+      var r = tbody.querySelector("tr.row");
+      var h = r && r.getBoundingClientRect ? r.getBoundingClientRect().height : 0;
+      measured = true;
+      if (h > 0 && Math.abs(h - rowH) > 0.5) { rowH = h; drawn = ""; draw(); }
+    }
+  }
+
+  function rowEl(i) {
+    var tr = el("tr", i === openRow ? "row open" : "row");
+    tr.tabIndex = 0;
+    tr.appendChild(el("td", "id", C.id[i]));
+    tr.appendChild(el("td", null, C.trial[i]));
+    var st = el("td");
+    st.appendChild(el("span", "status " + status(i), status(i)));
+    tr.appendChild(st);
+    var diff = D.diff[C.diff[i]];
+    tr.appendChild(el("td", null, category(i) + (diff ? " · " + diff : "")));
+    tr.appendChild(el("td", null, status(i) === "error" ? "–" : C.score[i].toFixed(2)));
+    tr.appendChild(el("td", null, C.lat[i] > 0 ? fmtMs(C.lat[i]) : "–"));
+    var why = el("td", "why", C.why[i]);
+    why.title = C.why[i];
+    tr.appendChild(why);
+    tr.addEventListener("click", function () { toggle(i); });
     tr.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(); }
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(i); }
     });
     return tr;
+  }
+
+  // --- a case's details: embedded, or from the sidecar's chunk scripts ------------------------
+
+  var chunks = data.chunks || null;
+  var cache = {};
+  var cacheOrder = [];
+  var waiting = {};
+
+  window.agentgaugeCases = function (token, k, start, list) {
+    if (!chunks || token !== chunks.token || chunks.starts[k] !== start) { return; }
+    cache[k] = list;
+    cacheOrder.push(k);
+    if (cacheOrder.length > 8) { delete cache[cacheOrder.shift()]; }
+    var cbs = waiting[k] || [];
+    delete waiting[k];
+    cbs.forEach(function (cb) { cb(list, null); });
+  };
+
+  function chunkOf(i) {
+    var lo = 0, hi = chunks.starts.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (chunks.starts[mid] <= i) { lo = mid; } else { hi = mid - 1; }
+    }
+    return lo;
+  }
+
+  function chunkUrl(k) {
+    var s = String(k);
+    while (s.length < 4) { s = "0" + s; }
+    return encodeURIComponent(chunks.dir) + "/cases-" + s + ".js";
+  }
+
+  function loadChunk(k, cb) {
+    if (cache[k]) { cb(cache[k], null); return; }
+    if (waiting[k]) { waiting[k].push(cb); return; }
+    waiting[k] = [cb];
+    var s = document.createElement("script");
+    s.src = chunkUrl(k);
+    s.onload = function () {
+      if (s.parentNode) { s.parentNode.removeChild(s); }
+      if (waiting[k]) {
+        var cbs = waiting[k];
+        delete waiting[k];
+        cbs.forEach(function (f) { f(null, chunkUrl(k) + " is not part of this report"); });
+      }
+    };
+    s.onerror = function () {
+      if (s.parentNode) { s.parentNode.removeChild(s); }
+      var cbs = waiting[k] || [];
+      delete waiting[k];
+      cbs.forEach(function (f) {
+        f(null, "could not load " + chunkUrl(k) + ": keep the directory " + chunks.dir +
+          "/ next to this page");
+      });
+    };
+    document.head.appendChild(s);
+  }
+
+  function withDetail(i, cb) {
+    if (!chunks) {
+      var t = C.t[i];
+      cb(t >= 0 ? data.details[t] : null,
+        t >= 0 ? null : "Transcript not embedded (this run is over the transcript cap); " +
+          "see results.jsonl.");
+      return;
+    }
+    var k = chunkOf(i);
+    loadChunk(k, function (list, err) { cb(list ? list[i - chunks.starts[k]] : null, err); });
+  }
+
+  function toggle(i) {
+    if (openRow === i) { close(); return; }
+    openRow = i;
+    drawn = "";
+    draw();
+    while (panel.firstChild) { panel.removeChild(panel.firstChild); }
+    panel.hidden = false;
+    var head = el("div", "detail-head");
+    head.appendChild(el("strong", "kv", C.id[i]));
+    head.appendChild(el("span", "muted", " trial " + C.trial[i] + " "));
+    head.appendChild(el("span", "status " + status(i), status(i)));
+    var x = el("button", "close", "close");
+    x.type = "button";
+    x.addEventListener("click", close);
+    head.appendChild(x);
+    panel.appendChild(head);
+    var body = el("div", "detail loading", "loading…");
+    panel.appendChild(body);
+    withDetail(i, function (t, err) {
+      if (openRow !== i) { return; }
+      body.className = "detail";
+      body.textContent = "";
+      if (t) { body.appendChild(detail(t)); } else { body.appendChild(el("p", "muted", err)); }
+      panel.setAttribute("data-case", C.id[i]);
+    });
+    if (panel.scrollIntoView) { panel.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function close() {
+    openRow = -1;
+    panel.hidden = true;
+    panel.removeAttribute("data-case");
+    while (panel.firstChild) { panel.removeChild(panel.firstChild); }
+    drawn = "";
+    draw();
   }
 
   function pre(text) { return el("pre", null, text); }
@@ -135,14 +282,8 @@
     return box;
   }
 
-  function detail(r) {
+  function detail(t) {
     var box = el("div");
-    if (r.t < 0) {
-      box.appendChild(el("p", "muted",
-        "Transcript not embedded (this run is over the transcript cap); see results.jsonl."));
-      return box;
-    }
-    var t = transcripts[r.t];
     if (t.error) { box.appendChild(el("h4", null, "Error")); box.appendChild(pre(t.error)); }
     if (t.explanation) {
       box.appendChild(el("h4", null, "Explanation"));
@@ -260,7 +401,13 @@
   q.addEventListener("input", function () { saveFilter(); refresh(); });
   statusSel.addEventListener("change", refresh);
   catSel.addEventListener("change", refresh);
-  more.addEventListener("click", function () { shown += PAGE; render(); });
+  scroller.addEventListener("scroll", draw);
+  if (typeof window.addEventListener === "function") {
+    window.addEventListener("resize", function () { drawn = ""; draw(); });
+  }
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && openRow >= 0) { close(); }
+  });
   loadFilter();
   refresh();
 })();
