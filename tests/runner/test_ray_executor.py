@@ -1,0 +1,291 @@
+"""The Ray executor (``--executor ray``) on one local Ray instance (2 CPUs) for the module:
+the same verdicts as a local run, a cache shared by the workers, a killed worker's pairs run
+again (none lost, none twice), a worker that always dies recorded on its case, the provider
+limit held across workers, and a killed driver resumed from its journal."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from agentgauge.errors import UserError  # noqa: E402
+from agentgauge.io import iter_results  # noqa: E402
+from agentgauge.runner import RunConfig, read_record, run_suite_file  # noqa: E402
+from agentgauge.runner._executor import parse_executor  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+REPO = Path(__file__).resolve().parents[2]
+
+SUITE = """\
+name: ray-weather
+tools:
+  - name: get_weather
+    description: Current weather in a city
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+    simulation: {result: {temp_c: 12}}
+defaults:
+  faults: [{kind: error, rate: 0.4}]
+cases:
+"""
+CITIES = ["Paris", "Oslo", "Rome", "Lima", "Kyiv", "Quito", "Hanoi", "Accra"]
+
+# a scripted agent: asks for the weather of the city named, except for a city it gets wrong on
+# purpose; answers with what the tool said (an injected fault makes it answer "sorry")
+AGENT = """\
+import os, time
+from agentgauge.schema import ToolCall
+
+MARKER = {marker!r}
+CALLS = {calls!r}
+SLEEP = {sleep!r}
+
+def agent(messages, tools):
+    last = messages[-1]
+    if CALLS:
+        start = time.time()
+        time.sleep(SLEEP)
+        with open(CALLS, "a") as fh:
+            fh.write(f"{{start}} {{time.time()}}\\n")
+    elif SLEEP:
+        time.sleep(SLEEP)
+    if last.role == "user" and "crash-once" in last.content and not os.path.exists(MARKER):
+        open(MARKER, "w").close()
+        os._exit(1)  # the worker process dies in the middle of the case
+    if last.role == "user" and "crash-always" in last.content:
+        os._exit(1)
+    if last.role == "tool":
+        if "error" in (last.content or "").lower():
+            return "sorry, the weather service failed"
+        return f"It is {{last.content}}"
+    city = last.content.split()[-1]
+    if city == "Rome":
+        city = "Milan"
+    return ToolCall(name="get_weather", arguments={{"city": city}})
+"""
+
+
+@pytest.fixture(autouse=True)
+def _stand_in_scorer() -> None:
+    """The real scorer here (the runner conftest's stand-in is patched in this process only,
+    and the workers are other processes)."""
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    ctx = ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
+    try:
+        yield str(ctx.address_info["gcs_address"])
+    finally:
+        ray.shutdown()
+
+
+def _suite(tmp_path: Path, cities: list[str], trials: int = 1) -> Path:
+    lines = [SUITE.replace("defaults:\n", f"defaults:\n  trials: {trials}\n")]
+    for i, city in enumerate(cities):
+        lines.append(
+            f"  - id: c{i:02d}-{city}\n    input: weather in {city}\n"
+            f"    expect: {{tool_calls: [{{name: get_weather, arguments: {{city: {city}}}}}]}}\n"
+        )
+    path = tmp_path / "suite.yaml"
+    path.write_text("".join(lines))
+    return path
+
+
+def _agent(tmp_path: Path, *, calls: Path | None = None, sleep: float = 0.0) -> str:
+    path = tmp_path / "ray_agent.py"
+    marker = str(tmp_path / "crashed-once")
+    path.write_text(AGENT.format(marker=marker, calls=str(calls or ""), sleep=sleep))
+    return f"python:{path}:agent"
+
+
+def _config(agent: str, **kw: Any) -> RunConfig:
+    base: dict[str, Any] = {"agent": agent, "progress": False, "cache": False, "max_concurrency": 4}
+    base.update(kw)
+    return RunConfig(**base)
+
+
+def _verdicts(run_dir: Path) -> dict[tuple[str, int], tuple[str, float | None, str]]:
+    out = {}
+    for r in iter_results(run_dir):
+        key = (r.case_id, r.trial)
+        assert key not in out, f"{key} written twice"
+        calls = ",".join(f"{c.name}({c.arguments})" for c in r.calls)
+        out[key] = (r.status, r.score, f"{calls}|{r.text}")
+    return out
+
+
+def test_parse_executor_forms_and_errors() -> None:
+    assert parse_executor("local").is_local
+    assert parse_executor("ray").address is None
+    assert parse_executor("ray:auto").address == "auto"
+    assert parse_executor("ray://10.0.0.1:10001").address == "ray://10.0.0.1:10001"
+    spec = parse_executor("ray:127.0.0.1:6379?workers=3&cpus=0.5")
+    assert (spec.address, spec.workers, spec.cpus) == ("127.0.0.1:6379", 3, 0.5)
+    for bad, says in [
+        ("dask", "unknown executor"),
+        ("ray:", "needs auto"),
+        ("ray://", "needs HOST:PORT"),
+        ("ray?workers=0", "workers must be"),
+        ("ray?cpus=-1", "cpus must be"),
+        ("ray?gpus=1", "unknown option 'gpus'"),
+        ("local?workers=2", "local takes no options"),
+    ]:
+        with pytest.raises(UserError, match=says):
+            parse_executor(bad)
+
+
+def test_a_bad_executor_is_a_user_error_before_anything_runs(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, CITIES[:1])
+    with pytest.raises(UserError, match="unknown executor 'dask'"):
+        run_suite_file(suite, _config(_agent(tmp_path), executor="dask"), tmp_path / "run")
+    assert not (tmp_path / "run" / "results.jsonl").exists()
+
+
+def test_same_verdicts_as_the_local_executor(tmp_path: Path, cluster: str) -> None:
+    suite = _suite(tmp_path, CITIES, trials=3)
+    agent = _agent(tmp_path)
+    local = run_suite_file(suite, _config(agent, executor="local"), tmp_path / "local")
+    on_ray = run_suite_file(suite, _config(agent, executor="ray"), tmp_path / "ray")
+    expected = _verdicts(local.run_dir)
+    assert len(expected) == len(CITIES) * 3
+    # the suite is not trivial: Rome is answered wrongly, faults fail some trials
+    statuses = Counter(v[0] for v in expected.values())
+    assert statuses["passed"] > 0
+    assert statuses["failed"] > 0
+    assert _verdicts(on_ray.run_dir) == expected
+    assert (on_ray.passed, on_ray.failed, on_ray.errors) == (
+        local.passed,
+        local.failed,
+        local.errors,
+    )
+    assert on_ray.provider_calls == local.provider_calls
+    record = read_record(on_ray.run_dir)
+    assert record.options["executor"] == "ray"
+    # the executor decides how a run goes, not its results: shards of both kinds merge
+    assert record.config_hash == read_record(local.run_dir).config_hash
+
+
+def test_the_workers_share_the_response_cache(tmp_path: Path, cluster: str) -> None:
+    suite = _suite(tmp_path, CITIES[:4], trials=2)
+    agent = _agent(tmp_path)
+    kw: dict[str, Any] = {"cache": True, "cache_dir": tmp_path / "cache", "replay": False}
+    first = run_suite_file(suite, _config(agent, executor="ray", **kw), tmp_path / "r1")
+    assert first.provider_calls > 0
+    assert first.cache_hits == 0
+    # a second run on fresh workers is answered from what the first run's workers stored
+    second = run_suite_file(suite, _config(agent, executor="ray", **kw), tmp_path / "r2")
+    assert (second.provider_calls, second.cache_hits) == (0, first.provider_calls)
+    assert _verdicts(second.run_dir) == _verdicts(first.run_dir)
+
+
+def test_a_killed_worker_s_pairs_run_again_none_lost_or_doubled(
+    tmp_path: Path, cluster: str
+) -> None:
+    cities = [*CITIES[:5], "crash-once"]
+    suite = _suite(tmp_path, cities, trials=2)
+    outcome = run_suite_file(suite, _config(_agent(tmp_path), executor="ray"), tmp_path / "run")
+    assert (tmp_path / "crashed-once").exists()  # a worker did die mid-case
+    got = _verdicts(outcome.run_dir)  # asserts no pair twice
+    assert set(got) == {(f"c{i:02d}-{c}", t) for i, c in enumerate(cities) for t in range(2)}
+    assert not [k for k, v in got.items() if v[0] == "error"]
+    assert outcome.ran == len(cities) * 2
+
+
+def test_a_case_that_always_kills_its_worker_is_an_error_on_that_case(
+    tmp_path: Path, cluster: str
+) -> None:
+    cities = [*CITIES[:3], "crash-always"]
+    suite = _suite(tmp_path, cities)
+    # two workers, one pair each at a time: no other case shares the dying worker
+    config = _config(_agent(tmp_path), executor="ray?workers=2", max_concurrency=2)
+    outcome = run_suite_file(suite, config, tmp_path / "run")
+    got = {r.case_id: r for r in iter_results(outcome.run_dir)}
+    assert len(got) == len(cities)
+    dead = got["c03-crash-always"]
+    assert dead.status == "error"
+    assert "ray worker failed" in (dead.error or "")
+    assert all(r.status != "error" for cid, r in got.items() if cid != "c03-crash-always")
+
+
+def _max_overlap(calls: Path) -> int:
+    events: list[tuple[float, int]] = []
+    for line in calls.read_text().splitlines():
+        start, end = map(float, line.split())
+        events += [(start, 1), (end, -1)]
+    level = peak = 0
+    for _, step in sorted(events, key=lambda e: (e[0], e[1])):
+        level += step
+        peak = max(peak, level)
+    return peak
+
+
+def test_the_provider_limit_holds_across_workers(tmp_path: Path, cluster: str) -> None:
+    suite = _suite(tmp_path, CITIES)
+    limited = tmp_path / "limited.txt"
+    config = _config(
+        _agent(tmp_path, calls=limited, sleep=0.05),
+        executor="ray?workers=2&cpus=0",
+        provider_concurrency=1,
+    )
+    run_suite_file(suite, config, tmp_path / "limited")
+    assert _max_overlap(limited) == 1
+    # the same run without the limit does overlap: the check above can fail
+    free = tmp_path / "free.txt"
+    config = _config(_agent(tmp_path, calls=free, sleep=0.05), executor="ray?workers=2&cpus=0")
+    run_suite_file(suite, config, tmp_path / "free")
+    assert _max_overlap(free) >= 2
+
+
+def test_a_killed_driver_resumes_from_its_journal(tmp_path: Path, cluster: str) -> None:
+    cities = [f"{c}{n}" for n in range(3) for c in CITIES]  # 24 cases
+    suite = _suite(tmp_path, cities)
+    agent = _agent(tmp_path, sleep=0.1)
+    run_dir = tmp_path / "run"
+    executor = f"ray:{cluster}?workers=2&cpus=0"
+    cmd = [sys.executable, "-m", "agentgauge", "run", str(suite), "--agent", agent]
+    cmd += ["-o", str(run_dir), "--no-cache", "--max-concurrency", "2", "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    proc = subprocess.Popen(
+        [*cmd, "--executor", executor],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    journal = run_dir / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while (not journal.exists() or journal.read_bytes().count(b"\n") < 4) and proc.poll() is None:
+        assert time.monotonic() < deadline, "the driver wrote no results"
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = journal.read_bytes().count(b"\n")
+    assert 4 <= kept < len(cities), "kill the driver mid-run"
+    assert read_record(run_dir).options["executor"] == executor
+    # the resume takes the executor from run.json (the python: agent must be named again)
+    resume = [sys.executable, "-m", "agentgauge", "run", "--resume", str(run_dir)]
+    done = subprocess.run(
+        [*resume, "--agent", agent, "--no-progress"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"{kept} resumed" in done.stderr
+    seen = Counter((r.case_id, r.trial) for r in iter_results(run_dir))
+    assert set(seen) == {(f"c{i:02d}-{c}", 0) for i, c in enumerate(cities)}
+    assert set(seen.values()) == {1}
