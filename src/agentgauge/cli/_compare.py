@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
+import orjson
 
 from ..metrics import compare
 from ..report import comparison_lines
+from . import _pairwise
 
 
 @click.command("compare")
@@ -23,11 +26,26 @@ from ..report import comparison_lines
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-def command(base_run: Path, new_run: Path, detect_points: float, seed: int, as_json: bool) -> None:
-    """Compare NEW_RUN against BASE_RUN case by case (fixed / broken, McNemar, paired CIs)."""
+@_pairwise.judge_options
+def command(
+    base_run: Path,
+    new_run: Path,
+    detect_points: float,
+    seed: int,
+    as_json: bool,
+    **judge: Any,
+) -> None:
+    """Compare NEW_RUN against BASE_RUN case by case (fixed / broken, McNemar, paired CIs);
+    with --judge, also ask a judge which final reply is better, in both orders."""
     result = compare(base_run, new_run, detect_points=detect_points, seed=seed)
+    pairwise = _pairwise.judge_runs(base_run, new_run, **judge)
     if as_json:
-        click.echo(result.model_dump_json(indent=2))
+        if pairwise is None:
+            click.echo(result.model_dump_json(indent=2))
+            return
+        data = {**result.model_dump(mode="json"), "pairwise": pairwise.model_dump(mode="json")}
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
         return
     for line in comparison_lines(result, listed=30):
         click.echo(line)
+    _pairwise.echo(pairwise)

@@ -50,6 +50,13 @@ if TYPE_CHECKING:
     )
     from ._custom import PythonScorer, ScorerContext, ScoreResult
     from ._judge import Judge, JudgeConfig, JudgeResult, resolve_judge
+    from ._pairwise import (
+        PairwiseCase,
+        PairwiseComparison,
+        PairwiseConfig,
+        compare_pairwise,
+        compare_runs_pairwise,
+    )
     from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
     from ._rubric import SuiteRubricScorer
     from ._rulejudge import RuleJudge
@@ -93,6 +100,11 @@ _EXPORTS: dict[str, str] = {
     "JudgeError": "agentgauge.errors",
     "JudgeResult": "._judge",
     "resolve_judge": "._judge",
+    "PairwiseCase": "._pairwise",
+    "PairwiseComparison": "._pairwise",
+    "PairwiseConfig": "._pairwise",
+    "compare_pairwise": "._pairwise",
+    "compare_runs_pairwise": "._pairwise",
     "SCORERS": "._registry",
     "build_scorers": "._registry",
     "default_judge_scorers": "._registry",
@@ -137,6 +149,9 @@ __all__ = [
     "JudgeTask",
     "LabelledExample",
     "NumericGroundingScorer",
+    "PairwiseCase",
+    "PairwiseComparison",
+    "PairwiseConfig",
     "PythonScorer",
     "RubricScorer",
     "RuleJudge",
@@ -154,6 +169,8 @@ __all__ = [
     "calibrate_file",
     "check_format",
     "cohen_kappa",
+    "compare_pairwise",
+    "compare_runs_pairwise",
     "default_judge_scorers",
     "escape_fences",
     "get_task",

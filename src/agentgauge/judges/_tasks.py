@@ -214,6 +214,15 @@ TASKS: Final[dict[str, JudgeTask]] = {
             description="classify the reply: direct answer, tool call, clarifying question, "
             "or cannot answer",
         ),
+        JudgeTask(
+            name="pairwise",
+            kind="verdict",
+            inputs=("question", "reference", "reply_a", "reply_b"),
+            # "tie" first: a split majority vote between A and B is a tie, never a win
+            labels=("tie", "a", "b"),
+            passing=frozenset(),
+            description="which of two replies (A or B) better satisfies the request, or a tie",
+        ),
     )
 }
 

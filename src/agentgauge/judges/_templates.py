@@ -39,6 +39,8 @@ FENCE_TAGS = (
     "actual",
     "instruction",
     "system_prompt",
+    "reply_a",
+    "reply_b",
 )
 
 #: `<tag`, `</tag`, with optional spaces, any case: the start of something that could be a fence

@@ -5,6 +5,7 @@ from ._console import render_console
 from ._files import CSV_COLUMNS, write_csv, write_junit
 from ._html import render_html
 from ._markdown import MARKER, render_markdown
+from ._pairwise import pairwise_lines, pairwise_markdown
 from ._text import comparison_lines, gate_lines
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "ReportFormat",
     "comparison_lines",
     "gate_lines",
+    "pairwise_lines",
+    "pairwise_markdown",
     "render_console",
     "render_html",
     "render_markdown",
