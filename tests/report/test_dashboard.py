@@ -9,20 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from lxml import html as lxml_html
 
-from agentgauge.cli import cli
 from agentgauge.metrics import (
     Cost,
     Diagnosis,
     Latency,
+    MatrixComparison,
     Mean,
     Performance,
     Rate,
     Slice,
     Summary,
     ToolSelection,
+    compare_matrix,
 )
 from agentgauge.metrics._model import ScorerStats
 from agentgauge.report._dashboard import (
@@ -33,15 +33,18 @@ from agentgauge.report._dashboard import (
     holm,
     render_dashboard,
 )
+from agentgauge.report._dashboard_matrix import matrix_agents, write_matrix_dashboard
 from agentgauge.report._dashboard_runs import (
     load_agents,
     pairwise_significance,
     write_dashboard,
 )
+from agentgauge.runner import MatrixMember, RunConfig, run_matrix
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 AGENTS = HERE / "dashboard_agents.py"
+NAMES = ("careful", "hasty", "kb_router")
 EVIL = '<script>alert("x")</script>'
 EVIL_CAT = '<img src=x onerror="alert(2)">'
 
@@ -284,30 +287,19 @@ def test_every_string_from_results_is_escaped() -> None:
 # --- pages for real runs -------------------------------------------------------------------------
 
 
-def _run(out: Path, agent: str) -> Path:
-    result = CliRunner().invoke(
-        cli,
-        [
-            "run",
-            str(REPO / "examples" / "modules"),
-            "--agent",
-            f"python:{AGENTS}:{agent}",
-            "-o",
-            str(out / agent),
-            "--no-progress",
-            "--no-cache",
-            "--allow-suite-code",
-        ],
-        catch_exceptions=False,
-    )
-    assert result.exit_code == 0, result.output
-    return out / agent
+@pytest.fixture(scope="module")
+def matrix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/modules run by the three scripted agents as one matrix (OUT/<label>/)."""
+    out = tmp_path_factory.mktemp("dash") / "matrix"
+    members = [MatrixMember(label=n, agent=f"python:{AGENTS}:{n}") for n in NAMES]
+    config = RunConfig(allow_suite_code=True, cache=False)
+    run_matrix(REPO / "examples" / "modules", config, members, out)
+    return out
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path]]:
-    out = tmp_path_factory.mktemp("dash")
-    return [(name, _run(out, name)) for name in ("careful", "hasty", "kb_router")]
+def runs(matrix: Path) -> list[tuple[str, Path]]:
+    return [(n, matrix / n) for n in NAMES]
 
 
 def test_a_page_for_three_real_runs(runs: list[tuple[str, Path]], tmp_path: Path) -> None:
@@ -358,3 +350,64 @@ def test_load_agents_names_a_missing_run(tmp_path: Path) -> None:
 
     with pytest.raises(UserError, match=r"no such run directory \(agent 'x'\)"):
         load_agents([("x", tmp_path / "nope")])
+
+
+def _marks(doc: Any) -> list[list[str]]:
+    return [
+        [m.text_content() for m in r.xpath('.//span[@class="agd-sig"]')]
+        for r in _row(doc, "quality", "pass rate")
+    ]
+
+
+def test_the_matrix_page_marks_what_comparison_json_calls_significant(matrix: Path) -> None:
+    comparison = compare_matrix(matrix)
+    path = write_matrix_dashboard(matrix, comparison)
+    assert path == matrix / "dashboard.html"
+    doc = _doc(path.read_text(encoding="utf-8"))
+    assert doc.xpath("//title")[0].text == "agentgauge: modules"
+    expected: list[list[str]] = [[] for _ in NAMES]
+    for p in comparison.significant_pairs():
+        loser = p.b if p.better == p.a else p.a
+        assert p.better is not None
+        expected[NAMES.index(p.better)].append(f"▲ {loser}")
+    assert _marks(doc) == expected
+    assert expected[0] == ["▲ hasty", "▲ kb_router"]
+    ranks = [r.text for r in doc.xpath('//div[@data-column="quality"]//span[@class="agd-rank"]')]
+    assert ranks == [f"#{comparison.agent(n).rank}" for n in NAMES]  # type: ignore[union-attr]
+    # per-scenario latency and tokens come from the comparison: drawn, never n/a
+    bars = doc.xpath('//div[contains(@class,"agd-brow")]')
+    assert bars
+    assert not [b for b in bars if b.xpath('.//span[@class="agd-na"]')]
+    # the radar: careful routes everything right, kb_router little
+    routing = doc.xpath(
+        '//table[contains(@class,"agd-radar-values")]//tr[th[contains(.,"routing")]]/td'
+    )
+    shown = [c.text_content() for c in routing]
+    assert shown[0] == "100.0%"
+    assert float(shown[2].rstrip("%")) < 50
+
+
+def test_the_comparisons_adjusted_p_values_are_used_not_recomputed() -> None:
+    agents = [DashboardAgent(name=n, summary=_summary()) for n in ("a", "b")]
+    raw = PairSignificance(a="a", b="b", a_only=9, b_only=1, paired=20, p_value=0.02)
+    assert _marks(_doc(dashboard_section(agents, [raw]))) == [["▲ b"], []]
+    given = PairSignificance(
+        a="a", b="b", a_only=9, b_only=1, paired=20, p_value=0.02, p_adjusted=0.2
+    )
+    assert _marks(_doc(dashboard_section(agents, [given]))) == [[], []]
+
+
+def test_a_member_that_failed_is_a_note_not_a_card(matrix: Path) -> None:
+    comparison = compare_matrix(matrix)
+    broken = comparison.agents[1].model_copy(
+        update={"label": "broken", "status": "failed", "error": "ProviderError: 401 <b>x</b>"}
+    )
+    odd = MatrixComparison.model_validate(
+        {**comparison.model_dump(), "agents": [*comparison.model_dump()["agents"], broken]}
+    )
+    agents, _, notes = matrix_agents(odd)
+    assert [a.name for a in agents] == list(NAMES)
+    assert any(n.startswith("broken (") and "401" in n for n in notes)
+    page = render_dashboard(*matrix_agents(odd)[:2], notes=notes)
+    assert "ProviderError: 401 &lt;b&gt;x&lt;/b&gt;" in page
+    assert len(_doc(page).xpath('//div[@data-column="quality"]/div[@data-agent]')) == 3

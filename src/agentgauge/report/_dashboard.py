@@ -66,6 +66,10 @@ class DashboardAgent:
     #: mean tokens (input + output) per result by category; read from results.jsonl by
     #: :func:`load_agents` (the summary has no per-category tokens); empty: not drawn
     tokens_by_category: dict[str, float] = field(default_factory=dict)
+    #: 1 = best of a matrix run (0: not ranked); shown on the agent's cards
+    rank: int = 0
+    #: what ran, e.g. the agent spec (shown under the name; empty: nothing)
+    detail: str = ""
 
 
 _RateOf = Callable[[Summary], Rate]
@@ -265,7 +269,7 @@ def _cards(agents: Sequence[DashboardAgent], sig: Significance) -> str:
                 )
             cards.append(
                 f'<div class="agd-card {colour(i)}" data-agent="{i}">'
-                f'<h4><i class="agd-key"></i>{esc(a.name)}</h4><dl>{"".join(lines)}</dl></div>'
+                f"<h4>{_title(a)}</h4><dl>{''.join(lines)}</dl></div>"
             )
         cols.append(
             f'<div class="agd-col" data-column="{esc(title.lower())}"><h3>{esc(title)}</h3>'
@@ -385,6 +389,11 @@ def _progress(agents: Sequence[DashboardAgent], cats: Sequence[str]) -> str:
     return f'<div class="agd-bars agd-progress">{"".join(out)}</div>'
 
 
+def _title(a: DashboardAgent) -> str:
+    rank = f'<span class="agd-rank" title="rank in the matrix">#{a.rank}</span>' if a.rank else ""
+    return f'<i class="agd-key"></i>{esc(a.name)}{rank}'
+
+
 def _legend(agents: Sequence[DashboardAgent], interactive: bool) -> str:
     items = []
     for i, a in enumerate(agents):
@@ -393,8 +402,9 @@ def _legend(agents: Sequence[DashboardAgent], interactive: bool) -> str:
             if interactive
             else ""
         )
+        tip = f' title="{esc(a.detail)}"' if a.detail else ""
         items.append(
-            f'<label class="agd-legend-item {colour(i)}">{box}<i class="agd-key"></i>'
+            f'<label class="agd-legend-item {colour(i)}"{tip}>{box}<i class="agd-key"></i>'
             f"{esc(a.name)}</label>"
         )
     return f'<div class="agd-legend">{"".join(items)}</div>'
@@ -411,12 +421,14 @@ def dashboard_section(
     *,
     alpha: float = 0.05,
     interactive: bool = False,
+    notes: Sequence[str] = (),
 ) -> str:
     """The dashboard as one ``<section id="dashboard">`` with its own scoped ``<style>``.
 
     Works for a single agent (no best marks, no matrix). ``interactive`` adds a checkbox per
     agent to the legend; the page must then include the dashboard script (as
-    :func:`render_dashboard` does).
+    :func:`render_dashboard` does). ``notes`` are shown as warnings above the cards (a
+    member of a matrix that failed or did not run).
     """
     if not agents:
         return ""
@@ -430,6 +442,7 @@ def dashboard_section(
         f"<style>\n{_asset('dashboard.css')}{hide}\n</style>\n",
         f"<h2>Dashboard: {len(agents)} agent{'s' * (len(agents) != 1)}</h2>\n",
         _legend(agents, interactive),
+        "".join(f'<p class="agd-warning">{esc(n)}</p>\n' for n in notes),
         _cards(agents, sig),
         '<h3 id="dashboard-radar">Module-level rates</h3>\n',
         _radar(agents),
@@ -453,9 +466,10 @@ def render_dashboard(
     *,
     title: str = "agentgauge dashboard",
     alpha: float = 0.05,
+    notes: Sequence[str] = (),
 ) -> str:
     """A whole self-contained page: the dashboard with agent toggles."""
-    body = dashboard_section(agents, pairs, alpha=alpha, interactive=True)
+    body = dashboard_section(agents, pairs, alpha=alpha, interactive=True, notes=notes)
     return "".join(
         [
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',

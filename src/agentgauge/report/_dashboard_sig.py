@@ -23,6 +23,9 @@ class PairSignificance:
     #: cases both runs scored
     paired: int = 0
     p_value: float | None = None
+    #: the p-value already adjusted for the number of pairs (``comparison.json`` carries
+    #: Holm's); when any pair lacks it, Holm's adjustment is computed over the pairs given
+    p_adjusted: float | None = None
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
@@ -50,7 +53,8 @@ def significance(
 ) -> tuple[Significance, list[tuple[int, int, PairSignificance]]]:
     index = {n: i for i, n in enumerate(names)}
     known = [(index[p.a], index[p.b], p) for p in pairs if p.a in index and p.b in index]
-    adj = holm([p.p_value for _, _, p in known])
+    given = [p.p_adjusted for _, _, p in known]
+    adj = given if all(q is not None for q in given) else holm([p.p_value for _, _, p in known])
     wins: dict[int, list[tuple[int, float, float]]] = {}
     adjusted: dict[frozenset[int], float | None] = {}
     for (ia, ib, p), q in zip(known, adj, strict=True):
