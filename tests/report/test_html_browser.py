@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 from test_html import EVIL_CATEGORY, PAYLOAD, make_run  # tests/report is on sys.path
+from test_html_scale import case_id, hostile_index, make_big_run
 
 from agentgauge.io import iter_results
 from agentgauge.metrics import compare, evaluate_gates, summarize
 from agentgauge.report import render_html
+from agentgauge.report._html import write_html
 from agentgauge.schema import Gates
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -75,6 +77,7 @@ class Watched:
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.requests: list[str] = []
+        self.files: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
@@ -87,6 +90,7 @@ class Watched:
         def request(route: Any) -> None:
             url = route.request.url
             if url.startswith("file://"):
+                self.files.append(url)
                 route.continue_()
             else:
                 self.requests.append(url)
@@ -230,3 +234,142 @@ def test_the_watch_catches_script_errors_dialogs_and_requests(browser: Any, tmp_
     assert w.requests == ["http://127.0.0.1:9/x.png"]
     with pytest.raises(AssertionError):
         w.clean()
+
+
+# --- a big run: 5,000 results, case details in the sidecar ------------------------------------
+
+BIG = 5000
+#: rows the page may hold in its DOM at once (the view plus a few around it), whatever the run
+MAX_DOM_ROWS = 80
+
+
+@pytest.fixture(scope="module")
+def big_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("big")
+    run = make_big_run(root, BIG)
+    written = write_html(root / "report.html", summarize(run), iter_results(run))
+    assert written.sidecar is not None
+    assert written.chunks == 10
+    return written.path
+
+
+def _rows_in_dom(page: Any) -> int:
+    return int(page.locator("#cases-table tbody tr.row").count())
+
+
+def _scroll(page: Any, top: str) -> None:
+    page.evaluate(
+        f"(() => {{ const s = document.getElementById('cases-scroll'); s.scrollTop = {top}; }})()"
+    )
+
+
+def test_big_table_keeps_few_rows_in_the_dom_and_scrolls_to_the_end(
+    browser: Any, big_page: Path
+) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(big_page.as_uri())
+    assert page.locator("#count").inner_text() == "5,000 results"
+    assert 0 < _rows_in_dom(page) <= MAX_DOM_ROWS
+    assert _ids(page)[0] == "case-00000"
+    # the scroll box is as tall as every row, so its scroll bar is the whole run
+    height = page.evaluate("document.getElementById('cases-scroll').scrollHeight")
+    assert height > BIG * 25
+    _scroll(page, "s.scrollHeight")
+    last = case_id(BIG - 1, BIG)
+    page.wait_for_function(
+        f"Array.from(document.querySelectorAll('#cases-table td.id'))"
+        f".some(td => td.textContent === {last!r})",
+        timeout=5000,
+    )
+    assert _ids(page)[-1] == last
+    assert "case-00000" not in _ids(page)
+    assert 0 < _rows_in_dom(page) <= MAX_DOM_ROWS
+    _scroll(page, "s.scrollHeight / 2")
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('#cases-table td.id'))"
+        ".some(td => td.textContent === 'case-02500')",
+        timeout=5000,
+    )
+    assert _rows_in_dom(page) <= MAX_DOM_ROWS
+    w.clean()
+
+
+def test_big_table_filters_and_sorts_every_row(browser: Any, big_page: Path) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(big_page.as_uri())
+    page.fill("#q", "case-04990")
+    assert _ids(page) == ["case-04990"]
+    assert page.locator("#count").inner_text() == "1 of 5,000 results (filtered)"
+    page.fill("#q", "")
+    # status counts are computed at generation time and match what the filter finds
+    errors = sum(1 for i in range(BIG) if i % 37 == 0)
+    label = page.locator('#status option[value="error"]').inner_text()
+    assert label == f"error ({errors})"
+    page.select_option("#status", "error")
+    assert page.locator("#count").inner_text() == f"{errors} of 5,000 results (filtered)"
+    page.select_option("#status", "")
+    page.select_option("#category", "billing")
+    assert page.locator("#count").inner_text() == "833 of 5,000 results (filtered)"
+    page.select_option("#category", "")
+    # sort by latency, slowest first: the slowest of all 5,000 comes to the top
+    lat = {i: 100.0 + (i * 7919) % 900 for i in range(BIG)}
+    slowest = max(lat.values())
+    header = page.locator('th[data-key="latency_ms"]')
+    header.click()
+    header.click()
+    first = page.locator("#cases-table tbody tr.row td:nth-child(6)").first.inner_text()
+    assert first == f"{slowest:.0f} ms"
+    assert _rows_in_dom(page) <= MAX_DOM_ROWS
+    w.clean()
+
+
+def test_big_table_opens_a_case_from_the_sidecar(browser: Any, big_page: Path) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(big_page.as_uri())
+    page.fill("#q", "marker-04321")  # the filter searches the index, not the transcripts
+    assert _ids(page) == []
+    page.fill("#q", "case-04321")
+    page.locator("#cases-table tr.row").first.click()
+    detail = page.locator("#case-detail")
+    page.wait_for_function(
+        "document.getElementById('case-detail').getAttribute('data-case') === 'case-04321'",
+        timeout=5000,
+    )
+    text = detail.inner_text()
+    assert "Where is order 4321? marker-04321" in text
+    assert "Order 4321 ships tomorrow." in text
+    chunk = 4321 // 500
+    assert any(u.endswith(f"/report.d/cases-{chunk:04d}.js") for u in w.files), w.files
+    assert page.locator("script").count() == 2  # the chunk's script element is gone again
+    # the hostile case: its id and reply are shown as text, nothing runs
+    h = hostile_index(BIG)
+    page.fill("#q", f"case-{h:05d}")
+    assert _ids(page) == [case_id(h, BIG)]
+    page.locator("#cases-table tr.row").first.click()
+    page.wait_for_function(
+        "document.getElementById('case-detail').hasAttribute('data-case')", timeout=5000
+    )
+    assert detail.get_attribute("data-case") == case_id(h, BIG)
+    assert PAYLOAD.replace("alert(1)", "alert(3)") in detail.inner_text()
+    w.clean()
+
+
+def test_big_table_without_its_sidecar_says_so(
+    browser: Any, big_page: Path, tmp_path: Path
+) -> None:
+    alone = tmp_path / "moved.html"
+    alone.write_bytes(big_page.read_bytes())  # copied without report.d/
+    w = Watched(browser)
+    page = w.page
+    page.goto(alone.as_uri())
+    page.fill("#q", "case-00042")
+    page.locator("#cases-table tr.row").first.click()
+    page.wait_for_function(
+        "document.querySelector('#case-detail .detail p.muted') !== null", timeout=5000
+    )
+    text = page.locator("#case-detail").inner_text()
+    assert "could not load report.d/cases-0000.js" in text
+    assert "keep the directory report.d/ next to this page" in text

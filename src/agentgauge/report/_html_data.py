@@ -160,10 +160,11 @@ def histogram(latencies: list[tuple[float, str]], bins: int = 30) -> list[Bin]:
 _SLOT = {"passed": 0, "failed": 1, "error": 2}
 
 
-def _draw(weighted: list[tuple[float, int, int]], bins: int) -> list[Bin]:
-    """The bins of ``weighted``: sorted (latency, status slot, count) triples."""
+def _draw(weighted: list[tuple[float, int, int]], bins: int, top: float | None = None) -> list[Bin]:
+    """The bins of ``weighted``: sorted (latency, status slot, count) triples; ``top`` is the
+    slowest latency when the triples only approximate it."""
     total = sum(c for _, _, c in weighted)
-    top = weighted[-1][0]
+    top = weighted[-1][0] if top is None else top
     rank, seen, p99 = max(1, math.ceil(0.99 * total)), 0, top
     for v, _, c in weighted:
         seen += c
@@ -234,4 +235,4 @@ class LatencyBins:
             (min(self.top, math.exp((k + 0.5) * _LOG_STEP)), slot, c)
             for (k, slot), c in self.buckets.items()
         )
-        return _draw(weighted, bins)
+        return _draw(weighted, bins, self.top)

@@ -241,6 +241,7 @@
     openRow = i;
     drawn = "";
     draw();
+    panel.removeAttribute("data-case");
     while (panel.firstChild) { panel.removeChild(panel.firstChild); }
     panel.hidden = false;
     var head = el("div", "detail-head");
