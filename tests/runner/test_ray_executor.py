@@ -20,7 +20,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from agentgauge.errors import UserError  # noqa: E402
+from agentgauge.errors import MissingExtraError, UserError  # noqa: E402
 from agentgauge.io import iter_results  # noqa: E402
 from agentgauge.runner import RunConfig, read_record, run_suite_file  # noqa: E402
 from agentgauge.runner._executor import parse_executor  # noqa: E402
@@ -152,6 +152,37 @@ def test_a_bad_executor_is_a_user_error_before_anything_runs(tmp_path: Path) -> 
     with pytest.raises(UserError, match="unknown executor 'dask'"):
         run_suite_file(suite, _config(_agent(tmp_path), executor="dask"), tmp_path / "run")
     assert not (tmp_path / "run" / "results.jsonl").exists()
+
+
+def test_ray_is_imported_only_when_a_run_uses_it(tmp_path: Path) -> None:
+    code = "import sys, agentgauge.runner, agentgauge.cli._run; print('ray' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_without_ray_installed_the_run_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails
+    suite = _suite(tmp_path, CITIES[:2])
+    with pytest.raises(MissingExtraError, match=r"pip install 'agentgauge\[ray\]'"):
+        run_suite_file(suite, _config(_agent(tmp_path), executor="ray"), tmp_path / "run")
+
+
+def test_a_worker_that_cannot_build_the_agent_fails_the_run_in_one_line(
+    tmp_path: Path, cluster: str
+) -> None:
+    suite = _suite(tmp_path, CITIES[:3])
+    agent = tmp_path / "driver_only.py"
+    # importable here, not in a worker process (as a module missing on a cluster's nodes)
+    agent.write_text(
+        f"import os\nif os.getpid() != {os.getpid()}:\n"
+        "    raise RuntimeError('not installed on this node')\n"
+        "def agent(messages, tools):\n    return 'hi'\n"
+    )
+    config = _config(f"python:{agent}:agent", executor="ray")
+    with pytest.raises(UserError, match=r"a Ray worker could not start: .*not installed on"):
+        run_suite_file(suite, config, tmp_path / "run")
 
 
 def test_same_verdicts_as_the_local_executor(tmp_path: Path, cluster: str) -> None:

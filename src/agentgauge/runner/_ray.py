@@ -90,6 +90,8 @@ class _RayDrive:
         self._actors: list[Any] = []
         self._limiter: Any = None
         self._lock = anyio.Lock()
+        #: why the workers could not start (every later pair raises it again)
+        self.failure: UserError | None = None
 
     async def _start(self) -> None:
         ray = import_ray()
@@ -140,8 +142,14 @@ class _RayDrive:
     async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult:
         if not self._actors:
             async with self._lock:
+                if self.failure is not None:
+                    raise self.failure
                 if not self._actors:
-                    await self._start()
+                    try:
+                        await self._start()
+                    except UserError as err:
+                        self.failure = err
+                        raise
         actor = self._actors[slot % len(self._actors)]
         try:
             reply: WorkerReply = await actor.run.remote(case, trial)
@@ -203,5 +211,10 @@ async def ray_drive(
     drive = _RayDrive(spec, setup, ctx, slots)
     try:
         yield drive
+    except BaseExceptionGroup:
+        # the workers' task group wraps what they raised: a failed start is one UserError
+        if drive.failure is not None:
+            raise drive.failure from None
+        raise
     finally:
         await drive.close()
