@@ -411,3 +411,11 @@ def test_a_member_that_failed_is_a_note_not_a_card(matrix: Path) -> None:
     page = render_dashboard(*matrix_agents(odd)[:2], notes=notes)
     assert "ProviderError: 401 &lt;b&gt;x&lt;/b&gt;" in page
     assert len(_doc(page).xpath('//div[@data-column="quality"]/div[@data-agent]')) == 3
+
+
+def test_a_matrix_where_no_agent_finished_still_says_why() -> None:
+    page = render_dashboard([], notes=["careful (python:a.py:careful) did not run: ImportError"])
+    doc = _doc(page)
+    assert "no agent finished" in doc.xpath("//h2")[0].text_content()
+    assert doc.xpath('//p[@class="agd-warning"]')[0].text_content().endswith("ImportError")
+    assert doc.xpath('//div[contains(@class,"agd-card")]') == []

@@ -430,8 +430,14 @@ def dashboard_section(
     :func:`render_dashboard` does). ``notes`` are shown as warnings above the cards (a
     member of a matrix that failed or did not run).
     """
+    warnings = "".join(f'<p class="agd-warning">{esc(n)}</p>\n' for n in notes)
     if not agents:
-        return ""
+        if not notes:
+            return ""
+        return (
+            f'<section class="agd" id="dashboard">\n<style>\n{_asset("dashboard.css")}\n</style>\n'
+            f"<h2>Dashboard: no agent finished</h2>\n{warnings}</section>\n"
+        )
     sig, known = significance([a.name for a in agents], pairs, alpha)
     cats = _scenarios(agents)
     hide = "".join(
@@ -442,7 +448,7 @@ def dashboard_section(
         f"<style>\n{_asset('dashboard.css')}{hide}\n</style>\n",
         f"<h2>Dashboard: {len(agents)} agent{'s' * (len(agents) != 1)}</h2>\n",
         _legend(agents, interactive),
-        "".join(f'<p class="agd-warning">{esc(n)}</p>\n' for n in notes),
+        warnings,
         _cards(agents, sig),
         '<h3 id="dashboard-radar">Module-level rates</h3>\n',
         _radar(agents),

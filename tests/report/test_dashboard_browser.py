@@ -1,0 +1,214 @@
+"""The dashboard in a real browser (Playwright driving the system Chromium).
+
+What a user does: open OUT/dashboard.html of a three-agent run, read the cards, the radar, the
+bars and the matrix, and hide an agent from the legend — with no console error, no network
+request and no untrusted text run as code. With ``CI`` set these tests fail instead of
+skipping when Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_dashboard import EVIL, EVIL_CAT, NAMES, _rate, _summary  # tests/report is on sys.path
+
+from agentgauge.metrics import compare_matrix
+from agentgauge.report._dashboard import DashboardAgent, PairSignificance, render_dashboard
+from agentgauge.report._dashboard_matrix import write_matrix_dashboard
+from agentgauge.runner import MatrixMember, RunConfig, run_matrix
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+AGENTS = HERE / "dashboard_agents.py"
+#: flags that keep Chromium from reaching out to the network of a closed machine
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _need(what: str) -> None:
+    message = (
+        f"{what}; the dashboard's browser tests need it "
+        "(apt-get install chromium; pip install playwright)"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(f"{message} — CI must run them, not skip them")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("Playwright for Python is not installed")
+    chromium = next(
+        (
+            shutil.which(n)
+            for n in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(n)
+        ),
+        None,
+    )
+    if chromium is None:
+        _need("no Chromium found on PATH")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Watched:
+    """A page with every console error, page error, dialog and outside request recorded."""
+
+    def __init__(self, browser: Any) -> None:
+        self.page = browser.new_page(viewport={"width": 1320, "height": 900})
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+        def dialog(d: Any) -> None:
+            self.dialogs.append(d.message)
+            d.dismiss()
+
+        self.page.on("dialog", dialog)
+
+        def request(route: Any) -> None:
+            if route.request.url.startswith("file://"):
+                route.continue_()
+            else:
+                self.requests.append(route.request.url)
+                route.abort()
+
+        self.page.route("**/*", request)
+
+    def clean(self) -> None:
+        assert self.errors == [], self.errors
+        assert self.dialogs == [], f"untrusted text ran as code: {self.dialogs}"
+        assert self.requests == [], f"the page reached out to the network: {self.requests}"
+
+
+@pytest.fixture(scope="module")
+def matrix_page(tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("dashb") / "matrix"
+    members = [MatrixMember(label=n, agent=f"python:{AGENTS}:{n}") for n in NAMES]
+    config = RunConfig(allow_suite_code=True, cache=False)
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_matrix, REPO / "examples" / "modules", config, members, out).result()
+    comparison = compare_matrix(out)
+    assert [a.status for a in comparison.agents] == ["done"] * 3, comparison.warnings
+    return write_matrix_dashboard(out, comparison).as_uri()
+
+
+def _box(locator: Any) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box is not None, "not rendered"
+    return dict(box)
+
+
+def test_the_page_renders_cards_radar_bars_and_matrix(browser: Any, matrix_page: str) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(matrix_page)
+    cards = page.locator(".agd-card")
+    assert cards.count() == 9  # three columns × three agents
+    for i in range(9):
+        assert cards.nth(i).is_visible()
+    assert page.locator(".agd-row.agd-best").count() > 0
+    # the radar: one polygon per agent, each with an area on screen
+    polys = page.locator("svg.agd-radar polygon.agd-poly")
+    assert polys.count() == 3
+    for i in range(3):
+        box = _box(polys.nth(i))
+        assert box["width"] > 20
+        assert box["height"] > 20
+    assert page.locator("svg.agd-radar").is_visible()
+    # bars: filled segments of a visible width, a legend of input / output tokens
+    segs = page.locator(".agd-brow .agd-seg")
+    assert segs.count() > 0
+    assert _box(segs.first)["width"] > 1
+    assert page.locator(".agd-parts").first.inner_text().split() == ["input", "output"]
+    # per-scenario progress: careful fills its track, kb_router's long_dialogue bar is empty
+    track = page.locator(".agd-progress .agd-prow[data-agent='0'] .agd-track").first
+    fill = page.locator(".agd-progress .agd-prow[data-agent='0'] .agd-seg").first
+    assert abs(_box(fill)["width"] - _box(track)["width"]) < 2
+    # the matrix: careful beats both others
+    first_row = page.locator("table.agd-matrix tbody tr").first.locator("td")
+    assert [first_row.nth(k).get_attribute("class") for k in range(3)] == [
+        "agd-diag",
+        "agd-up",
+        "agd-up",
+    ]
+    w.clean()
+
+
+def test_unticking_an_agent_hides_it_everywhere(browser: Any, matrix_page: str) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(matrix_page)
+    hasty = page.locator("[data-agent='1']")
+    shown = hasty.count()
+    assert shown > 20  # cards, radar series, bars, progress rows
+    box = page.locator("input[data-toggle='1']")
+    box.uncheck()
+    assert page.locator("[data-agent='1']:visible").count() == 0
+    assert page.locator("svg.agd-radar g.agd-series[data-agent='1']").is_hidden()
+    assert page.locator("[data-agent='0']:visible").count() > 0  # the others stay
+    assert page.locator(".agd-card:visible").count() == 6
+    box.check()
+    assert page.locator("[data-agent='1']:visible").count() == shown
+    w.clean()
+
+
+def test_hostile_names_are_text(browser: Any, tmp_path: Path) -> None:
+    evil = _summary(categories={EVIL_CAT: _rate(3, 5)})
+    agents = [
+        DashboardAgent(name=EVIL, summary=evil),
+        DashboardAgent(name="ok", summary=_summary()),
+    ]
+    pairs = [PairSignificance(a=EVIL, b="ok", a_only=9, b_only=0, paired=10, p_value=0.004)]
+    path = tmp_path / "evil.html"
+    path.write_text(render_dashboard(agents, pairs, title=EVIL), encoding="utf-8")
+    w = Watched(browser)
+    page = w.page
+    page.goto(path.as_uri())
+    assert page.title() == EVIL
+    assert page.locator(".agd-card[data-agent='0'] h4").first.inner_text().strip() == EVIL
+    assert EVIL_CAT in page.locator(".agd-progress").inner_text()
+    assert page.locator("img").count() == 0
+    assert page.locator("script").count() == 1
+    page.wait_for_timeout(100)
+    w.clean()
+
+
+def test_the_watch_catches_script_errors_and_dialogs(browser: Any, tmp_path: Path) -> None:
+    """The checks above can fail: a page that runs injected code is caught."""
+    bad = tmp_path / "bad.html"
+    bad.write_text(
+        "<!doctype html><title>x</title><script>alert('pwned'); nope()</script>"
+        "<img src='http://127.0.0.1:9/x.png'>",
+        encoding="utf-8",
+    )
+    w = Watched(browser)
+    w.page.goto(bad.as_uri())
+    w.page.wait_for_timeout(200)
+    assert w.dialogs == ["pwned"]
+    assert any("nope" in e for e in w.errors)
+    assert w.requests == ["http://127.0.0.1:9/x.png"]
+    with pytest.raises(AssertionError):
+        w.clean()
