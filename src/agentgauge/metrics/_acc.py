@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
+import orjson
+
 from ._model import Latency, Mean, Rate, Slice
+from ._spill import Spill
 from ._stats import bootstrap_mean, normal_mean, percentile, wilson
 
 #: latencies kept exactly per slice; beyond this they go to a 1 % histogram (docs/metrics.md#memory)
@@ -163,3 +167,88 @@ class SliceAcc:
             mean_score=self.score_sum / scored if scored else None,
             latency=self.latency.build(),
         )
+
+
+#: cases whose (trials, passes) are held in a dict before they are handed to a :class:`Spill`
+CASES_HELD = 50_000
+
+
+@dataclass(slots=True)
+class CaseTrials:
+    """What pass@k and flakiness need, once every case's trials are counted."""
+
+    cases: int = 0
+    #: (trials, passes) -> how many cases had exactly that
+    histogram: Counter[tuple[int, int]] = field(default_factory=Counter)
+    flaky: int = 0
+    #: the ``kept`` smallest ids of flaky cases, sorted
+    flaky_ids: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class CaseTrialsAcc:
+    """(trials, passes) per case in bounded memory, whatever the number of cases.
+
+    Up to ``held`` cases are counted in a dict; past that the dict's counts go to a
+    :class:`Spill` (bucket files by a hash of the case id) and a new dict starts. The spilled
+    counts of a case are added up bucket by bucket at the end.
+    """
+
+    kept: int
+    held: int = field(default_factory=lambda: CASES_HELD)
+    counts: dict[str, list[int]] = field(default_factory=dict)
+    spill: Spill | None = None
+
+    def add(self, case_id: str, passed: bool) -> None:
+        c = self.counts.get(case_id)
+        if c is None:
+            if len(self.counts) >= self.held:
+                self._flush()
+            c = self.counts[case_id] = [0, 0]
+        c[0] += 1
+        c[1] += passed
+
+    def _flush(self) -> None:
+        if self.spill is None:
+            self.spill = Spill()
+        for cid, (n, c) in self.counts.items():
+            self.spill.add(cid, orjson.dumps((cid, n, c)))
+        self.counts = {}
+
+    def finish(self) -> CaseTrials:
+        out = CaseTrials()
+        flaky: list[str] = []
+        if self.spill is None:
+            self._fold(self.counts, out, flaky)
+        else:
+            self._flush()
+            for records in self.spill.groups():
+                group: dict[str, list[int]] = {}
+                for raw in records:
+                    cid, n, c = orjson.loads(raw)
+                    seen = group.get(cid)
+                    if seen is None:
+                        group[cid] = [n, c]
+                    else:
+                        seen[0] += n
+                        seen[1] += c
+                self._fold(group, out, flaky)
+                flaky = sorted(flaky)[: self.kept]
+            self.close()
+        out.flaky_ids = sorted(flaky)[: self.kept]
+        return out
+
+    def _fold(self, group: dict[str, list[int]], out: CaseTrials, flaky: list[str]) -> None:
+        out.cases += len(group)
+        for cid, (n, c) in group.items():
+            out.histogram[(n, c)] += 1
+            if 0 < c < n:
+                out.flaky += 1
+                flaky.append(cid)
+                if len(flaky) > 4 * self.kept:
+                    flaky[:] = sorted(flaky)[: self.kept]
+
+    def close(self) -> None:
+        if self.spill is not None:
+            self.spill.close()
+            self.spill = None

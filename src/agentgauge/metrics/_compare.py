@@ -7,19 +7,21 @@ independent of each other.
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+import orjson
 from pydantic import Field
 
 from ..io import iter_light_results
 from ..schema import CaseResult, Model
 from ._model import RATE_METRICS
+from ._spill import Spill
 from ._stats import (
+    PairedStream,
     mcnemar_exact,
-    paired_bootstrap,
     sample_size_mcnemar,
     sample_size_two_proportions,
 )
@@ -105,17 +107,8 @@ class SampleSize(Model):
     unpaired_cases: int | None = None
 
 
-@dataclass(slots=True)
-class _Trial:
-    """What comparison keeps per case and trial: a few numbers, nothing else."""
-
-    status: str
-    # numerator, denominator for each rate metric, in RATE_METRICS order, then MEAN_METRICS,
-    # flat (one tuple per trial, not one per metric: a third of the memory on a large run)
-    parts: tuple[float, ...]
-
-
 def _parts(r: CaseResult) -> tuple[float, ...]:
+    """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS."""
     return tuple(x for pair in _pairs(r) for x in pair)
 
 
@@ -145,23 +138,135 @@ def _pairs(r: CaseResult) -> tuple[tuple[float, float], ...]:
     )
 
 
-def _load(run_dir: Path) -> tuple[dict[str, list[_Trial]], dict[str, tuple[str, str]]]:
-    trials: dict[str, list[_Trial]] = {}
-    info: dict[str, tuple[str, str]] = {}
+_METRICS = [(m, "rate") for m in RATE_METRICS] + list(MEAN_METRICS)
+
+
+@dataclass(slots=True)
+class _Case:
+    """One case of one run, its trials folded together: all comparison needs of it."""
+
+    trials: int = 0
+    passed: int = 0
+    #: per metric numerator and denominator summed over the trials (the order of _parts)
+    sums: list[float] = field(default_factory=lambda: [0] * (2 * len(_METRICS)))
+    category: str = ""
+    #: first line of the last failing trial's explanation (of the first trial if all passed)
+    explanation: str = ""
+
+    def add(self, status: str, category: str, explanation: str, parts: list[float]) -> None:
+        if status != "passed" or not self.trials:
+            self.category, self.explanation = category, explanation
+        self.trials += 1
+        self.passed += status == "passed"
+        sums = self.sums
+        for j, x in enumerate(parts):
+            sums[j] += x
+
+    @property
+    def ok(self) -> bool:
+        return self.passed == self.trials
+
+    @property
+    def tally(self) -> str:
+        return f"{self.passed}/{self.trials}"
+
+
+def _spill_run(spill: Spill, run_dir: Path, which: int) -> None:
+    """Every result of ``run_dir`` as a compact record keyed by its case id."""
     for r in iter_light_results(run_dir):
-        trials.setdefault(r.case_id, []).append(_Trial(sys.intern(r.status), _parts(r)))
-        if r.status != "passed" or r.case_id not in info:
-            first = r.explanation.splitlines()[0] if r.explanation else ""
-            info[r.case_id] = (sys.intern(r.category), first)
-    return trials, info
+        first = r.explanation.splitlines()[0] if r.explanation else ""
+        record = (which, r.case_id, r.status, r.category, first, *_parts(r))
+        spill.add(r.case_id, orjson.dumps(record))
 
 
-def _verdict(trials: list[_Trial]) -> bool:
-    return all(t.status == "passed" for t in trials)
+def _group_cases(records: Iterator[bytes]) -> tuple[dict[str, _Case], dict[str, _Case]]:
+    runs: tuple[dict[str, _Case], dict[str, _Case]] = ({}, {})
+    for raw in records:
+        which, cid, status, category, first, *parts = orjson.loads(raw)
+        cases = runs[which]
+        case = cases.get(cid)
+        if case is None:
+            case = cases[cid] = _Case()
+        case.add(status, category, first, parts)
+    return runs
 
 
-def _tally(trials: list[_Trial]) -> str:
-    return f"{sum(t.status == 'passed' for t in trials)}/{len(trials)}"
+@dataclass(slots=True)
+class _Listed:
+    """The ``LISTED`` smallest items seen (a bounded, deterministic excerpt of a long list)."""
+
+    items: list[Any] = field(default_factory=list)
+
+    def add(self, item: Any) -> None:
+        self.items.append(item)
+        if len(self.items) > 4 * LISTED:
+            self.items = sorted(self.items)[:LISTED]
+
+    def result(self) -> list[Any]:
+        return sorted(self.items)[:LISTED]
+
+
+@dataclass(slots=True)
+class _Pairing:
+    """What the comparison accumulates while it walks the paired cases, bucket by bucket."""
+
+    counts: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(
+            ("fixed", "broken", "unchanged_pass", "unchanged_fail", "new", "removed"), 0
+        )
+    )
+    fixed: _Listed = field(default_factory=_Listed)
+    broken: _Listed = field(default_factory=_Listed)
+    new_cases: _Listed = field(default_factory=_Listed)
+    removed: _Listed = field(default_factory=_Listed)
+    metrics: list[PairedStream] = field(default_factory=lambda: [PairedStream() for _ in _METRICS])
+    #: per rate metric: cases all-success in new but not in base, and the reverse
+    up: list[int] = field(default_factory=lambda: [0] * len(_METRICS))
+    down: list[int] = field(default_factory=lambda: [0] * len(_METRICS))
+
+    def add_bucket(self, base: dict[str, _Case], new: dict[str, _Case]) -> None:
+        counts = self.counts
+        for cid, b in base.items():
+            n = new.get(cid)
+            if n is None:
+                counts["removed"] += 1
+                self.removed.add(cid)
+                continue
+            self._pair(cid, b, n)
+        for cid in new:
+            if cid not in base:
+                counts["new"] += 1
+                self.new_cases.add(cid)
+
+    def _pair(self, cid: str, b: _Case, n: _Case) -> None:
+        change: Change = (
+            "unchanged_pass"
+            if b.ok and n.ok
+            else "unchanged_fail"
+            if not (b.ok or n.ok)
+            else "fixed"
+            if n.ok
+            else "broken"
+        )
+        self.counts[change] += 1
+        if change == "fixed":
+            self.fixed.add((cid, b.tally, n.tally, n.category, b.explanation))
+        elif change == "broken":
+            self.broken.add((cid, b.tally, n.tally, n.category, n.explanation))
+        for i, stream in enumerate(self.metrics):
+            bn, bd = b.sums[2 * i], b.sums[2 * i + 1]
+            nn, nd = n.sums[2 * i], n.sums[2 * i + 1]
+            if bd and nd:
+                stream.add(cid, (float(bn), float(bd), float(nn), float(nd)))
+                self.up[i] += bn < bd and nn == nd
+                self.down[i] += bn == bd and nn < nd
+
+
+def _changes(rows: list[tuple[str, str, str, str, str]], change: Change) -> list[CaseChange]:
+    return [
+        CaseChange(case_id=cid, change=change, category=cat, base=b, new=n, explanation=explanation)
+        for cid, b, n, cat, explanation in rows
+    ]
 
 
 def compare(
@@ -173,90 +278,61 @@ def compare(
     resamples: int = 1000,
     seed: int = 0,
 ) -> Comparison:
-    """Compare two runs of the same suite case by case (see the module docstring)."""
-    base, base_info = _load(Path(base_run))
-    new, new_info = _load(Path(new_run))
-    shared = sorted(set(base) & set(new))
-    counts = dict.fromkeys(("fixed", "broken", "unchanged_pass", "unchanged_fail"), 0)
-    fixed: list[CaseChange] = []
-    broken: list[CaseChange] = []
-    for cid in shared:
-        b, n = _verdict(base[cid]), _verdict(new[cid])
-        change: Change = (
-            "unchanged_pass"
-            if b and n
-            else "unchanged_fail"
-            if not (b or n)
-            else "fixed"
-            if n
-            else "broken"
-        )
-        counts[change] += 1
-        if change in ("fixed", "broken"):
-            info = new_info[cid] if change == "broken" else base_info[cid]
-            item = CaseChange(
-                case_id=cid,
-                change=change,
-                category=new_info[cid][0],
-                base=_tally(base[cid]),
-                new=_tally(new[cid]),
-                explanation=info[1],
-            )
-            (fixed if change == "fixed" else broken).append(item)
-    new_cases = sorted(set(new) - set(base))
-    removed = sorted(set(base) - set(new))
-    counts["new"] = len(new_cases)
-    counts["removed"] = len(removed)
+    """Compare two runs of the same suite case by case (see the module docstring).
+
+    Streams both ``results.jsonl``: memory is bounded whatever the number of results (the
+    per-case records are grouped by a hash of the case id in temporary bucket files past a few
+    megabytes; docs/statistics.md#memory).
+    """
+    pairing = _Pairing()
+    with Spill() as spill:
+        _spill_run(spill, Path(base_run), 0)
+        _spill_run(spill, Path(new_run), 1)
+        for records in spill.groups():
+            pairing.add_bucket(*_group_cases(records))
+    counts = pairing.counts
     p = mcnemar_exact(counts["fixed"], counts["broken"])
 
     deltas: list[MetricDelta] = []
-    metrics = [(m, "rate") for m in RATE_METRICS] + list(MEAN_METRICS)
-    for i, (metric, unit) in enumerate(metrics):
-        units = []
-        for cid in shared:
-            bn = sum(t.parts[2 * i] for t in base[cid])
-            bd = sum(t.parts[2 * i + 1] for t in base[cid])
-            nn = sum(t.parts[2 * i] for t in new[cid])
-            nd = sum(t.parts[2 * i + 1] for t in new[cid])
-            if bd and nd:
-                units.append((float(bn), float(bd), float(nn), float(nd)))
-        if not units:
+    for i, (metric, unit) in enumerate(_METRICS):
+        stream = pairing.metrics[i]
+        if not stream.n:
             deltas.append(MetricDelta(metric=metric, unit=unit, base=None, new=None, delta=None))
             continue
-        ci = paired_bootstrap(units, confidence=confidence, resamples=resamples, seed=seed + i)
-        bsum = sum(u[0] for u in units) / sum(u[1] for u in units)
-        nsum = sum(u[2] for u in units) / sum(u[3] for u in units)
+        ci = stream.interval(confidence=confidence, resamples=resamples, seed=seed + i)
+        bn, bd, nn, nd = stream.totals()
         deltas.append(
             MetricDelta(
                 metric=metric,
                 unit=unit,
-                base=bsum,
-                new=nsum,
+                base=bn / bd,
+                new=nn / nd,
                 delta=ci.value,
                 low=ci.low,
                 high=ci.high,
-                n=len(units),
+                n=stream.n,
                 p_value=p
                 if metric == "pass_rate"
-                else _unit_mcnemar(units)
+                else mcnemar_exact(pairing.up[i], pairing.down[i])
                 if unit == "rate"
                 else None,
             )
         )
+    paired = sum(counts[c] for c in ("fixed", "broken", "unchanged_pass", "unchanged_fail"))
     return Comparison(
         warnings=_suite_warnings(Path(base_run), Path(new_run)),
         base_run=str(base_run),
         new_run=str(new_run),
         confidence=confidence,
-        paired=len(shared),
+        paired=paired,
         counts=counts,
-        fixed=fixed[:LISTED],
-        broken=broken[:LISTED],
-        new_cases=new_cases[:LISTED],
-        removed_cases=removed[:LISTED],
+        fixed=_changes(pairing.fixed.result(), "fixed"),
+        broken=_changes(pairing.broken.result(), "broken"),
+        new_cases=pairing.new_cases.result(),
+        removed_cases=pairing.removed.result(),
         mcnemar_p=p,
         deltas=deltas,
-        sample_size=_sample_size(counts, len(shared), deltas, detect_points, 1 - confidence),
+        sample_size=_sample_size(counts, paired, deltas, detect_points, 1 - confidence),
     )
 
 
@@ -273,12 +349,6 @@ def _suite_warnings(base_run: Path, new_run: Path) -> list[str]:
     if base.agent != new.agent:
         return [f"different agents: {base.agent} (base) and {new.agent} (new)"]
     return []
-
-
-def _unit_mcnemar(units: list[tuple[float, float, float, float]]) -> float:
-    up = sum(1 for bn, bd, nn, nd in units if bn < bd and nn == nd)
-    down = sum(1 for bn, bd, nn, nd in units if bn == bd and nn < nd)
-    return mcnemar_exact(up, down)
 
 
 def _sample_size(

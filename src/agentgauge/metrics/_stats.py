@@ -9,11 +9,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import mul
 from statistics import NormalDist
 
 __all__ = [
     "Interval",
+    "PairedStream",
     "binom_two_sided_p",
     "bootstrap_mean",
     "mcnemar_exact",
@@ -228,6 +230,114 @@ def _paired_delta(
     var = math.fsum((x - mean_z) ** 2 for x in z) / (n - 1) / n
     half = z_value(confidence) * math.sqrt(var)
     return Interval(point, point - half, point + half)
+
+
+@dataclass(slots=True)
+class PairedStream:
+    """:func:`paired_bootstrap` over units that arrive one at a time, in bounded memory.
+
+    Up to :data:`PAIRED_BOOTSTRAP_LIMIT` units are kept with their keys (case ids), so the
+    interval is exactly ``paired_bootstrap`` of the units in key order. Beyond that the interval
+    is the delta method, which needs only the four sums and the 4 × 4 co-moment matrix of the
+    units: they are accumulated a batch at a time (Chan, Golub and LeVeque's pairwise update), so
+    memory stays at one batch whatever the number of units, and the interval equals
+    ``_paired_delta`` of all units up to rounding (docs/statistics.md#memory).
+    """
+
+    batch: int = 1024
+    n: int = 0
+    first: list[tuple[str, Unit]] | None = field(default_factory=list)
+    pending: list[Unit] = field(default_factory=list)
+    mean: list[float] = field(default_factory=lambda: [0.0] * 4)
+    #: co-moments sum((u_j - mean_j)(u_k - mean_k)) for j <= k, row by row
+    comoment: list[float] = field(default_factory=lambda: [0.0] * 10)
+    #: compensated running sums of each unit component (value, correction)
+    sums: list[tuple[float, float]] = field(default_factory=lambda: [(0.0, 0.0)] * 4)
+    folded: int = 0
+
+    def add(self, key: str, unit: Unit) -> None:
+        self.n += 1
+        if self.first is not None:
+            if len(self.first) < PAIRED_BOOTSTRAP_LIMIT:
+                self.first.append((key, unit))
+            else:
+                self.first = None
+        self.pending.append(unit)
+        if len(self.pending) >= self.batch:
+            self._fold()
+
+    def _fold(self) -> None:
+        m = len(self.pending)
+        if not m:
+            return
+        cols = list(zip(*self.pending, strict=True))
+        self.pending = []
+        bsum = [math.fsum(c) for c in cols]
+        bmean = [s / m for s in bsum]
+        centred = [[x - mu for x in c] for c, mu in zip(cols, bmean, strict=True)]
+        na = self.folded
+        total = na + m
+        delta = [b - a for a, b in zip(self.mean, bmean, strict=True)]
+        w = na * m / total
+        idx = 0
+        for j in range(4):
+            for k in range(j, 4):
+                own = math.fsum(map(mul, centred[j], centred[k]))
+                self.comoment[idx] += own + delta[j] * delta[k] * w
+                idx += 1
+        self.mean = [a + d * m / total for a, d in zip(self.mean, delta, strict=True)]
+        self.folded = total
+        for j, s in enumerate(bsum):
+            value, comp = self.sums[j]
+            t = value + s
+            # Neumaier: keep the low-order part lost by the addition
+            comp += (value - t) + s if abs(value) >= abs(s) else (s - t) + value
+            self.sums[j] = (t, comp)
+
+    def totals(self) -> tuple[float, float, float, float]:
+        """The sums of each unit component (base_num, base_den, new_num, new_den)."""
+        if self.first is not None:
+            units = self.units()
+            return (
+                sum(u[0] for u in units),
+                sum(u[1] for u in units),
+                sum(u[2] for u in units),
+                sum(u[3] for u in units),
+            )
+        self._fold()
+        a, b, c, d = (v + comp for v, comp in self.sums)
+        return a, b, c, d
+
+    def units(self) -> list[Unit]:
+        """The kept units in key order (only while there are few enough to keep)."""
+        if self.first is None:
+            raise ValueError("too many units were added to keep them")
+        return [u for _, u in sorted(self.first, key=lambda ku: ku[0])]
+
+    def interval(
+        self, *, confidence: float = 0.95, resamples: int = 1000, seed: int = 0
+    ) -> Interval:
+        if self.first is not None:
+            return paired_bootstrap(
+                self.units(), confidence=confidence, resamples=resamples, seed=seed
+            )
+        bn, bd, nn, nd = totals = self.totals()
+        point = _ratio_diff(totals)
+        n = self.n
+        if not bd or not nd:
+            return Interval(point, point, point)
+        rb, rn = bn / bd, nn / nd
+        mb, mn = bd / n, nd / n
+        # each unit's influence on the difference is c . unit (see _paired_delta)
+        c = (-1 / mb, rb / mb, 1 / mn, -rn / mn)
+        q = 0.0
+        idx = 0
+        for j in range(4):
+            for k in range(j, 4):
+                q += (1 if j == k else 2) * c[j] * c[k] * self.comoment[idx]
+                idx += 1
+        half = z_value(confidence) * math.sqrt(max(q, 0.0) / (n - 1) / n)
+        return Interval(point, point - half, point + half)
 
 
 def _quantile(sorted_values: Sequence[float], q: float) -> float:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..schema import CaseResult, Gates, Labels, RunRecord
-from ._acc import LatencyAcc, MeanAcc, RateAcc, SliceAcc
+from ._acc import CaseTrialsAcc, LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
     ConfusionCell,
     Cost,
@@ -93,8 +94,8 @@ class _Acc:
     budget: RateAcc = field(default_factory=RateAcc)
     budget_by: defaultdict[str, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
     ttft_budget: RateAcc = field(default_factory=RateAcc)
-    # trials: case id -> [trials, passes] (two ints per case)
-    per_case: dict[str, list[int]] = field(default_factory=dict)
+    # trials: case id -> [trials, passes], spilled to bucket files past a number of cases
+    per_case: CaseTrialsAcc = field(default_factory=lambda: CaseTrialsAcc(kept=IDS_KEPT))
     #: False when run.json says one trial per case: then no per-case state is kept at all
     track_cases: bool = True
     results_seen: int = 0
@@ -122,9 +123,7 @@ class _Acc:
         if not self.track_cases:
             self.untracked_trials |= r.trial > 0
         else:
-            counts = self.per_case.setdefault(r.case_id, [0, 0])
-            counts[0] += 1
-            counts[1] += r.status == "passed"
+            self.per_case.add(r.case_id, r.status == "passed")
         self._cost(r)
         if any(
             split_score_name(s.name)[1] == "forbidden_tools" and s.passed is False for s in r.scores
@@ -370,6 +369,7 @@ class _Acc:
     def finish(self, run: RunRecord | None) -> Summary:
         c = self.confidence
         trials = self._trials()
+        cases = trials.cases
         fp = dict(self.intent_fp)
         for tool, count in self.unexpected_calls.items():
             votes = [(n, i) for (t, i), n in self.tool_intent.items() if t == tool]
@@ -383,7 +383,7 @@ class _Acc:
         summary = Summary(
             run=run,
             confidence=c,
-            cases=len(self.per_case) if self.track_cases else self.results_seen,
+            cases=cases if self.track_cases else self.results_seen,
             overall=self.overall.build(c),
             by_category={k: v.build(c) for k, v in sorted(self.by_category.items())},
             by_difficulty={k: v.build(c) for k, v in sorted(self.by_difficulty.items())},
@@ -494,27 +494,24 @@ class _Acc:
                 pass_hat_k={"1": p1},
                 flaky=RateAcc(0, self.results_seen).build(self.confidence),
             )
-        if not self.per_case:
+        counted = self.per_case.finish()
+        if not counted.cases:
             return Trials()
-        k_max = min(n for n, _ in self.per_case.values())
-        flaky = [cid for cid, (n, c) in self.per_case.items() if 0 < c < n]
+        k_max = min(n for n, _ in counted.histogram)
         at: dict[str, float] = {}
         hat: dict[str, float] = {}
         ks = sorted({1, 2, 3, 5, 10, k_max} & set(range(1, k_max + 1)))
+        groups = sorted(counted.histogram.items())
         for k in ks:
-            at[str(k)] = sum(pass_at_k(n, c, k) for n, c in self.per_case.values()) / len(
-                self.per_case
-            )
-            hat[str(k)] = sum(pass_hat_k(n, c, k) for n, c in self.per_case.values()) / len(
-                self.per_case
-            )
+            at[str(k)] = math.fsum(m * pass_at_k(n, c, k) for (n, c), m in groups) / counted.cases
+            hat[str(k)] = math.fsum(m * pass_hat_k(n, c, k) for (n, c), m in groups) / counted.cases
         return Trials(
             trials=k_max,
-            cases=len(self.per_case),
+            cases=counted.cases,
             pass_at_k=at,
             pass_hat_k=hat,
-            flaky=RateAcc(len(flaky), len(self.per_case)).build(self.confidence),
-            flaky_cases=sorted(flaky)[:IDS_KEPT],
+            flaky=RateAcc(counted.flaky, counted.cases).build(self.confidence),
+            flaky_cases=counted.flaky_ids,
         )
 
 
@@ -584,6 +581,9 @@ def summarize_results(
     acc = _Acc(gates=gates or Gates(), confidence=confidence)
     # with one trial per case (as run.json records) pass@k needs no per-case state
     acc.track_cases = run is None or run.trials != 1
-    for r in results:
-        acc.add(r)
-    return acc.finish(run)
+    try:
+        for r in results:
+            acc.add(r)
+        return acc.finish(run)
+    finally:
+        acc.per_case.close()
