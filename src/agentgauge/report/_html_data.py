@@ -55,8 +55,23 @@ def _flat(scores: list[Score], depth: int = 0) -> Iterator[tuple[Score, int]]:
             yield from _flat(s.parts, depth + 1)
 
 
+def _compact(value: Any) -> Any:
+    """``value`` without the keys whose value is ``""`` or ``[]`` (the page fills them back in):
+    on a big run's sidecar that is about a third of the bytes."""
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items() if v != "" and v != []}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
+
+
 def transcript(r: CaseResult) -> dict[str, Any]:
-    """Everything the expanded row shows: messages, calls, scores, and the trace timing."""
+    """Everything an opened case shows: messages, calls, scores, and the trace timing (keys
+    whose value is empty are left out)."""
+    return dict(_compact(_transcript(r)))
+
+
+def _transcript(r: CaseResult) -> dict[str, Any]:
     start = min((e.start for e in r.trace), default=0.0)
     return {
         "messages": [

@@ -283,7 +283,23 @@
     return box;
   }
 
+  // the generator leaves out keys whose value is "" or []: put them back
+  function filled(t) {
+    ["messages", "calls", "expected_tools", "scores", "trace"].forEach(function (k) {
+      if (!t[k]) { t[k] = []; }
+    });
+    t.messages.forEach(function (m) {
+      if (!m.tool_calls) { m.tool_calls = []; }
+      m.tool_calls.forEach(function (c) { c.name = c.name || ""; });
+    });
+    t.calls.forEach(function (c) { c.name = c.name || ""; });
+    t.scores.forEach(function (s) { s.name = s.name || ""; });
+    t.trace.forEach(function (e) { e.name = e.name || ""; });
+    return t;
+  }
+
   function detail(t) {
+    t = filled(t);
     var box = el("div");
     if (t.error) { box.appendChild(el("h4", null, "Error")); box.appendChild(pre(t.error)); }
     if (t.explanation) {
