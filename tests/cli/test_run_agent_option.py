@@ -1,4 +1,4 @@
-"""``run --agent`` names one agent: a repeated ``--agent`` is a usage error, not "the last wins"."""
+"""``run --agent``: a repeated ``--agent`` runs each agent, never "the last wins"."""
 
 from __future__ import annotations
 
@@ -24,18 +24,27 @@ def _suite(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_repeated_agent_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_repeated_agent_runs_each_and_the_same_one_twice_is_a_usage_error(
+    tmp_path: Path,
+) -> None:
+    """``--agent`` twice used to keep the last one silently; now each runs (a matrix run,
+    tests/cli/test_run_matrix.py), and the same spec twice without labels is refused."""
     run_dir = tmp_path / "run"
     args = ["run", str(_suite(tmp_path)), "--agent", "mock:", "--agent", "mock:echo"]
-    result = CliRunner().invoke(cli, [*args, "-o", str(run_dir), "--no-cache"])
-    assert result.exit_code == 2  # before: 0, and the run used mock:echo alone
-    lines = result.output.strip().splitlines()
-    assert lines == [
-        "--agent given 2 times (mock:, mock:echo); a run tests one agent: run each agent on its "
-        "own and compare the runs with 'agentgauge compare'"
+    result = CliRunner().invoke(cli, [*args, "-o", str(run_dir), "--no-cache", "--no-history"])
+    assert result.exit_code == 0, result.output
+    assert [r.text for r in iter_results(run_dir / "mock-echo")] == ["hello"]
+    assert [r.text for r in iter_results(run_dir / "mock")] == ["This is a mock reply."]
+    again = tmp_path / "again"
+    args = ["run", str(_suite(tmp_path)), "--agent", "mock:", "--agent", "mock:"]
+    result = CliRunner().invoke(cli, [*args, "-o", str(again), "--no-cache"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "--agent: mock: is given twice (label 'mock'); give each its own label: "
+        "--agent LABEL=mock: (or label: in the suite's matrix)"
     ]
     assert "Traceback" not in result.output
-    assert not run_dir.exists()
+    assert not again.exists()
 
 
 def test_one_agent_from_the_environment_is_not_split_at_spaces(tmp_path: Path) -> None:

@@ -55,19 +55,6 @@ class _AgentSpec(click.types.StringParamType):
         return [rv]
 
 
-def _one_agent(given: tuple[str, ...]) -> str | None:
-    """``--agent`` given twice used to keep the last one silently: until a run can test several
-    agents, a repeat is a usage error."""
-    if len(given) > 1:
-        from ..errors import UserError
-
-        raise UserError(
-            f"--agent given {len(given)} times ({', '.join(given)}); a run tests one agent: "
-            "run each agent on its own and compare the runs with 'agentgauge compare'"
-        )
-    return given[0] if given else None
-
-
 #: options that --resume takes from run.json, not from the command line (parameter -> flag)
 _RECORDED_OPTIONS = {
     "agent": "--agent",
@@ -125,10 +112,11 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
 @click.option(
     "--agent",
     envvar="AGENTGAUGE_AGENT",
-    multiple=True,  # only to notice a repeat, which is refused (_one_agent)
+    multiple=True,
     type=_AgentSpec(),
-    callback=lambda ctx, param, value: _one_agent(value),
-    help="Agent spec (default: the suite's defaults.agent, else local:smollm2). Once per run.",
+    help="Agent spec (default: the suite's matrix, else defaults.agent, else local:smollm2). "
+    "Given more than once, every agent runs over the suite (OUT/<label>/ each) and they are "
+    "compared; LABEL=SPEC names one (docs/running.md, 'Many agents in one run').",
 )
 @click.option(
     "--judge",
@@ -279,6 +267,13 @@ def command(
     from ..errors import RunInterrupted, UserError
     from ..runner import run_suite_file
 
+    agents: tuple[str, ...] = flags["agent"]
+    status = _matrix(suite, agents, resume_dir, run_dir, gate, otel_endpoint, flags)
+    if status is not None:
+        if status:
+            sys.exit(status)
+        return
+    flags["agent"] = agents[0] if agents else None
     if resume_dir is not None:
         suite_path, config = _resume_config(resume_dir, suite, run_dir, flags)
         run_dir = resume_dir
@@ -294,22 +289,64 @@ def command(
         click.echo(str(err), err=True)
         sys.exit(130)
     if otel_endpoint:
-        from ..io import OtelExport, export_run_otlp
-
-        rec = outcome.record
-        export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
-        try:  # the run is on disk: a receiver that is down must not cost its summary or gate
-            sent = export_run_otlp(outcome.run_dir, export, endpoint=otel_endpoint)
-            click.echo(f"otel: sent {sent} span(s) to the OTLP endpoint")
-        except UserError as err:
-            click.echo(
-                f"warning: {err} (send it later: agentgauge export-otel {outcome.run_dir} "
-                "--endpoint URL)",
-                err=True,
-            )
+        _export_otel(outcome, otel_endpoint)
     status = _finish(outcome, gate, flags["history"], not flags["no_history"])
     if status:
         sys.exit(status)
+
+
+def _export_otel(outcome: RunOutcome, endpoint: str) -> None:
+    from ..errors import UserError
+    from ..io import OtelExport, export_run_otlp
+
+    rec = outcome.record
+    export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
+    try:  # the run is on disk: a receiver that is down must not cost its summary or gate
+        sent = export_run_otlp(outcome.run_dir, export, endpoint=endpoint)
+        click.echo(f"otel: sent {sent} span(s) to the OTLP endpoint")
+    except UserError as err:
+        click.echo(
+            f"warning: {err} (send it later: agentgauge export-otel {outcome.run_dir} "
+            "--endpoint URL)",
+            err=True,
+        )
+
+
+def _matrix(
+    suite: Path | None,
+    agents: tuple[str, ...],
+    resume_dir: Path | None,
+    run_dir: Path | None,
+    gate: bool,
+    otel_endpoint: str | None,
+    f: dict[str, Any],
+) -> int | None:
+    """A run of many agents (``--agent`` more than once, a suite's ``matrix:``, ``--resume``
+    of a matrix folder): its exit status; None when this is a run of one agent."""
+    from ..runner import is_matrix_dir, read_manifest, suite_members
+    from ._run_matrix import MatrixFinish, new_matrix, resumed_matrix
+
+    if resume_dir is not None:
+        if not is_matrix_dir(resume_dir):
+            return None
+        recorded = {m.agent for m in read_manifest(resume_dir).members}
+        _refuse_ignored_flags(resume_dir, run_dir, same_agent=set(agents) <= recorded)
+    elif suite is None or len(agents) == 1 or (not agents and suite_members(suite) is None):
+        return None
+
+    def export(member: Any) -> None:
+        if otel_endpoint and member.outcome is not None:
+            _export_otel(member.outcome, otel_endpoint)
+
+    finish = MatrixFinish(
+        gate=gate, history=f["history"], record=not f["no_history"], export=export
+    )
+    if resume_dir is not None:
+        return resumed_matrix(
+            resume_dir, agents, {**f, "replay_given": _given(f["replay"], "replay")}, finish
+        )
+    assert suite is not None
+    return new_matrix(suite, agents, _new_config(suite, {**f, "agent": None}), run_dir, finish)
 
 
 def _resume_config(

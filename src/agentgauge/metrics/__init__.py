@@ -13,6 +13,13 @@ from ._history import (
     read_history,
     record_run,
 )
+from ._matrix import (
+    COMPARISON_FILE,
+    compare_matrix,
+    quantile_interval,
+    read_matrix,
+    write_comparison,
+)
 from ._matrix_model import (
     MATRIX_VERSION,
     MODULE_METRICS,
@@ -48,6 +55,7 @@ from ._summarize import summarize_results
 from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
 
 __all__ = [
+    "COMPARISON_FILE",
     "HISTORY_METRICS",
     "MATRIX_VERSION",
     "MODULE_METRICS",
@@ -86,6 +94,7 @@ __all__ = [
     "Trials",
     "baseline_summary",
     "compare",
+    "compare_matrix",
     "default_history_path",
     "default_metrics",
     "evaluate_gates",
@@ -96,12 +105,15 @@ __all__ = [
     "import_legacy",
     "load_gates_file",
     "metric_trend",
+    "quantile_interval",
     "read_history",
+    "read_matrix",
     "record_run",
     "resolve_gates",
     "resolve_metric",
     "sparkline",
     "summarize",
     "summarize_results",
+    "write_comparison",
     "write_summary",
 ]

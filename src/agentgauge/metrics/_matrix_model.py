@@ -165,7 +165,7 @@ class MatrixComparison(Model):
     alpha: float = 0.05
     #: in the matrix's order
     agents: list[MatrixAgentStats] = Field(default_factory=list)
-    #: labels, best first (pass rate, then fewer errors, then lower mean cost and latency)
+    #: labels, best first (pass rate, then fewer errors, then lower mean cost, then matrix order)
     ranking: list[str] = Field(default_factory=list)
     #: every pair of finished agents, in matrix order (``a`` before ``b``)
     pairs: list[MatrixPair] = Field(default_factory=list)

@@ -44,6 +44,13 @@ def write_report(
         raise UserError(f"unknown report format {fmt!r}; choose one of {', '.join(REPORT_FORMATS)}")
     if not run_dir.is_dir():
         raise UserError(f"{run_dir}: no such run directory")
+    if (run_dir / "matrix.json").is_file():  # many agents: their comparison (report/_matrix.py)
+        from ._matrix import write_matrix_report
+
+        write_matrix_report(
+            run_dir, fmt, out, baseline=baseline, gates_file=gates_file, color=color, width=width
+        )
+        return
     if fmt == "junit":
         from ..io import load_record as load_run
         from ._files import write_junit

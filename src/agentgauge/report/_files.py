@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
@@ -45,6 +46,27 @@ def actual_label(r: CaseResult) -> str:
     return r.behavior if not called else f"{r.behavior}: {called}"
 
 
+@dataclass(frozen=True, slots=True)
+class JunitCounts:
+    """What a ``<testsuite>`` element's attributes say of a run."""
+
+    tests: int = 0
+    failures: int = 0
+    errors: int = 0
+    total_ms: float = 0.0
+
+
+def junit_counts(run_dir: Path) -> JunitCounts:
+    tests = failures = errors = 0
+    total_ms = 0.0
+    for r in iter_light_results(run_dir):
+        tests += 1
+        failures += r.status == "failed"
+        errors += r.status == "error"
+        total_ms += r.latency_ms
+    return JunitCounts(tests=tests, failures=failures, errors=errors, total_ms=total_ms)
+
+
 def write_junit(
     run_dir: Path,
     out: IO[str],
@@ -59,22 +81,31 @@ def write_junit(
     follows the Jenkins / Ant schema most CI systems accept.
     """
     out = scrubbing(out)
-    tests = failures = errors = 0
-    total_ms = 0.0
-    for r in iter_light_results(run_dir):
-        tests += 1
-        failures += r.status == "failed"
-        errors += r.status == "error"
-        total_ms += r.latency_ms
+    n = junit_counts(run_dir)
     name = suite_name or "agentgauge"
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     out.write(
-        f'<testsuites name={_attr(name)} tests="{tests}" failures="{failures}" '
-        f'errors="{errors}" time="{total_ms / 1000:.3f}">\n'
+        f'<testsuites name={_attr(name)} tests="{n.tests}" failures="{n.failures}" '
+        f'errors="{n.errors}" time="{n.total_ms / 1000:.3f}">\n'
     )
+    write_junit_testsuite(run_dir, out, name=name, properties=properties, counts=n)
+    out.write("</testsuites>\n")
+
+
+def write_junit_testsuite(
+    run_dir: Path,
+    out: IO[str],
+    *,
+    name: str,
+    properties: dict[str, str] | None = None,
+    counts: JunitCounts | None = None,
+) -> None:
+    """One run's ``<testsuite>`` element (what :func:`write_junit` wraps; a matrix report
+    writes one per agent)."""
+    n = counts if counts is not None else junit_counts(run_dir)
     out.write(
-        f'  <testsuite name={_attr(name)} tests="{tests}" failures="{failures}" '
-        f'errors="{errors}" skipped="0" time="{total_ms / 1000:.3f}">\n'
+        f'  <testsuite name={_attr(name)} tests="{n.tests}" failures="{n.failures}" '
+        f'errors="{n.errors}" skipped="0" time="{n.total_ms / 1000:.3f}">\n'
     )
     if properties:
         out.write("    <properties>\n")
@@ -99,7 +130,11 @@ def write_junit(
             tag, kind = "failure", "failure"
         out.write(f'      <{tag} message={_attr(first)} type="{kind}">{escape(_x(text))}</{tag}>\n')
         out.write("    </testcase>\n")
-    out.write("  </testsuite>\n</testsuites>\n")
+    out.write("  </testsuite>\n")
+
+
+#: an attribute value, quoted and escaped
+xml_attr = _attr
 
 
 CSV_COLUMNS = ("id", "trial", "category", "expected", "actual", "status", "score", "explanation")

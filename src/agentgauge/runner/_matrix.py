@@ -260,6 +260,7 @@ def _shared_options(config: RunConfig) -> dict[str, JsonValue]:
         "judge": config.judge,
         "shard": str(config.shard) if config.shard else None,
         "base_url": redact(str(base_url)) if base_url is not None else None,
+        "executor": config.executor,
     }
 
 
@@ -289,6 +290,7 @@ def _config_from_options(opts: Mapping[str, Any], suite_path: str) -> RunConfig:
         judge=str(opts["judge"]) if opts.get("judge") else None,
         shard=Shard.parse(str(shard)) if shard else None,
         suite_path=suite_path,
+        executor=str(opts.get("executor") or "local"),
     )
 
 
@@ -351,26 +353,30 @@ def run_matrix(
     path: Path | str,
     config: RunConfig,
     members: Sequence[MatrixMember] | None,
-    out_dir: Path | str,
+    out_dir: Path | str | None = None,
     *,
     notify: Callable[[str], None] | None = None,
     on_member: Callable[[MemberOutcome], None] | None = None,
 ) -> MatrixOutcome:
-    """Run every member over the suite file ``path`` into ``out_dir/<label>/``.
+    """Run every member over the suite file ``path`` into ``out_dir/<label>/`` (None: a new
+    ``runs/<suite>-<timestamp>``).
 
     ``members`` None: the suite's ``matrix:`` section (its code agents need the suite code
     opt-in). ``config`` holds the shared options (its ``agent`` is ignored). ``on_member`` is
     called after each member (finished or failed), e.g. to write its summary.
     """
-    path, out_dir = Path(path), Path(out_dir)
+    from ._file import default_run_dir
+
+    path = Path(path)
     if config.suite_path is None:
         config = replace(config, suite_path=str(path.resolve()))
+    suite = _read_suite(path)  # a suite that does not load fails here, once, for all members
+    out_dir = Path(out_dir) if out_dir is not None else default_run_dir(suite.name)
     if is_matrix_dir(out_dir) or (out_dir / RUN_FILE).exists():
         raise UserError(
             f"{out_dir} already holds a run; continue it with --resume {shlex.quote(str(out_dir))}"
             " or choose another --output"
         )
-    suite = _read_suite(path)  # a suite that does not load fails here, once, for all members
     chosen = list(members) if members is not None else _suite_members(suite)
     check_labels(chosen, "--agent" if members is not None else "matrix.agents")
     chosen = _checked_suite_members(path, config, chosen)
@@ -395,6 +401,7 @@ def resume_matrix(
     progress: bool | None = None,
     replay: bool | None = None,
     allow_suite_code: bool | None = None,
+    executor: str | None = None,
     notify: Callable[[str], None] | None = None,
     on_member: Callable[[MemberOutcome], None] | None = None,
 ) -> MatrixOutcome:
@@ -414,6 +421,8 @@ def resume_matrix(
         base = replace(base, max_concurrency=max_concurrency)
     if replay is not None:
         base = replace(base, replay=replay)
+    if executor:
+        base = replace(base, executor=executor)
     if judge is not None:
         base = replace(base, judge=judge)
     elif base.judge:  # read back from a file: checked as suite code
@@ -442,6 +451,7 @@ def resume_matrix(
             progress=progress,
             replay=replay,
             allow_suite_code=allow_suite_code,
+            executor=executor,
         )
         plan.append((m, m.apply(cfg, started=True)))
     return _run_members(path, out_dir, manifest, plan, notify, on_member, resume=True)

@@ -1,0 +1,303 @@
+"""Comparing every agent of a matrix run (``OUT/comparison.json``; docs/running.md).
+
+``compare_matrix(OUT)`` summarises each member's run directory (the same summary as
+``summary.json``: rates with Wilson intervals, means with bootstrap intervals), adds latency
+percentiles with distribution-free intervals and per-scenario tokens, compares every pair of
+finished members with :func:`compare` (exact McNemar on per-case verdicts over the cases both
+ran, and each metric's delta with a paired bootstrap interval), adjusts the pairs' p-values for
+their number (Holm) and ranks the agents.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Mapping
+from pathlib import Path
+
+import orjson
+
+from ..errors import UserError
+from ..io import iter_light_results
+from ..runner import MemberRecord, is_matrix_dir, read_manifest
+from ._acc import MeanAcc
+from ._compare import compare
+from ._gating import GateReport, gate_run
+from ._matrix_model import (
+    MODULE_METRICS,
+    MatrixAgentStats,
+    MatrixComparison,
+    MatrixPair,
+    MatrixPerformance,
+    MatrixQuality,
+    MemberStatus,
+    Quantile,
+    ScenarioStats,
+)
+from ._model import Rate, Summary
+from ._stats import z_value
+
+__all__ = [
+    "COMPARISON_FILE",
+    "compare_matrix",
+    "quantile_interval",
+    "read_matrix",
+    "write_comparison",
+]
+
+#: the comparison of a matrix folder
+COMPARISON_FILE = "comparison.json"
+
+
+def quantile_interval(sorted_values: array[float], q: float, confidence: float) -> Quantile:
+    """The ``q`` percentile (nearest rank) of ``sorted_values`` with a distribution-free
+    interval: the order statistics whose ranks are ``n·q ± z·sqrt(n·q·(1-q))`` (the binomial
+    count of values below the true percentile, normal approximation; clamped to the data)."""
+    n = len(sorted_values)
+    if n == 0:
+        return Quantile(q=q)
+    rank = max(1, math.ceil(n * q))
+    half = z_value(confidence) * math.sqrt(n * q * (1 - q))
+    lo = min(n, max(1, math.floor(n * q - half)))
+    hi = min(n, max(1, math.ceil(n * q + half)))
+    return Quantile(
+        q=q,
+        n=n,
+        value=sorted_values[rank - 1],
+        low=sorted_values[lo - 1],
+        high=sorted_values[hi - 1],
+    )
+
+
+def _sorted(values: array[float]) -> array[float]:
+    return array("d", sorted(values))
+
+
+def _extra_pass(run_dir: Path, confidence: float) -> tuple[MatrixPerformance, dict[str, MeanAcc]]:
+    """What the summary lacks: latency percentiles with intervals, tokens per scenario."""
+    latency: array[float] = array("d")
+    ttft: array[float] = array("d")
+    tokens: dict[str, MeanAcc] = {}
+    for r in iter_light_results(run_dir):
+        if r.latency_ms > 0:
+            latency.append(r.latency_ms)
+        if r.ttft_ms is not None:
+            ttft.append(r.ttft_ms)
+        acc = tokens.get(r.category)
+        if acc is None:
+            acc = tokens[r.category] = MeanAcc()
+        acc.add(float(r.usage.input_tokens + r.usage.output_tokens))
+    lat, first = _sorted(latency), _sorted(ttft)
+    perf = MatrixPerformance(
+        p50=quantile_interval(lat, 0.5, confidence),
+        p95=quantile_interval(lat, 0.95, confidence),
+        ttft_p50=quantile_interval(first, 0.5, confidence),
+        ttft_p95=quantile_interval(first, 0.95, confidence),
+    )
+    return perf, tokens
+
+
+def _quality(summary: Summary) -> MatrixQuality:
+    modules: dict[str, Rate] = {}
+    for key, _, _ in MODULE_METRICS:
+        rate = (
+            summary.diagnosis.clarification_rate
+            if key == "clarification_rate"
+            else summary.rate(key)
+        )
+        modules[key] = rate if rate is not None else Rate()
+    return MatrixQuality(
+        pass_rate=summary.overall.pass_rate,
+        error_rate=summary.overall.error_rate,
+        tool_selection=summary.tool_selection.accuracy,
+        arguments=summary.arguments_strict,
+        arguments_partial=summary.arguments_partial,
+        behavior=summary.behavior,
+        task_completion=summary.task_completion,
+        scorers={name: s.mean for name, s in sorted(summary.scorers.items())},
+        scorer_pass_rates={name: s.pass_rate for name, s in sorted(summary.scorers.items())},
+        modules=modules,
+    )
+
+
+def _member_stats(
+    out_dir: Path,
+    rec: MemberRecord,
+    *,
+    gate: bool,
+    gates_file: Path | None,
+    summary: Summary | None,
+    report: GateReport | None,
+    confidence: float,
+) -> MatrixAgentStats:
+    state: MemberStatus = (
+        "done" if rec.state == "done" else "failed" if rec.state == "failed" else "missing"
+    )
+    stats = MatrixAgentStats(
+        label=rec.label, agent=rec.agent, run_dir=rec.run_dir, status=state, error=rec.error
+    )
+    run_dir = out_dir / rec.run_dir
+    if state != "done":
+        return stats
+    if summary is None:
+        if gate:
+            summary, report, _ = gate_run(run_dir, gates_file=gates_file)
+        else:
+            from ._files import summarize
+
+            summary = summarize(run_dir)
+    perf, tokens = _extra_pass(run_dir, confidence)
+    perf.latency = summary.performance.latency
+    perf.latency_mean = summary.performance.latency_mean
+    perf.ttft = summary.performance.ttft
+    stats.results = summary.overall.results
+    stats.cases = summary.cases
+    stats.quality = _quality(summary)
+    stats.cost = summary.cost
+    stats.performance = perf
+    stats.scenarios = {
+        name: ScenarioStats(
+            results=s.results,
+            pass_rate=s.pass_rate,
+            tokens=tokens[name].build(confidence) if name in tokens else ScenarioStats().tokens,
+            latency=s.latency,
+        )
+        for name, s in sorted(summary.by_category.items())
+    }
+    if report is not None:
+        stats.gates_passed = report.passed
+        stats.gate_failures = [c.name for c in report.failed]
+    return stats
+
+
+def _rank_key(a: MatrixAgentStats) -> tuple[float, ...]:
+    """Higher pass rate, then fewer errors, then lower mean cost; ties keep the matrix order
+    (the sort is stable), so a ranking does not move with latency noise."""
+    if a.status != "done":
+        return (1.0, 0.0, 0.0, 0.0)
+    q = a.quality
+    cost = a.cost.cost_usd.mean if a.cost.cost_usd.mean is not None else 0.0
+    return (
+        0.0,
+        -(q.pass_rate.value if q.pass_rate.value is not None else -1.0),
+        q.error_rate.value or 0.0,
+        cost,
+    )
+
+
+def _holm(pairs: list[MatrixPair], alpha: float) -> None:
+    """Holm's step-down adjustment of the pairs' p-values (controls the family-wise error)."""
+    order = sorted(range(len(pairs)), key=lambda i: pairs[i].p_value)
+    m = len(pairs)
+    running = 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (m - k) * pairs[i].p_value))
+        pairs[i].p_adjusted = running
+        pairs[i].significant = running < alpha and pairs[i].a_only != pairs[i].b_only
+        if pairs[i].significant:
+            p = pairs[i]
+            p.better = p.b if p.b_only > p.a_only else p.a
+
+
+def compare_matrix(
+    out_dir: Path | str,
+    *,
+    gate: bool = False,
+    gates_file: Path | None = None,
+    summaries: Mapping[str, Summary] | None = None,
+    gate_reports: Mapping[str, GateReport] | None = None,
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+) -> MatrixComparison:
+    """Every member of the matrix in ``out_dir`` side by side (see the module docstring).
+
+    ``gate``: evaluate each member's gates (``gates_file``, else the suite's) unless
+    ``gate_reports`` has them;
+    ``summaries`` spares summarising again the members the caller has just summarised.
+    """
+    out_dir = Path(out_dir)
+    manifest = read_manifest(out_dir)
+    summaries = summaries or {}
+    reports = gate_reports or {}
+    agents = [
+        _member_stats(
+            out_dir,
+            rec,
+            gate=gate,
+            gates_file=gates_file,
+            summary=summaries.get(rec.label),
+            report=reports.get(rec.label),
+            confidence=confidence,
+        )
+        for rec in manifest.members
+    ]
+    ranked = sorted(agents, key=_rank_key)
+    for i, a in enumerate(ranked, 1):
+        a.rank = i
+    finished = [a for a in agents if a.status == "done"]
+    pairs: list[MatrixPair] = []
+    warnings: list[str] = []
+    for i, a in enumerate(finished):
+        for b in finished[i + 1 :]:
+            cmp = compare(out_dir / a.run_dir, out_dir / b.run_dir, confidence=confidence)
+            for w in cmp.warnings:
+                if not w.startswith("different agents") and w not in warnings:
+                    warnings.append(w)
+            pairs.append(
+                MatrixPair(
+                    a=a.label,
+                    b=b.label,
+                    shared_cases=cmp.paired,
+                    a_only=cmp.counts.get("broken", 0),
+                    b_only=cmp.counts.get("fixed", 0),
+                    p_value=cmp.mcnemar_p,
+                    deltas=cmp.deltas,
+                )
+            )
+    _holm(pairs, alpha)
+    for a in agents:
+        if a.status == "failed":
+            warnings.append(f"{a.label} ({a.agent}) did not run: {a.error}")
+        elif a.status == "missing":
+            warnings.append(f"{a.label} ({a.agent}) has not finished (agentgauge run --resume)")
+    return MatrixComparison(
+        suite=manifest.suite,
+        out_dir=str(out_dir),
+        confidence=confidence,
+        alpha=alpha,
+        agents=agents,
+        ranking=[a.label for a in ranked],
+        pairs=pairs,
+        scenarios=sorted({s for a in agents for s in a.scenarios}),
+        scorers=sorted({s for a in agents for s in a.quality.scorers}),
+        warnings=warnings,
+    )
+
+
+def write_comparison(out_dir: Path | str, comparison: MatrixComparison) -> Path:
+    """Write ``OUT/comparison.json`` (secrets scrubbed) and return its path."""
+    from .._secrets import register_env, scrub_bytes
+
+    register_env()
+    path = Path(out_dir) / COMPARISON_FILE
+    data = orjson.dumps(comparison.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_bytes(scrub_bytes(data) + b"\n")
+    tmp.replace(path)
+    return path
+
+
+def read_matrix(out_dir: Path | str) -> MatrixComparison:
+    """The comparison of the matrix folder ``out_dir``: its ``comparison.json``, else computed
+    from the members' run directories. Not a matrix folder: a UserError."""
+    out_dir = Path(out_dir)
+    if not is_matrix_dir(out_dir):
+        raise UserError(f"{out_dir}: not a matrix folder (no matrix.json)")
+    path = out_dir / COMPARISON_FILE
+    if path.is_file():
+        try:
+            return MatrixComparison.model_validate_json(path.read_bytes())
+        except ValueError as exc:
+            first = str(exc).splitlines()[0]
+            raise UserError(f"{path}: not a valid matrix comparison: {first}") from None
+    return compare_matrix(out_dir)

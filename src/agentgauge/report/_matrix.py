@@ -1,0 +1,370 @@
+"""Reports of a matrix run (many agents, one suite): console, Markdown, JUnit and the files.
+
+Every text format is built from the same tables (:func:`matrix_tables`), so the console and
+the pull-request comment never disagree. ``write_matrix_reports(OUT, comparison)`` writes
+``comparison.json``, ``comparison.md``, ``junit.xml`` (one ``<testsuite>`` per agent) and the
+HTML dashboard into the matrix folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .._secrets import scrub
+from ..metrics import (
+    MODULE_METRICS,
+    MatrixAgentStats,
+    MatrixComparison,
+    MatrixPair,
+    Quantile,
+    write_comparison,
+)
+from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval
+
+__all__ = [
+    "MATRIX_MARKER",
+    "MatrixTable",
+    "matrix_lines",
+    "matrix_tables",
+    "render_matrix_console",
+    "render_matrix_markdown",
+    "write_matrix_junit",
+    "write_matrix_report",
+    "write_matrix_reports",
+]
+
+#: the first line of the Markdown comparison (a CI job finds and updates its comment by it)
+MATRIX_MARKER = "<!-- agentgauge-matrix -->"
+MARKDOWN_FILE = "comparison.md"
+JUNIT_FILE = "junit.xml"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatrixTable:
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def _q(q: Quantile) -> str:
+    if q.value is None:
+        return "–"
+    return f"{ms(q.value)} [{ms(q.low)}–{ms(q.high)}]"
+
+
+def _gates(a: MatrixAgentStats) -> str:
+    if a.status != "done":
+        return a.status
+    if a.gates_passed is None:
+        return "not checked"
+    return "pass" if a.gates_passed else "FAIL: " + ", ".join(a.gate_failures)
+
+
+def _done(c: MatrixComparison) -> list[MatrixAgentStats]:
+    return [a for a in c.agents if a.status == "done"]
+
+
+def _ranked(c: MatrixComparison) -> list[MatrixAgentStats]:
+    by = {a.label: a for a in c.agents}
+    return [by[label] for label in c.ranking if label in by] or list(c.agents)
+
+
+def _quality(c: MatrixComparison) -> MatrixTable:
+    rows = []
+    for a in _ranked(c):
+        q = a.quality
+        if a.status != "done":
+            rows.append((str(a.rank), a.label, a.agent, "–", "–", "–", "–", "–", _gates(a)))
+            continue
+        rows.append(
+            (
+                str(a.rank),
+                a.label,
+                a.agent,
+                rate(q.pass_rate),
+                pct(q.error_rate.value),
+                rate(q.tool_selection, interval=False),
+                rate(q.arguments, interval=False),
+                rate(q.behavior, interval=False),
+                _gates(a),
+            )
+        )
+    header = ("#", "agent", "spec", "pass rate", "errors", "tool selection", "arguments")
+    return MatrixTable(title="Quality", header=(*header, "behaviour", "gates"), rows=tuple(rows))
+
+
+def _modules(c: MatrixComparison) -> MatrixTable | None:
+    done = _done(c)
+    keys = [
+        (key, label)
+        for key, _, label in MODULE_METRICS
+        if any(a.quality.modules.get(key) and a.quality.modules[key].n for a in done)
+    ]
+    if not keys and not c.scorers:
+        return None
+    rows = []
+    for a in done:
+        cells = [a.label]
+        cells += [rate(a.quality.modules[k], interval=False) for k, _ in keys]
+        cells += [
+            mean(a.quality.scorers[s], digits=2) if s in a.quality.scorers else "–"
+            for s in c.scorers
+        ]
+        rows.append(tuple(cells))
+    header = ("agent", *(label for _, label in keys), *(f"{s} (mean)" for s in c.scorers))
+    return MatrixTable(title="Modules and scorers", header=header, rows=tuple(rows))
+
+
+def _cost(c: MatrixComparison) -> MatrixTable:
+    rows = tuple(
+        (
+            a.label,
+            mean(a.cost.model_calls),
+            mean(a.cost.tool_calls),
+            mean(a.cost.input_tokens, digits=0),
+            mean(a.cost.output_tokens, digits=0),
+            mean(a.cost.cost_usd, money=True),
+            f"${a.cost.cost_usd.total:.4f}" if a.cost.cost_usd.n else "–",
+        )
+        for a in _done(c)
+    )
+    header = ("agent", "model calls", "tool calls", "tokens in", "tokens out", "USD / result")
+    return MatrixTable(title="Cost (per result)", header=(*header, "USD total"), rows=rows)
+
+
+def _performance(c: MatrixComparison) -> MatrixTable:
+    rows = tuple(
+        (
+            a.label,
+            _q(a.performance.p50),
+            _q(a.performance.p95),
+            _q(a.performance.ttft_p50),
+            _q(a.performance.ttft_p95),
+        )
+        for a in _done(c)
+    )
+    return MatrixTable(
+        title="Performance (latency per result)",
+        header=("agent", "p50", "p95", "TTFT p50", "TTFT p95"),
+        rows=rows,
+    )
+
+
+def _scenarios(c: MatrixComparison) -> MatrixTable | None:
+    done = _done(c)
+    if not c.scenarios:
+        return None
+    rows = tuple(
+        (
+            s,
+            *(
+                rate(a.scenarios[s].pass_rate, interval=False) if s in a.scenarios else "–"
+                for a in done
+            ),
+        )
+        for s in c.scenarios
+    )
+    return MatrixTable(
+        title="Pass rate per scenario", header=("scenario", *(a.label for a in done)), rows=rows
+    )
+
+
+def _verdict(p: MatrixPair) -> str:
+    if p.significant:
+        return f"{p.better} better"
+    return "no significant difference"
+
+
+def _pairs(c: MatrixComparison) -> MatrixTable | None:
+    if not c.pairs:
+        return None
+    rows = []
+    for p in c.pairs:
+        d = p.delta("pass_rate")
+        delta = "–"
+        if d is not None and d.delta is not None:
+            delta = f"{unit_delta(d.delta, 'rate')} {unit_interval(d.low, d.high, 'rate')}"
+        rows.append(
+            (
+                f"{p.b} vs {p.a}",
+                str(p.shared_cases),
+                str(p.a_only),
+                str(p.b_only),
+                delta,
+                f"{p.p_value:.3g}",
+                f"{p.p_adjusted:.3g}",
+                _verdict(p),
+            )
+        )
+    return MatrixTable(
+        title=f"Pairwise (exact McNemar on shared cases, Holm-adjusted, alpha {c.alpha:g})",
+        header=(
+            "pair (b vs a)",
+            "shared",
+            "only a",
+            "only b",
+            "Δ pass rate",
+            "p",
+            "p (Holm)",
+            "verdict",
+        ),
+        rows=tuple(rows),
+    )
+
+
+def matrix_tables(c: MatrixComparison) -> list[MatrixTable]:
+    """The comparison's tables, in report order."""
+    tables = [_quality(c), _modules(c), _cost(c), _performance(c), _scenarios(c), _pairs(c)]
+    return [t for t in tables if t is not None]
+
+
+def matrix_lines(c: MatrixComparison) -> list[str]:
+    """The ranking and which differences are significant, one sentence each."""
+    done = _done(c)
+    lines: list[str] = []
+    if done:
+        order = [
+            f"{a.rank}. {a.label} {pct(a.quality.pass_rate.value)}"
+            for a in _ranked(c)
+            if a.status == "done"
+        ]
+        lines.append("ranking (pass rate, then errors, cost): " + ", ".join(order))
+    sig = c.significant_pairs()
+    for p in sig:
+        worse = p.a if p.better == p.b else p.b
+        lines.append(
+            f"{p.better} passes significantly more cases than {worse} "
+            f"(p = {p.p_adjusted:.3g} after Holm, {max(p.a_only, p.b_only)} vs "
+            f"{min(p.a_only, p.b_only)} cases only one passed)"
+        )
+    if c.pairs and not sig:
+        lines.append(
+            f"no pair of agents differs significantly at alpha {c.alpha:g} "
+            "(more cases may show a difference)"
+        )
+    lines += [f"warning: {w}" for w in c.warnings]
+    return [scrub(line) for line in lines]
+
+
+def render_matrix_console(c: MatrixComparison, console: object) -> None:
+    """Print the comparison as rich tables (``console`` is a :class:`rich.console.Console`)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    assert isinstance(console, Console)
+    console.print(f"\n[bold]{len(c.agents)} agents on suite {c.suite}[/bold]")
+    for t in matrix_tables(c):
+        table = Table(title=t.title, title_justify="left")
+        for h in t.header:
+            table.add_column(h)
+        for row in t.rows:
+            table.add_row(*(scrub(cell) for cell in row))
+        console.print(table)
+    for line in matrix_lines(c):
+        console.print(line, markup=False, highlight=False)
+
+
+def _md_cell(text: str) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_matrix_markdown(c: MatrixComparison) -> str:
+    """The comparison as a pull-request comment (deterministic for a given comparison)."""
+    out = [MATRIX_MARKER, f"## agentgauge: {len(c.agents)} agents on `{_md_cell(c.suite)}`", ""]
+    for line in matrix_lines(c):
+        out.append(f"- {_md_cell(line)}")
+    out.append("")
+    for t in matrix_tables(c):
+        out += [f"### {t.title}", ""]
+        out.append("| " + " | ".join(_md_cell(h) for h in t.header) + " |")
+        out.append("|" + "---|" * len(t.header))
+        for row in t.rows:
+            out.append("| " + " | ".join(_md_cell(scrub(cell)) for cell in row) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def write_matrix_junit(out_dir: Path | str, c: MatrixComparison, out: IO[str]) -> None:
+    """JUnit XML of every finished member: one ``<testsuite>`` per agent (named by its
+    label, the agent spec in its properties), one ``<testcase>`` per case × trial."""
+    from ._files import junit_counts, scrubbing, write_junit_testsuite, xml_attr
+
+    out = scrubbing(out)
+    out_dir = Path(out_dir)
+    members = [(a, out_dir / a.run_dir) for a in _done(c)]
+    counts = [junit_counts(run_dir) for _, run_dir in members]
+    tests = sum(n.tests for n in counts)
+    failures = sum(n.failures for n in counts)
+    errors = sum(n.errors for n in counts)
+    seconds = sum(n.total_ms for n in counts) / 1000
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(
+        f'<testsuites name={xml_attr(c.suite or "agentgauge")} tests="{tests}" '
+        f'failures="{failures}" errors="{errors}" time="{seconds:.3f}">\n'
+    )
+    for (a, run_dir), n in zip(members, counts, strict=True):
+        props = {"suite": c.suite, "agent": a.agent, "label": a.label}
+        write_junit_testsuite(run_dir, out, name=a.label, properties=props, counts=n)
+    out.write("</testsuites>\n")
+
+
+def write_matrix_report(
+    out_dir: Path | str,
+    fmt: str,
+    out: IO[str],
+    *,
+    baseline: Path | None = None,
+    gates_file: Path | None = None,
+    color: bool | None = None,
+    width: int | None = None,
+) -> None:
+    """``agentgauge report OUT`` of a matrix folder: the comparison, computed again from the
+    members' runs with each member's gates (``gates_file``, else the suite's), as ``fmt``."""
+    from ..errors import UserError
+    from ..metrics import compare_matrix
+
+    if baseline is not None:
+        raise UserError(
+            f"--baseline: {out_dir} holds many agents, compared with each other; compare one "
+            f"member with a baseline: agentgauge report {out_dir}/LABEL --baseline RUN"
+        )
+    if fmt == "csv":
+        raise UserError(
+            f"{out_dir}: the csv report is of one run: agentgauge report {out_dir}/LABEL "
+            "--format csv"
+        )
+    comparison = compare_matrix(out_dir, gate=True, gates_file=gates_file)
+    if fmt == "json":
+        out.write(comparison.model_dump_json(indent=2) + "\n")
+    elif fmt == "markdown":
+        out.write(render_matrix_markdown(comparison) + "\n")
+    elif fmt == "junit":
+        write_matrix_junit(out_dir, comparison, out)
+    elif fmt == "html":
+        raise UserError(f"{out_dir}: the HTML dashboard of a matrix is {out_dir}/dashboard.html")
+    else:
+        from rich.console import Console
+
+        console = Console(file=out, force_terminal=color, no_color=color is False, width=width)
+        render_matrix_console(comparison, console)
+
+
+def write_matrix_reports(out_dir: Path | str, comparison: MatrixComparison) -> list[Path]:
+    """Write the matrix folder's reports: ``comparison.json``, ``comparison.md``,
+    ``junit.xml`` and the HTML dashboard; returns their paths."""
+    out_dir = Path(out_dir)
+    paths = [write_comparison(out_dir, comparison)]
+    md = out_dir / MARKDOWN_FILE
+    md.write_text(render_matrix_markdown(comparison) + "\n", encoding="utf-8")
+    paths.append(md)
+    junit = out_dir / JUNIT_FILE
+    with open(junit, "w", encoding="utf-8", newline="") as fh:
+        write_matrix_junit(out_dir, comparison, fh)
+    paths.append(junit)
+    from ._dashboard_matrix import write_matrix_dashboard  # OUT/dashboard.html (docs/reports.md)
+
+    paths.append(write_matrix_dashboard(out_dir, comparison))
+    return paths
