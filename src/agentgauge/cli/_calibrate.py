@@ -27,6 +27,12 @@ def _fmt(x: float | None) -> str:
 @click.option("--judge", "spec", required=True, envvar="AGENTGAUGE_JUDGE", help="Judge spec.")
 @click.option("--task", "tasks", multiple=True, help="Only these judge tasks (repeatable).")
 @click.option(
+    "--suite",
+    "suite_path",
+    type=click.Path(path_type=Path),
+    help="The suite whose rubrics (scorer: rubric) the labels' 'rubric:NAME' tasks name.",
+)
+@click.option(
     "--samples",
     default=1,
     show_default=True,
@@ -57,13 +63,14 @@ def command(
     no_cache: bool,
     as_json: bool,
     min_kappa: float,
+    suite_path: Path | None,
 ) -> None:
     from ..judges import JudgeConfig, calibrate_file
 
     config = JudgeConfig(
         spec=spec, samples=samples, cache=not no_cache, templates_dir=templates_dir
     )
-    report = calibrate_file(labels_path, config, tasks=tasks)
+    report = calibrate_file(labels_path, config, tasks=tasks, suite=suite_path)
     warnings = report.low_agreement(min_kappa)
     if as_json:
         data = {**report.to_json(), "min_kappa": min_kappa, "warnings": warnings}
@@ -80,7 +87,7 @@ def command(
     for t in report.tasks:
         click.echo("")
         line = f"{t.task}: n={t.n} agreement={_fmt(t.agreement)} kappa={_fmt(t.kappa)}"
-        if t.weighted_kappa is not None or t.labels[0] == "1":
+        if t.is_ordinal:
             line += f" weighted_kappa={_fmt(t.weighted_kappa)}"
         if t.errors:
             line += f" judge_errors={t.errors}"

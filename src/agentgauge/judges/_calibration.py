@@ -9,12 +9,18 @@ Labels file (JSONL), one human-labelled example a line::
 ``label`` is a verdict label for verdict tasks, an integer 1-5 for rubric tasks, and the 1-5
 groundedness score (``1 + 4 * supported/total``, rounded) for ``groundedness``. An optional
 ``id`` names the example in reports.
+
+A suite's own rubric (``scorer: rubric`` with ``args.name: tone``) is calibrated as task
+``rubric:tone`` when the suite is given (``calibrate_file(..., suite=path)``, ``calibrate
+--suite``): its inputs are ``question``, ``tool_results`` and ``agent_output``, its label an
+integer on the rubric's scale (or ``pass`` / ``fail`` on a ``pass_fail`` rubric), and the judge
+sees exactly the system message the suite's scorer sends.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +30,76 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import JudgeError, UserError
 from ._judge import Judge, JudgeConfig, JudgeResult
-from ._tasks import get_task
+from ._tasks import JudgeTask, get_task
+from ._templates import Template
+
+#: a labels file's task name for a suite rubric: ``rubric:NAME``
+RUBRIC_PREFIX = "rubric:"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CalibrationTask:
+    """A judge task as calibration asks it: a shipped task, or a suite rubric (its own task and
+    template, its scale as the labels)."""
+
+    #: as written in a labels file (``equivalence_answer``, ``rubric:tone``)
+    name: str
+    task: JudgeTask
+    #: None: the judge's template for ``task`` (shipped, or an override)
+    template: Template | None = None
+    labels: tuple[str, ...]
+    #: the labels are an ordered scale (weighted kappa applies)
+    ordinal: bool
+
+
+def shipped_task(name: str) -> CalibrationTask:
+    """The calibration view of a shipped judge task (UserError for an unknown name)."""
+    task = get_task(name)
+    ordinal = task.kind != "verdict"
+    labels = ("1", "2", "3", "4", "5") if ordinal else task.labels
+    return CalibrationTask(name=name, task=task, labels=labels, ordinal=ordinal)
+
+
+def suite_rubrics(suite_path: Path, judge: Judge) -> dict[str, CalibrationTask]:
+    """``rubric:NAME`` -> the task of each ``scorer: rubric`` entry of the suite, built by the
+    suite's own scorer class (so the judge sees what a run's scorer sends)."""
+    from ..io import load_suite
+    from ._rubric import RUBRIC_TASK, SuiteRubricScorer
+
+    suite = load_suite(suite_path)
+    out: dict[str, CalibrationTask] = {}
+    for i, ref in enumerate(suite.scorers):
+        if ref.scorer != "rubric":
+            continue
+        try:
+            scorer = SuiteRubricScorer(judge, **ref.args)
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"{suite_path}: scorers[{i}] (rubric): {exc}") from None
+        name = RUBRIC_PREFIX + str(ref.args.get("name"))
+        task: JudgeTask = getattr(scorer, "task", RUBRIC_TASK)
+        if task.kind == "verdict":
+            labels, ordinal = task.labels, False
+        else:
+            lo, hi = scorer.scale
+            labels, ordinal = tuple(str(x) for x in range(lo, hi + 1)), True
+        out[name] = CalibrationTask(
+            name=name, task=task, template=scorer.template, labels=labels, ordinal=ordinal
+        )
+    return out
+
+
+def resolve_task(name: str, rubrics: Mapping[str, CalibrationTask] | None) -> CalibrationTask:
+    """The task a labels line names; ``rubric:NAME`` must be one of ``rubrics``."""
+    if not name.startswith(RUBRIC_PREFIX):
+        return shipped_task(name)
+    if rubrics is None:
+        raise UserError(
+            f"task '{name}' is a suite rubric: give the suite that defines it (--suite SUITE)"
+        )
+    if name not in rubrics:
+        known = ", ".join(sorted(rubrics)) or "none"
+        raise UserError(f"task '{name}': the suite has no such rubric (its rubrics: {known})")
+    return rubrics[name]
 
 
 class LabelledExample(BaseModel):
@@ -38,8 +113,11 @@ class LabelledExample(BaseModel):
     id: str | None = None
 
 
-def read_labels(path: Path) -> list[LabelledExample]:
-    """Parse a labels file; problems name the line."""
+def read_labels(
+    path: Path, rubrics: Mapping[str, CalibrationTask] | None = None
+) -> list[LabelledExample]:
+    """Parse a labels file; problems name the line. ``rubrics`` (:func:`suite_rubrics`) are the
+    ``rubric:NAME`` tasks a line may name."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -56,12 +134,16 @@ def read_labels(path: Path) -> list[LabelledExample]:
             first = exc.errors()[0]
             where = ".".join(str(x) for x in first["loc"])
             raise UserError(f"{path}:{n}: {where}: {first['msg']}") from None
-        task = get_task(ex.task)
+        try:
+            task = resolve_task(ex.task, rubrics)
+        except UserError as exc:
+            raise UserError(f"{path}:{n}: {exc}") from None
         label = str(ex.label).strip().lower()
-        if task.kind == "verdict" and label not in task.labels:
+        if not task.ordinal and label not in task.labels:
             raise UserError(f"{path}:{n}: label {ex.label!r} is not one of {list(task.labels)}")
-        if task.kind != "verdict" and label not in {"1", "2", "3", "4", "5"}:
-            raise UserError(f"{path}:{n}: label {ex.label!r} must be an integer 1-5")
+        if task.ordinal and label not in task.labels:
+            lo, hi = task.labels[0], task.labels[-1]
+            raise UserError(f"{path}:{n}: label {ex.label!r} must be an integer {lo}-{hi}")
         out.append(ex.model_copy(update={"label": label}))
     if not out:
         raise UserError(f"{path}: no labelled examples")
@@ -81,17 +163,17 @@ def cohen_kappa(pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> floa
     return (observed - expected) / (1 - expected)
 
 
-def weighted_kappa(pairs: Sequence[tuple[int, int]], k: int = 5) -> float | None:
-    """Quadratic-weighted Cohen's kappa for ordinal labels 1..k."""
+def weighted_kappa(pairs: Sequence[tuple[int, int]], k: int = 5, *, low: int = 1) -> float | None:
+    """Quadratic-weighted Cohen's kappa for ordinal labels ``low``..``k``."""
     n = len(pairs)
-    if n == 0:
+    if n == 0 or k <= low:
         return None
     hc, jc = Counter(h for h, _ in pairs), Counter(j for _, j in pairs)
     obs = Counter(pairs)
     num = den = 0.0
-    for a in range(1, k + 1):
-        for b in range(1, k + 1):
-            w = (a - b) ** 2 / (k - 1) ** 2
+    for a in range(low, k + 1):
+        for b in range(low, k + 1):
+            w = (a - b) ** 2 / (k - low) ** 2
             num += w * obs[(a, b)] / n
             den += w * hc[a] * jc[b] / (n * n)
     if den == 0:
@@ -111,6 +193,14 @@ class TaskAgreement:
     error_examples: tuple[str, ...] = field(default=())
     #: ids (or line indexes) of the examples where the judge disagreed, with both labels
     disagreements: tuple[str, ...] = field(default=())
+    #: the labels are an ordered scale (None: as the shipped task ``task`` says)
+    ordinal: bool | None = None
+
+    @property
+    def is_ordinal(self) -> bool:
+        if self.ordinal is not None:
+            return self.ordinal
+        return get_task(self.task).kind != "verdict"
 
     @property
     def n(self) -> int:
@@ -126,10 +216,12 @@ class TaskAgreement:
 
     @property
     def weighted_kappa(self) -> float | None:
-        """Quadratic-weighted kappa (1-5 tasks only)."""
-        if get_task(self.task).kind == "verdict":
+        """Quadratic-weighted kappa (scale tasks only: 1-5, or a suite rubric's scale)."""
+        if not self.is_ordinal:
             return None
-        return weighted_kappa([(int(h), int(j)) for h, j in self.pairs])
+        scale = [int(x) for x in self.labels]
+        pairs = [(int(h), int(j)) for h, j in self.pairs]
+        return weighted_kappa(pairs, max(scale), low=min(scale))
 
     def confusion(self) -> list[list[int]]:
         """Rows: human label, columns: judge label, in the order of ``labels``."""
@@ -188,9 +280,14 @@ def _judge_label(result: JudgeResult) -> str:
 
 
 async def calibrate(
-    judge: Judge, examples: Iterable[LabelledExample], *, tasks: Sequence[str] = ()
+    judge: Judge,
+    examples: Iterable[LabelledExample],
+    *,
+    tasks: Sequence[str] = (),
+    rubrics: Mapping[str, CalibrationTask] | None = None,
 ) -> CalibrationReport:
-    """Run the judge on every example (of ``tasks``, if given) and measure agreement."""
+    """Run the judge on every example (of ``tasks``, if given) and measure agreement.
+    ``rubrics`` (:func:`suite_rubrics`) answer the ``rubric:NAME`` examples."""
     by_task: dict[str, list[tuple[str, str]]] = {}
     errors: dict[str, list[str]] = {}
     differ: dict[str, list[str]] = {}
@@ -200,8 +297,14 @@ async def calibrate(
         by_task.setdefault(ex.task, [])
         errors.setdefault(ex.task, [])
         differ.setdefault(ex.task, [])
+        known = resolve_task(ex.task, rubrics)
         try:
-            result = await judge.evaluate(ex.task, ex.inputs)
+            if known.template is None:
+                result = await judge.evaluate(ex.task, ex.inputs)
+            else:
+                result = await judge.evaluate(
+                    known.task.name, ex.inputs, task=known.task, template=known.template
+                )
         except JudgeError as exc:
             errors[ex.task].append(f"{ex.id or i}: {exc}")
             continue
@@ -211,12 +314,12 @@ async def calibrate(
             differ[ex.task].append(f"{ex.id or i}: human {pair[0]}, judge {pair[1]}")
     out = []
     for name in sorted(by_task):
-        task = get_task(name)
-        labels = task.labels if task.kind == "verdict" else ("1", "2", "3", "4", "5")
+        known = resolve_task(name, rubrics)
         out.append(
             TaskAgreement(
                 task=name,
-                labels=labels,
+                labels=known.labels,
+                ordinal=known.ordinal,
                 pairs=tuple(by_task[name]),
                 errors=len(errors[name]),
                 error_examples=tuple(errors[name]),
@@ -229,18 +332,24 @@ async def calibrate(
 
 
 def calibrate_file(
-    labels_path: Path, config: JudgeConfig, *, tasks: Sequence[str] = ()
+    labels_path: Path,
+    config: JudgeConfig,
+    *,
+    tasks: Sequence[str] = (),
+    suite: Path | None = None,
 ) -> CalibrationReport:
     """Build the judge of ``config``, run it on the labelled examples in ``labels_path`` (JSONL)
-    and measure agreement (what ``agentgauge calibrate`` calls)."""
+    and measure agreement (what ``agentgauge calibrate`` calls). ``suite``: the suite whose
+    rubrics the ``rubric:NAME`` lines name."""
     import anyio
 
-    examples = read_labels(labels_path)
     judge = Judge.from_config(config)
+    rubrics = suite_rubrics(suite, judge) if suite is not None else None
+    examples = read_labels(labels_path, rubrics)
 
     async def measure() -> CalibrationReport:
         try:
-            return await calibrate(judge, examples, tasks=tasks)
+            return await calibrate(judge, examples, tasks=tasks, rubrics=rubrics)
         finally:
             await judge.aclose()
 
@@ -248,12 +357,17 @@ def calibrate_file(
 
 
 __all__ = [
+    "RUBRIC_PREFIX",
     "CalibrationReport",
+    "CalibrationTask",
     "LabelledExample",
     "TaskAgreement",
     "calibrate",
     "calibrate_file",
     "cohen_kappa",
     "read_labels",
+    "resolve_task",
+    "shipped_task",
+    "suite_rubrics",
     "weighted_kappa",
 ]
