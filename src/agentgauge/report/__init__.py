@@ -3,7 +3,7 @@
 from ._api import REPORT_FORMATS, ReportFormat, write_report
 from ._console import render_console
 from ._files import CSV_COLUMNS, write_csv, write_junit
-from ._html import render_html
+from ._html import INLINE_LIMIT, HtmlReport, render_html, write_html
 from ._markdown import MARKER, render_markdown
 from ._matrix import (
     MATRIX_MARKER,
@@ -20,9 +20,11 @@ from ._text import comparison_lines, gate_lines
 
 __all__ = [
     "CSV_COLUMNS",
+    "INLINE_LIMIT",
     "MARKER",
     "MATRIX_MARKER",
     "REPORT_FORMATS",
+    "HtmlReport",
     "MatrixTable",
     "ReportFormat",
     "comparison_lines",
@@ -37,6 +39,7 @@ __all__ = [
     "render_matrix_console",
     "render_matrix_markdown",
     "write_csv",
+    "write_html",
     "write_junit",
     "write_matrix_junit",
     "write_matrix_reports",

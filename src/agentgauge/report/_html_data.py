@@ -17,6 +17,18 @@ import orjson
 
 from ..schema import CaseResult, JsonValue, Score
 
+__all__ = [
+    "EXACT_LATENCIES",
+    "MAX_ROW_TEXT",
+    "MAX_TEXT",
+    "Bin",
+    "LatencyBins",
+    "clip",
+    "histogram",
+    "script_json",
+    "transcript",
+]
+
 #: longest string kept in an embedded transcript (message text, tool results, arguments)
 MAX_TEXT = 20_000
 #: longest explanation kept in a table row (the case's details keep the whole one)
