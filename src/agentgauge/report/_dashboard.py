@@ -349,17 +349,17 @@ def _bars(agents: Sequence[DashboardAgent], cats: Sequence[str]) -> str:
     by_cat = (
         '<div class="agd-pair"><div><h4>Latency per scenario (p50, tick at p95)</h4>'
         + hbars(lat_groups, names=names)
-        + "</div><div><h4>Tokens per result per scenario</h4>"
+        + "</div>"
     )
+    # tokens per scenario are not in a summary: drawn when the caller read them (a matrix run)
     if any(a.tokens_by_category for a in agents):
         tok_groups = [
             BarGroup(label=cat, bars=[_token_bar(i, a, cat) for i, a in enumerate(agents)])
             for cat in cats
         ]
-        by_cat += hbars(tok_groups, names=names)
-    else:
-        by_cat += '<p class="agd-note">n/a: tokens per scenario are read from results.jsonl.</p>'
-    return per_agent + by_cat + "</div></div>"
+        by_cat += "<div><h4>Tokens per result per scenario</h4>" + hbars(tok_groups, names=names)
+        by_cat += "</div>"
+    return per_agent + by_cat + "</div>"
 
 
 def _latency_bar(i: int, name: str, lat: Latency) -> Bar:

@@ -24,12 +24,24 @@ from typing import IO
 from .._secrets import ScrubbingStream, register_env
 from ..metrics import Comparison, GateReport, Latency, Rate, Slice, Summary
 from ..schema import CaseResult
+from ._dashboard import DashboardAgent, dashboard_section
 from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval, unit_value
 from ._html_cases import cases_section
 from ._html_charts import confusion_matrix, esc, svg_histogram
 from ._html_data import Bin, LatencyBins
 from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, remove_chunks
 from ._redteam import redteam_html
+
+__all__ = [
+    "INLINE_LIMIT",
+    "TRANSCRIPT_CAP",
+    "HtmlReport",
+    "rate_bar",
+    "render_html",
+    "sidecar_dir",
+    "stream_html",
+    "write_html",
+]
 
 #: results that carry a transcript in a page without a sidecar (failed and errored ones first)
 TRANSCRIPT_CAP = 2000
@@ -170,6 +182,9 @@ def _emit(
         sections = [
             _header(summary, gates),
             _headline(summary),
+            dashboard_section(
+                [DashboardAgent(name=run.agent if run else "agent", summary=summary)]
+            ),
             _gates(gates, summary),
             _comparison(comparison) if comparison is not None else "",
             _slices(summary),
