@@ -304,3 +304,24 @@ def test_spilled_pass_at_k_matches_a_direct_count(monkeypatch: pytest.MonkeyPatc
     assert t.pass_at_k["1"] == pytest.approx(sum(passes.values()) / 600)
     assert t.pass_hat_k["3"] == pytest.approx(sum(c == 3 for c in passes.values()) / 200)
     assert t.pass_at_k["3"] == pytest.approx(sum(c > 0 for c in passes.values()) / 200)
+
+
+def test_latency_percentiles_stay_within_half_a_percent_in_bounded_counters() -> None:
+    from agentgauge.metrics._acc import LatencyAcc
+    from agentgauge.metrics._stats import percentile
+
+    rng = random.Random(8)
+    # log-uniform from 1 µs to 3 hours: the widest range a latency has
+    values = [10 ** rng.uniform(-3, 7.03) for _ in range(60_000)]
+    acc = LatencyAcc()
+    for v in values:
+        acc.add(v)
+    lat = acc.build()
+    assert lat.approximate
+    assert len(acc.buckets) < 2400
+    exact = sorted(values)
+    for q, got in ((50, lat.p50), (90, lat.p90), (95, lat.p95)):
+        want = percentile(exact, q)
+        assert got == pytest.approx(want, rel=0.005), q
+    # a wrong bucket (one off) would be 1 % away: the check can fail
+    assert lat.p95 != pytest.approx(percentile(exact, 95) * 1.01, rel=0.004)
