@@ -271,3 +271,33 @@ def test_streaming_latency_histogram_matches_the_exact_one() -> None:
         small.add(v, st)
     assert not small.approximate
     assert small.bins() == histogram(lat[:100])
+
+
+def test_no_secret_reaches_the_page_or_the_chunks(tmp_path: Path) -> None:
+    from agentgauge._secrets import register
+
+    secret = "sk-html-scale-0123456789abcdef"
+    register(secret)
+    run = tmp_path / "leaky"
+    with ResultsWriter(run, fresh=True) as w:
+        for i in range(30):
+            r = simulated(i, 30)
+            w.write_line(  # lines written before the key was known to be one
+                r.model_copy(update={"text": f"the key is {secret}", "explanation": secret})
+                .model_dump_json()
+                .encode()
+                + b"\n"
+            )
+    (run / "results.jsonl").write_text(
+        (run / "results.jsonl").read_text().replace("***", secret), encoding="utf-8"
+    )
+    assert secret in (run / "results.jsonl").read_text()
+    for limit in (1000, 5):  # one file, then a sidecar
+        out = tmp_path / f"r{limit}.html"
+        written = _write(run, out, inline_limit=limit)
+        assert secret in str(next(iter(iter_results(run))).text)
+        texts = [out.read_text(encoding="utf-8")]
+        if written.sidecar is not None:
+            texts += [p.read_text(encoding="utf-8") for p in written.sidecar.iterdir()]
+        assert all(secret not in t for t in texts)
+        assert any("the key is ***" in t for t in texts)

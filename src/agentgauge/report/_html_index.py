@@ -24,7 +24,7 @@ from typing import IO
 
 import orjson
 
-from .._secrets import ScrubbingStream, register_env
+from .._secrets import ScrubbingStream, register_env, scrub
 from ..schema import CaseResult
 from ._html_data import MAX_ROW_TEXT, clip, script_json, transcript
 
@@ -73,7 +73,8 @@ class _Column:
 
     def add(self, fragment: str) -> None:
         self._fh.write(self._sep)
-        self._fh.write(fragment)
+        # scrubbed whole here: copied out later in blocks, a secret could straddle two of them
+        self._fh.write(scrub(fragment))
         self._sep = ","
 
     def copy_to(self, out: IO[str]) -> None:
