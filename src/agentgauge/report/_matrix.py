@@ -344,7 +344,9 @@ def write_matrix_report(
     elif fmt == "junit":
         write_matrix_junit(out_dir, comparison, out)
     elif fmt == "html":
-        raise UserError(f"{out_dir}: the HTML dashboard of a matrix is {out_dir}/dashboard.html")
+        from ._dashboard_matrix import matrix_dashboard
+
+        out.write(matrix_dashboard(comparison))
     else:
         from rich.console import Console
 
