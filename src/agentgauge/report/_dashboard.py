@@ -391,7 +391,8 @@ def _progress(agents: Sequence[DashboardAgent], cats: Sequence[str]) -> str:
 
 def _title(a: DashboardAgent) -> str:
     rank = f'<span class="agd-rank" title="rank in the matrix">#{a.rank}</span>' if a.rank else ""
-    return f'<i class="agd-key"></i>{esc(a.name)}{rank}'
+    name = f'<span class="agd-name" title="{esc(a.name)}">{esc(a.name)}</span>'
+    return f'<i class="agd-key"></i>{name}{rank}'
 
 
 def _legend(agents: Sequence[DashboardAgent], interactive: bool) -> str:
