@@ -168,7 +168,8 @@ def test_rubric_puts_criteria_steps_and_examples_in_the_prompt_and_parses_the_ve
 
 
 def test_rubric_score_off_a_short_scale_is_a_judge_error() -> None:
-    judge, _ = _rubric_judge(5)
+    off = json.dumps({"reasoning": "read it", "score": 5})
+    judge = Judge(MockProvider([off, off]), JudgeConfig(cache=False))  # the retry is off too
     args = {**RUBRIC, "scale": [1, 3], "min_score": 2, "examples": []}
     [scorer] = build_scorers(
         [ScorerRef(scorer="rubric", args=args)], judge_spec="x", judges={"x": judge}
@@ -187,7 +188,7 @@ def test_rubric_needs_a_judge_and_valid_args() -> None:
     assert "1..5" in issue.message
     [issue] = scorer_ref_issues(ScorerRef(scorer="rubric", args={"name": "tone"}))
     assert "needs 'criteria'" in issue.message
-    [issue] = scorer_ref_issues(ScorerRef(scorer="rubric", args={**RUBRIC, "scale": [0, 10]}))
+    [issue] = scorer_ref_issues(ScorerRef(scorer="rubric", args={**RUBRIC, "scale": [5, 5]}))
     assert issue.path == ("args", "scale")
 
 

@@ -117,6 +117,7 @@ def test_scorers_entries_follow_the_scorer_catalog() -> None:
         "numbers": [1.0],
         "object": {},
         "objects": [{}],
+        "scale": [1, 5],
     }
     for info in SCORER_INFO.values():
         args: dict[str, Any] = {}

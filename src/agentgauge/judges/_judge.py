@@ -218,6 +218,8 @@ def parse_reply(task: JudgeTask, text: str) -> _Parsed:
         if label not in task.labels:
             raise ValueError(f"verdict {parsed.verdict!r} is not one of {list(task.labels)}")
         parsed = VerdictOutput(reasoning=parsed.reasoning, verdict=label)
+    if isinstance(parsed, ScoreOutput) and not task.scale[0] <= parsed.score <= task.scale[1]:
+        raise ValueError(f"score {parsed.score} is off the scale {task.scale[0]}..{task.scale[1]}")
     assert isinstance(parsed, VerdictOutput | ScoreOutput | ClaimsOutput)
     return parsed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from ..errors import UserError
 
@@ -24,10 +24,11 @@ class VerdictOutput(_Out):
 
 
 class ScoreOutput(_Out):
-    """``{"reasoning": ..., "score": 1..5}``."""
+    """``{"reasoning": ..., "score": <integer>}``; :func:`parse_reply` checks the score is on
+    the task's ``scale`` (1..5 unless the task declares another)."""
 
     reasoning: str
-    score: int = Field(ge=1, le=5)
+    score: int
 
 
 class Claim(_Out):
@@ -61,6 +62,8 @@ class JudgeTask:
     labels: tuple[str, ...] = ()
     passing: frozenset[str] = frozenset()
     description: str = ""
+    #: score tasks: the lowest and highest score (a suite rubric may declare e.g. 0..10)
+    scale: tuple[int, int] = (1, 5)
 
     def output_model(self) -> type[_Out]:
         models: dict[str, type[_Out]] = {
@@ -74,12 +77,14 @@ class JudgeTask:
         """The JSON Schema of a valid reply, sent as the request's ``response_schema`` so the
         provider constrains its output to it. Closed objects with every property required (what
         OpenAI's strict mode accepts); a verdict is an ``enum`` of the labels, a score an
-        ``enum`` of 1..5 (portable where ``minimum``/``maximum`` are not)."""
+        ``enum`` of its scale, 1..5 by default (portable where ``minimum``/``maximum`` are
+        not)."""
         answer: dict[str, Any]
         if self.kind == "verdict":
             answer = {"verdict": {"type": "string", "enum": list(self.labels)}}
         elif self.kind == "score":
-            answer = {"score": {"type": "integer", "enum": [1, 2, 3, 4, 5]}}
+            lo, hi = self.scale
+            answer = {"score": {"type": "integer", "enum": list(range(lo, hi + 1))}}
         else:
             claim = _closed(
                 {
@@ -97,7 +102,8 @@ class JudgeTask:
             options = " | ".join(f'"{x}"' for x in self.labels)
             return f'{{"reasoning": "<why>", "verdict": {options}}}'
         if self.kind == "score":
-            return '{"reasoning": "<why>", "score": <integer 1 to 5>}'
+            lo, hi = self.scale
+            return f'{{"reasoning": "<why>", "score": <integer {lo} to {hi}>}}'
         return (
             '{"reasoning": "<why>", "claims": [{"claim": "<one atomic claim>", '
             '"supported": true | false, "evidence": "<quote or null>"}]}'

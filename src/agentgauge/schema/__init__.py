@@ -12,7 +12,7 @@ from ._case import (
     Turn,
 )
 from ._catalog import SCORER_INFO, ScorerInfo, matches_case, scorer_ref_issues
-from ._catalog_checks import PYTHON_PREFIX, rubric_scale
+from ._catalog_checks import PASS_FAIL, PYTHON_PREFIX, rubric_issues, rubric_scale
 from ._expect import (
     MATCHER_KEYS,
     ArgMatcher,
@@ -41,6 +41,7 @@ __all__ = [
     "KNOWN_CATEGORIES",
     "LABEL_PATTERN",
     "MATCHER_KEYS",
+    "PASS_FAIL",
     "PYTHON_PREFIX",
     "SCORER_INFO",
     "ArgMatcher",
@@ -87,6 +88,7 @@ __all__ = [
     "agent_label",
     "expand_matcher",
     "matches_case",
+    "rubric_issues",
     "rubric_scale",
     "scorer_ref_issues",
     "suite_json_schema",

@@ -33,7 +33,16 @@ from ._catalog_checks import (
 JudgeUse = Literal["required", "optional", "none"]
 #: the JSON shape an argument takes
 ArgKind = Literal[
-    "bool", "int", "number", "string", "regex", "strings", "numbers", "object", "objects"
+    "bool",
+    "int",
+    "number",
+    "string",
+    "regex",
+    "strings",
+    "numbers",
+    "object",
+    "objects",
+    "scale",
 ]
 
 _KIND_WORDS: Final[dict[str, str]] = {
@@ -46,6 +55,7 @@ _KIND_WORDS: Final[dict[str, str]] = {
     "numbers": "a list of numbers",
     "object": "a mapping",
     "objects": "a list of mappings",
+    "scale": "[lowest, highest] integers or 'pass_fail'",
 }
 
 
@@ -258,8 +268,9 @@ SCORER_INFO: Final[Mapping[str, ScorerInfo]] = {
                 ScorerArg(name="steps", kind="strings", help="evaluation steps for the judge"),
                 ScorerArg(
                     name="scale",
-                    kind="numbers",
-                    help="[lowest, highest] integer score, within 1..5 (default [1, 5])",
+                    kind="scale",
+                    help="[lowest, highest] integer scores, e.g. [0, 10] or [1, 3] (default "
+                    "[1, 5]), or pass_fail (a verdict, no score)",
                 ),
                 ScorerArg(
                     name="examples",
@@ -267,10 +278,12 @@ SCORER_INFO: Final[Mapping[str, ScorerInfo]] = {
                     help="annotated boundary cases: {reply, score, why}",
                 ),
                 ScorerArg(
-                    name="min_score", kind="int", minimum=1, maximum=5, help="pass at this score"
+                    name="min_score",
+                    kind="int",
+                    help="pass at this score (on the scale; default: its highest minus one)",
                 ),
             ),
-            summary="a 1-5 judge rubric written in the suite: criteria, steps, examples",
+            summary="a judge rubric written in the suite: criteria, steps, a scale, examples",
             check=rubric_issues,
         ),
     )
@@ -345,6 +358,8 @@ def _fits(kind: str, value: Any) -> bool:
         return isinstance(value, str)
     if kind in ("strings", "numbers", "objects"):
         return isinstance(value, list)  # the items are checked one by one
+    if kind == "scale":  # its values are the scorer's check (rubric_issues)
+        return isinstance(value, list | str)
     return isinstance(value, dict)
 
 

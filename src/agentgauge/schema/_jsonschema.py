@@ -156,6 +156,12 @@ _ARG_TYPES: dict[str, dict[str, Any]] = {
     "numbers": {"type": "array", "items": {"type": "number"}},
     "object": {"type": "object"},
     "objects": {"type": "array", "items": {"type": "object"}},
+    "scale": {
+        "oneOf": [
+            {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+            {"const": "pass_fail"},
+        ]
+    },
 }
 
 
