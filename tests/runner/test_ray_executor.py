@@ -85,7 +85,12 @@ def _stand_in_scorer() -> None:
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    ctx = ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
+    ctx = ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level=logging.WARNING,
+        _node_ip_address="127.0.0.1",  # loopback only
+    )
     try:
         yield str(ctx.address_info["gcs_address"])
     finally:

@@ -167,6 +167,7 @@ async def arun_suite(
     """
     run_dir = Path(run_dir)
     t0 = time.perf_counter()
+    parse_executor(config.executor)  # a bad --executor stops the run before anything loads
     agent = _agent_spec(suite, config, provider)
     policy = config.code_policy()
     # the suite's code is checked (agent first, then every fake) before any of it is imported
