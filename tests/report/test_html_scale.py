@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from agentgauge.cli._report import command as report_command
+from agentgauge.errors import UserError
 from agentgauge.io import ResultsWriter, iter_results, write_record
 from agentgauge.metrics import summarize
 from agentgauge.report import _html_index as index_mod
@@ -301,3 +302,20 @@ def test_no_secret_reaches_the_page_or_the_chunks(tmp_path: Path) -> None:
             texts += [p.read_text(encoding="utf-8") for p in written.sidecar.iterdir()]
         assert all(secret not in t for t in texts)
         assert any("the key is ***" in t for t in texts)
+
+
+def test_a_file_where_the_sidecar_goes_is_a_user_error(
+    big_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentgauge.cli import cli
+
+    (tmp_path / "report.d").write_text("not a directory")
+    with pytest.raises(UserError, match=r"report\.d: exists and is not a directory"):
+        _write(big_run, tmp_path / "report.html", inline_limit=10)
+    monkeypatch.setattr("agentgauge.report._html.INLINE_LIMIT", 10)
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, ["report", str(big_run), "--format", "html", "-o", str(out)])
+    assert result.exit_code == 2
+    assert "report.d: exists and is not a directory" in result.output
+    assert "Traceback" not in result.output
+    assert (tmp_path / "report.d").read_text() == "not a directory"

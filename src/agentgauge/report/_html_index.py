@@ -25,6 +25,7 @@ from typing import IO
 import orjson
 
 from .._secrets import ScrubbingStream, register_env, scrub
+from ..errors import UserError
 from ..schema import CaseResult
 from ._html_data import MAX_ROW_TEXT, clip, script_json, transcript
 
@@ -226,6 +227,11 @@ class SidecarDetails:
     def __init__(self, directory: Path, *, token_seed: str) -> None:
         register_env()
         self.directory = directory
+        if directory.exists() and not directory.is_dir():
+            raise UserError(
+                f"{directory}: exists and is not a directory; the HTML report of a run this big "
+                "puts its case details there (move that file, or write the report elsewhere)"
+            )
         remove_chunks(directory)
         directory.mkdir(parents=True, exist_ok=True)
         self.token = hashlib.sha256(token_seed.encode()).hexdigest()[:16]
