@@ -2,6 +2,15 @@
 
 from ._api import REPORT_FORMATS, ReportFormat, write_report
 from ._console import render_console
+from ._dashboard import (
+    DASHBOARD_FILE,
+    DashboardAgent,
+    PairSignificance,
+    dashboard_section,
+    render_dashboard,
+)
+from ._dashboard_matrix import matrix_dashboard, write_matrix_dashboard
+from ._dashboard_runs import dashboard_from_runs, write_dashboard
 from ._files import CSV_COLUMNS, write_csv, write_junit
 from ._html import INLINE_LIMIT, HtmlReport, render_html, write_html
 from ._markdown import MARKER, render_markdown
@@ -20,27 +29,36 @@ from ._text import comparison_lines, gate_lines
 
 __all__ = [
     "CSV_COLUMNS",
+    "DASHBOARD_FILE",
     "INLINE_LIMIT",
     "MARKER",
     "MATRIX_MARKER",
     "REPORT_FORMATS",
+    "DashboardAgent",
     "HtmlReport",
     "MatrixTable",
+    "PairSignificance",
     "ReportFormat",
     "comparison_lines",
+    "dashboard_from_runs",
+    "dashboard_section",
     "gate_lines",
+    "matrix_dashboard",
     "matrix_lines",
     "matrix_tables",
     "pairwise_lines",
     "pairwise_markdown",
     "render_console",
+    "render_dashboard",
     "render_html",
     "render_markdown",
     "render_matrix_console",
     "render_matrix_markdown",
     "write_csv",
+    "write_dashboard",
     "write_html",
     "write_junit",
+    "write_matrix_dashboard",
     "write_matrix_junit",
     "write_matrix_reports",
     "write_report",
