@@ -219,3 +219,16 @@ def test_resume_of_a_matrix_interrupted_after_its_first_member(
     code, output = invoke("run", "--resume", str(out), "--trials", "3")
     assert code == 2
     assert "--trials cannot be changed on resume" in output
+
+
+def test_validate_checks_the_matrix_agents(tmp_path: Path) -> None:
+    extra = "matrix:\n  agents:\n    - mock:echo\n    - {agent: 'nosuch:x', label: down}\n"
+    suite = words_suite(tmp_path, words=1, extra=extra)
+    code, output = invoke("validate", str(suite))
+    assert code == 2
+    assert f"{suite}:5: matrix.agents[1].agent: error: unknown provider spec 'nosuch:x'" in output
+    good = words_suite(tmp_path, words=1, extra="matrix:\n  agents: [mock:echo]\n")
+    code, output = invoke("validate", str(good))
+    assert code == 0, output
+    assert "[matrix-of-one]" in output
+    assert "[unknown-provider]" not in output

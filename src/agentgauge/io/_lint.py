@@ -33,6 +33,9 @@ Codes:
 ``no-judge``                a scorer needs a judge and none is configured
 ``unused-judge``            a ``judge:`` on a scorer that never uses one
 ``unmatched-cases``         a scorer's ``cases`` glob matches no case
+``unknown-provider``        ``defaults.agent``, ``defaults.judge`` or a ``matrix`` agent names
+                            no known kind of provider (error)
+``matrix-of-one``           a ``matrix:`` with a single agent (nothing to compare)
 ==========================  =========================================================
 """
 
@@ -205,7 +208,8 @@ class _Linter:
         )
 
     def default_specs(self) -> None:
-        """``defaults.agent`` and ``defaults.judge`` name a known kind of provider."""
+        """``defaults.agent``, ``defaults.judge`` and the matrix agents name a known kind of
+        provider."""
         from ..providers import spec_problem
 
         for name in ("agent", "judge"):
@@ -215,6 +219,23 @@ class _Linter:
                 self.add(
                     "error", "unknown-provider", problem, self.loaded.origin, ("defaults", name)
                 )
+        agents = self.suite.matrix.agents if self.suite.matrix else []
+        for i, entry in enumerate(agents):
+            at: tuple[PathElem, ...] = ("matrix", "agents", i)
+            spec = entry if isinstance(entry, str) else entry.agent
+            problem = spec_problem(spec)
+            if problem is not None:
+                at += () if isinstance(entry, str) else ("agent",)
+                self.add("error", "unknown-provider", problem, self.loaded.origin, at)
+        if len(agents) == 1:
+            self.add(
+                "warning",
+                "matrix-of-one",
+                "the matrix has one agent: there is nothing to compare (add agents, or use "
+                "defaults.agent)",
+                self.loaded.origin,
+                ("matrix", "agents"),
+            )
 
     def duplicate_tools(self) -> None:
         first: dict[str, Origin] = {}
