@@ -116,7 +116,8 @@ def main() -> int:
         print(f"ray fixed start cost (workers up, one case): {fixed:.2f} s")
         print(
             f"ray overhead vs local: {100 * (on_ray / local - 1):+.1f} % end to end, "
-            f"{100 * ((on_ray - fixed) / local - 1):+.1f} % without the fixed start cost"
+            f"{100 * ((on_ray - fixed) / local - 1):+.1f} % without the fixed start cost; "
+            f"{1000 * (on_ray - fixed - local) / (args.n / args.concurrency):.1f} ms added per case"
         )
     finally:
         ray.shutdown()

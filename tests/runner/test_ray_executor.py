@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 ray = pytest.importorskip("ray")
@@ -24,6 +25,7 @@ from agentgauge.errors import MissingExtraError, UserError  # noqa: E402
 from agentgauge.io import iter_results  # noqa: E402
 from agentgauge.runner import RunConfig, read_record, run_suite_file  # noqa: E402
 from agentgauge.runner._executor import parse_executor  # noqa: E402
+from agentgauge.runner._ray_worker import RemoteSlot, SharedLimiter  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -150,6 +152,52 @@ def test_parse_executor_forms_and_errors() -> None:
     ]:
         with pytest.raises(UserError, match=says):
             parse_executor(bad)
+
+
+class _Method:
+    def __init__(self, fn: Any) -> None:
+        self.remote = fn
+
+
+class _LocalActor:
+    """A SharedLimiter called the way a Ray actor handle is (``actor.acquire.remote(...)``)."""
+
+    def __init__(self, limiter: SharedLimiter) -> None:
+        self.acquire = _Method(limiter.acquire)
+        self.release = _Method(limiter.release)
+
+
+def test_cases_sharing_one_remote_slot_each_release_their_own() -> None:
+    limiter = SharedLimiter(2, lease_s=600)
+    slot = RemoteSlot(_LocalActor(limiter))
+    inside = []
+
+    async def case(i: int) -> None:
+        async with slot:
+            inside.append(len(limiter._held))
+            await anyio.sleep(0.01 * (i % 3))
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for i in range(7):
+                tg.start_soon(case, i)
+
+    anyio.run(main)
+    assert limiter.peak() == 2
+    assert max(inside) <= 2
+    assert limiter._held == {}  # every slot given back: none leaked to a wrong token
+
+
+def test_a_slot_of_a_dead_worker_is_taken_back_after_its_lease() -> None:
+    limiter = SharedLimiter(1, lease_s=0.05)
+
+    async def main() -> None:
+        await limiter.acquire("held-by-a-worker-that-died")  # never released
+        with anyio.fail_after(30):
+            await limiter.acquire("next")
+
+    anyio.run(main)
+    assert list(limiter._held) == ["next"]
 
 
 def test_a_bad_executor_is_a_user_error_before_anything_runs(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 import uuid
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -76,16 +77,27 @@ class WorkerReply:
     cache_hits: int
 
 
+#: the slot the current case holds (one object serves every case of a worker at once: the
+#: token of each lives in its own task's context)
+_held_token: ContextVar[str | None] = ContextVar("agentgauge_ray_slot", default=None)
+
+
 class RemoteSlot:
-    """A worker's side of the run's :class:`SharedLimiter`: ``async with`` holds one slot."""
+    """A worker's side of the run's :class:`SharedLimiter`: ``async with`` holds one slot
+    (the cases a worker runs at once share one RemoteSlot, each holding its own slot)."""
 
     def __init__(self, actor: Any) -> None:
         self._actor = actor
 
     async def __aenter__(self) -> str:
         token = uuid.uuid4().hex
-        await self._actor.acquire.remote(token)
-        self._token = token
+        try:
+            await self._actor.acquire.remote(token)
+        except BaseException:  # cancelled while waiting: a slot granted meanwhile goes back
+            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                await self._actor.release.remote(token)
+            raise
+        _held_token.set(token)
         return token
 
     async def __aexit__(
@@ -95,8 +107,12 @@ class RemoteSlot:
         tb: TracebackType | None,
     ) -> None:
         # released even when the case was cancelled (its timeout): a shielded await
+        token = _held_token.get()
+        _held_token.set(None)
+        if token is None:
+            return
         with anyio.CancelScope(shield=True):
-            await self._actor.release.remote(self._token)
+            await self._actor.release.remote(token)
 
 
 class SharedLimiter:
