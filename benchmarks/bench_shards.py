@@ -6,7 +6,8 @@ process so that its peak RSS is its own:
 
 - ``merge``: ``merge_runs(shards, out)`` (two streaming passes),
 - ``summary``: ``summarize(out)`` (one streaming pass; what ``gate`` runs without a baseline),
-- ``compare``: ``compare(out, out)`` (keeps a few numbers per case; what ``gate --baseline`` adds),
+- ``compare``: ``compare(out, out)`` (streams, bounded memory; what ``gate --baseline`` adds;
+  ``bench_compare.py`` measures it on two different runs),
 - ``baseline``: importing agentgauge and nothing else (the floor under the three).
 
 Prints medians over ``--runs`` runs of wall time, CPU time per case and peak RSS.
@@ -137,7 +138,7 @@ def main() -> None:
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="also time compare (it keeps a few hundred bytes per case: mind --cases)",
+        help="also time compare (it reads the merged run twice)",
     )
     parser.add_argument("--dir", type=Path, default=None, help="scratch folder (default: a temp)")
     args = parser.parse_args()
