@@ -212,3 +212,25 @@ def test_the_watch_catches_script_errors_and_dialogs(browser: Any, tmp_path: Pat
     assert w.requests == ["http://127.0.0.1:9/x.png"]
     with pytest.raises(AssertionError):
         w.clean()
+
+
+def test_the_run_report_shows_the_section_for_its_agent(browser: Any, tmp_path: Path) -> None:
+    import io
+
+    from agentgauge.report import write_report
+
+    buf = io.StringIO()
+    write_report(HERE / "fixtures" / "new", "html", buf)
+    path = tmp_path / "report.html"
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    w = Watched(browser)
+    page = w.page
+    page.goto(path.as_uri())
+    section = page.locator("section#dashboard")
+    assert section.is_visible()
+    assert section.locator(".agd-card").count() == 3  # one agent, three columns
+    assert section.locator(".agd-best").count() == 0  # nothing to compare with
+    assert section.locator("svg.agd-radar polygon.agd-poly").count() == 1
+    assert section.locator("table.agd-matrix").count() == 0
+    assert section.locator("input[data-toggle]").count() == 0  # no script of its own needed
+    w.clean()
