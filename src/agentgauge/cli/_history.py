@@ -15,7 +15,7 @@ import click
 if TYPE_CHECKING:
     from ..metrics import HistoryEntry, MetricTrend
 
-__all__ = ["command", "history_options"]
+__all__ = ["command", "history_options", "judge_samples_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,6 +31,18 @@ history_option = click.option(
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help=_HISTORY_HELP,
+)
+
+
+#: ``--judge-samples K`` (stored as ``judge_samples``): for ``run`` and ``score``
+judge_samples_option = click.option(
+    "--judge-samples",
+    "judge_samples",
+    type=click.IntRange(1, 25),
+    default=None,
+    envvar="AGENTGAUGE_JUDGE_SAMPLES",
+    help="Judgements per judged question for every judge scorer (majority vote; overrides "
+    "the suite's judge_samples and each scorer's). Recorded in run.json.",
 )
 
 

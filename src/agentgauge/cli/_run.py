@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ._history import history_options
+from ._history import history_options, judge_samples_option
 from ._options import allow_suite_code_option
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ _RECORDED_OPTIONS = {
     "stream": "--stream",
     "tool_mode": "--tool-mode",
     "shard": "--shard",
+    "judge_samples": "--judge-samples",
 }
 
 
@@ -254,6 +255,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     help="Also send the run as OpenTelemetry traces to this OTLP/HTTP receiver.",
 )
 @allow_suite_code_option
+@judge_samples_option
 @history_options
 def command(
     suite: Path | None,
@@ -402,6 +404,7 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         allow_suite_code=f["allow_suite_code"] or None,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
         judge=f["judge"],
+        judge_samples=f["judge_samples"],
         shard=Shard.parse(f["shard"]) if f["shard"] else None,
         executor=f["executor"] or "local",
     )

@@ -18,7 +18,7 @@ import click
 
 from ..io import load_suite_any
 from ..runner import RunConfig, ScoreOutcome, score_responses
-from ._history import history_options
+from ._history import history_options, judge_samples_option
 from ._options import allow_suite_code_option
 
 __all__ = ["command"]
@@ -85,6 +85,7 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     help="Leave out cases with no response (default: record them as errors).",
 )
 @allow_suite_code_option
+@judge_samples_option
 @history_options
 def command(
     suite: Path,
@@ -94,6 +95,7 @@ def command(
     overwrite: bool,
     skip_missing: bool,
     allow_suite_code: bool,
+    judge_samples: int | None,
     history: Path | None,
     no_history: bool,
 ) -> None:
@@ -123,7 +125,9 @@ def command(
         skip_missing=skip_missing,
         # the suite's own code (python: scorers and judges) runs only with the opt-in
         run_config=RunConfig(
-            suite_path=str(suite.resolve()), allow_suite_code=allow_suite_code or None
+            suite_path=str(suite.resolve()),
+            allow_suite_code=allow_suite_code or None,
+            judge_samples=judge_samples,
         ),
     )
     # the suite's gates are given here so that metrics does not load the suite file again

@@ -98,6 +98,10 @@ class RunConfig:
     extra_scorers: Sequence[ExtraScorer] = ()
     #: the judge spec the extra scorers use, recorded in run.json (set by ``run --judge``)
     judge: str | None = None
+    #: judgements per judged question for every judge scorer of the suite (``--judge-samples``:
+    #: overrides ``defaults.judge_samples`` and each scorer's own ``judge_samples``); None: the
+    #: suite's. Recorded in run.json (``options.judge_samples``), so a resume keeps it
+    judge_samples: int | None = None
     #: fsync results.jsonl after every line (slower; survives power loss, not just kill -9)
     fsync: bool = False
     #: extra information recorded in run.json (the CLI stores the suite path here); its folder
@@ -218,6 +222,7 @@ def _config_from_record(
         suite_path=record.suite_path,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
         judge=judge,
+        judge_samples=_int(opts.get("judge_samples")),
         allow_suite_code=allow_suite_code,
         executor=executor or str(opts.get("executor") or "local"),
     )

@@ -45,9 +45,22 @@ def with_suite_scorers(config: RunConfig, suite: Suite) -> RunConfig:
     if not suite.scorers and not spec:
         return replace(config, suite_scorers=False)
     jc = JudgeConfig(cache=config.cache, cache_dir=config.cache_dir, seed=config.seed)
+    if config.judge_samples is not None:  # --judge-samples: over the suite's and each scorer's
+        jc = replace(jc, samples=config.judge_samples)
+        suite = _with_judge_samples(suite, config.judge_samples)
     extra = scorers_for_suite(suite, judge=spec, config=jc)
     return replace(
         config, extra_scorers=(*config.extra_scorers, *extra), judge=spec, suite_scorers=False
+    )
+
+
+def _with_judge_samples(suite: Suite, samples: int) -> Suite:
+    """``suite`` with ``samples`` judgements per question everywhere (defaults and scorers)."""
+    return suite.model_copy(
+        update={
+            "defaults": suite.defaults.model_copy(update={"judge_samples": samples}),
+            "scorers": [r.model_copy(update={"judge_samples": None}) for r in suite.scorers],
+        }
     )
 
 

@@ -241,6 +241,8 @@ def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, Jso
         "mode": config.scoring.mode,
         "agent_source": agent_source,
         "base_url": redact(str(base_url)) if base_url is not None else None,
+        # only when given, so the configuration hash of a run without it stays what it was
+        **({"judge_samples": config.judge_samples} if config.judge_samples is not None else {}),
     }
 
 

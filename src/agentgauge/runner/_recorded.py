@@ -181,6 +181,8 @@ async def _score_locked(
             if aclose is not None:
                 await aclose()
     options = _options(config, responses, responses_path, skipped, unknown)
+    if base.judge_samples is not None:
+        options["judge_samples"] = base.judge_samples
     record = RunRecord(
         run_id=run_dir.name,
         suite=suite.name,
