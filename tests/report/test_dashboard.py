@@ -421,3 +421,18 @@ def test_a_matrix_where_no_agent_finished_still_says_why() -> None:
     assert "no agent finished" in doc.xpath("//h2")[0].text_content()
     assert doc.xpath('//p[@class="agd-warning"]')[0].text_content().endswith("ImportError")
     assert doc.xpath('//div[contains(@class,"agd-card")]') == []
+
+
+def test_a_secret_in_the_environment_never_reaches_the_page(
+    matrix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-dashboard-test-0123456789abcdef"
+    monkeypatch.setenv("DASHBOARD_TEST_API_KEY", secret)
+    comparison = compare_matrix(matrix)
+    leaky = comparison.agents[2].model_copy(
+        update={"status": "failed", "error": f"401 for key {secret}"}
+    )
+    odd = comparison.model_copy(update={"agents": [*comparison.agents[:2], leaky]})
+    page = write_matrix_dashboard(tmp_path, odd).read_text(encoding="utf-8")
+    assert "401 for key ***" in page
+    assert secret not in page
