@@ -67,39 +67,39 @@ def _flat(scores: list[Score], depth: int = 0) -> Iterator[tuple[Score, int]]:
             yield from _flat(s.parts, depth + 1)
 
 
-def _compact(value: Any) -> Any:
-    """``value`` without the keys whose value is ``""`` or ``[]`` (the page fills them back in):
-    on a big run's sidecar that is about a third of the bytes."""
-    if isinstance(value, dict):
-        return {k: _compact(v) for k, v in value.items() if v != "" and v != []}
-    if isinstance(value, list):
-        return [_compact(v) for v in value]
-    return value
+def _kept(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` without the keys whose value is ``""`` or ``[]`` (the page fills them back in):
+    on a big run's sidecar that is a fifth of the bytes."""
+    return {k: v for k, v in d.items() if v != "" and v != []}
 
 
 def transcript(r: CaseResult) -> dict[str, Any]:
     """Everything an opened case shows: messages, calls, scores, and the trace timing (keys
     whose value is empty are left out)."""
-    return dict(_compact(_transcript(r)))
+    return _kept(_transcript(r))
 
 
 def _transcript(r: CaseResult) -> dict[str, Any]:
     start = min((e.start for e in r.trace), default=0.0)
     return {
         "messages": [
-            {
-                "role": m.role,
-                "content": clip(m.content) if m.content else "",
-                "name": m.name or "",
-                "tool_call_id": m.tool_call_id or "",
-                "tool_calls": [
-                    {"name": c.name, "arguments": _json_text(c.arguments), "id": c.id or ""}
-                    for c in m.tool_calls
-                ],
-            }
+            _kept(
+                {
+                    "role": m.role,
+                    "content": clip(m.content) if m.content else "",
+                    "name": m.name or "",
+                    "tool_call_id": m.tool_call_id or "",
+                    "tool_calls": [
+                        _kept(
+                            {"name": c.name, "arguments": _json_text(c.arguments), "id": c.id or ""}
+                        )
+                        for c in m.tool_calls
+                    ],
+                }
+            )
             for m in r.messages
         ],
-        "calls": [{"name": c.name, "arguments": _json_text(c.arguments)} for c in r.calls],
+        "calls": [_kept({"name": c.name, "arguments": _json_text(c.arguments)}) for c in r.calls],
         "text": clip(r.text) if r.text else "",
         "error": clip(r.error) if r.error else "",
         "explanation": clip(r.explanation),
@@ -107,33 +107,37 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
         "expected_behavior": r.expected_behavior or "",
         "expected_tools": r.expected_tools,
         "scores": [
-            {
-                "name": s.name,
-                "depth": depth,
-                "value": round(s.value, 4),
-                "passed": s.passed,
-                "explanation": clip(s.explanation, 2000),
-                "expected": s.expected or "",
-                "actual": s.actual or "",
-            }
+            _kept(
+                {
+                    "name": s.name,
+                    "depth": depth,
+                    "value": round(s.value, 4),
+                    "passed": s.passed,
+                    "explanation": clip(s.explanation, 2000),
+                    "expected": s.expected or "",
+                    "actual": s.actual or "",
+                }
+            )
             for s, depth in _flat(r.scores)
         ],
         "trace": [
-            {
-                "kind": e.kind,
-                "turn": e.turn,
-                "offset_ms": round((e.start - start) * 1000, 1),
-                "latency_ms": round(e.latency_ms, 1),
-                "name": (e.tool or "") if e.kind == "tool" else (e.model or ""),
-                "arguments": _json_text(e.arguments) if e.arguments is not None else "",
-                "result": _json_text(e.result) if e.result is not None else "",
-                "tokens": [e.usage.input_tokens, e.usage.output_tokens] if e.usage else None,
-                "ttft_ms": round(e.ttft_ms, 1) if e.ttft_ms is not None else None,
-                "cached": e.cached,
-                "attempts": e.attempts,
-                "fault": e.fault or "",
-                "error": clip(e.error, 2000) if e.error else "",
-            }
+            _kept(
+                {
+                    "kind": e.kind,
+                    "turn": e.turn,
+                    "offset_ms": round((e.start - start) * 1000, 1),
+                    "latency_ms": round(e.latency_ms, 1),
+                    "name": (e.tool or "") if e.kind == "tool" else (e.model or ""),
+                    "arguments": _json_text(e.arguments) if e.arguments is not None else "",
+                    "result": _json_text(e.result) if e.result is not None else "",
+                    "tokens": [e.usage.input_tokens, e.usage.output_tokens] if e.usage else None,
+                    "ttft_ms": round(e.ttft_ms, 1) if e.ttft_ms is not None else None,
+                    "cached": e.cached,
+                    "attempts": e.attempts,
+                    "fault": e.fault or "",
+                    "error": clip(e.error, 2000) if e.error else "",
+                }
+            )
             for e in r.trace
         ],
         "usage": [r.usage.input_tokens, r.usage.output_tokens],

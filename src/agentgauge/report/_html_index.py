@@ -73,9 +73,8 @@ class _Column:
         self._sep = ""
 
     def add(self, fragment: str) -> None:
-        self._fh.write(self._sep)
         # scrubbed whole here: copied out later in blocks, a secret could straddle two of them
-        self._fh.write(scrub(fragment))
+        self._fh.write(self._sep + scrub(fragment))
         self._sep = ","
 
     def copy_to(self, out: IO[str]) -> None:
