@@ -109,32 +109,30 @@ class SampleSize(Model):
 
 def _parts(r: CaseResult) -> tuple[float, ...]:
     """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS."""
-    return tuple(x for pair in _pairs(r) for x in pair)
-
-
-def _pairs(r: CaseResult) -> tuple[tuple[float, float], ...]:
     scored = r.status != "error"
-
-    def rate(ok: bool | None) -> tuple[float, float]:
-        return (0, 0) if ok is None or not scored else (int(ok), 1)
-
-    verdict = tool_selection_verdict(r) if scored else None
-    selection = verdict[0] if verdict else None
-    sel = rate(selection) if verdict else (0, 0)
-    args = rate(argument_verdict(r, selection)) if scored else (0, 0)
-    bv = behavior_verdict(r) if scored else None
-    behaviour = rate(bv[0]) if bv is not None and bv[1] != "tool_call" else (0, 0)
+    passed = int(r.status == "passed")
+    if not scored:
+        sel = args = behaviour = (0, 0)
+    else:
+        verdict = tool_selection_verdict(r)
+        selection = verdict[0] if verdict else None
+        sel = (0, 0) if selection is None else (int(selection), 1)
+        ok = argument_verdict(r, selection)
+        args = (0, 0) if ok is None else (int(ok), 1)
+        bv = behavior_verdict(r)
+        wanted = bv is not None and bv[0] is not None and bv[1] != "tool_call"
+        behaviour = (int(bool(bv and bv[0])), 1) if wanted else (0, 0)
     multi = scored and is_multi_step(r)
     return (
-        (int(r.status == "passed"), int(scored)),  # pass_rate
-        sel,  # tool_selection_accuracy
-        args,  # argument_accuracy
-        behaviour,  # behavior_accuracy
-        (int(r.status == "passed"), 1) if multi else (0, 0),  # task_completion
-        (int(not scored), 1),  # error_rate
-        (r.latency_ms, 1) if r.latency_ms > 0 else (0, 0),  # latency_ms
-        (r.usage.input_tokens + r.usage.output_tokens, 1),  # tokens
-        (r.cost_usd, 1) if r.cost_usd is not None else (0, 0),  # cost_usd
+        *(passed, int(scored)),  # pass_rate
+        *sel,  # tool_selection_accuracy
+        *args,  # argument_accuracy
+        *behaviour,  # behavior_accuracy
+        *((passed, 1) if multi else (0, 0)),  # task_completion
+        *(int(not scored), 1),  # error_rate
+        *((r.latency_ms, 1) if r.latency_ms > 0 else (0, 0)),  # latency_ms
+        *(r.usage.input_tokens + r.usage.output_tokens, 1),  # tokens
+        *((r.cost_usd, 1) if r.cost_usd is not None else (0, 0)),  # cost_usd
     )
 
 
