@@ -373,3 +373,27 @@ def test_big_table_without_its_sidecar_says_so(
     text = page.locator("#case-detail").inner_text()
     assert "could not load report.d/cases-0000.js" in text
     assert "keep the directory report.d/ next to this page" in text
+
+
+def test_big_table_ignores_a_chunk_of_another_report(
+    browser: Any, big_page: Path, tmp_path: Path
+) -> None:
+    page_copy = tmp_path / "report.html"
+    page_copy.write_bytes(big_page.read_bytes())
+    (tmp_path / "report.d").mkdir()
+    chunk = (big_page.parent / "report.d" / "cases-0000.js").read_text(encoding="utf-8")
+    token = chunk.split('"')[1]
+    other = chunk.replace(token, "0" * len(token), 1).replace("Where is order 42?", "FORGED", 1)
+    (tmp_path / "report.d" / "cases-0000.js").write_text(other, encoding="utf-8")
+    w = Watched(browser)
+    page = w.page
+    page.goto(page_copy.as_uri())
+    page.fill("#q", "case-00042")
+    page.locator("#cases-table tr.row").first.click()
+    page.wait_for_function(
+        "document.querySelector('#case-detail .detail p.muted') !== null", timeout=5000
+    )
+    text = page.locator("#case-detail").inner_text()
+    assert "report.d/cases-0000.js is not part of this report" in text
+    assert "FORGED" not in text
+    w.clean()
