@@ -38,6 +38,12 @@ tools:
     description: Current weather in a city
     parameters: {type: object, properties: {city: {type: string}}, required: [city]}
     simulation: {result: {temp_c: 12}}
+scorers:  # wired by each worker itself: a worker without them would pass the "sorry" replies
+  - scorer: assert
+    args: {not_contains: [sorry]}
+  - scorer: relevance  # a judge: it holds a cache and a lock, which cannot be sent
+    judge: "mock:"
+    cases: ["c01-*"]
 defaults:
   faults: [{kind: error, rate: 0.4}]
 cases:
@@ -124,13 +130,14 @@ def _config(agent: str, **kw: Any) -> RunConfig:
     return RunConfig(**base)
 
 
-def _verdicts(run_dir: Path) -> dict[tuple[str, int], tuple[str, float | None, str]]:
+def _verdicts(run_dir: Path) -> dict[tuple[str, int], tuple[str, float | None, str, str]]:
     out = {}
     for r in iter_results(run_dir):
         key = (r.case_id, r.trial)
         assert key not in out, f"{key} written twice"
         calls = ",".join(f"{c.name}({c.arguments})" for c in r.calls)
-        out[key] = (r.status, r.score, f"{calls}|{r.text}")
+        scores = ",".join(f"{s.name}={s.passed}" for s in r.scores)
+        out[key] = (r.status, r.score, f"{calls}|{r.text}", scores)
     return out
 
 
@@ -249,6 +256,7 @@ def test_same_verdicts_as_the_local_executor(tmp_path: Path, cluster: str) -> No
     statuses = Counter(v[0] for v in expected.values())
     assert statuses["passed"] > 0
     assert statuses["failed"] > 0
+    assert any("assert=False" in v[3] for v in expected.values())  # the suite's scorer failed one
     assert _verdicts(on_ray.run_dir) == expected
     assert (on_ray.passed, on_ray.failed, on_ray.errors) == (
         local.passed,

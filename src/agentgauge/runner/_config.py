@@ -120,6 +120,10 @@ class RunConfig:
     #: ``judge`` / ``defaults.judge``) to ``extra_scorers``, as ``agentgauge run`` does; False:
     #: only ``extra_scorers`` (e.g. when they already hold the suite's scorers)
     suite_scorers: bool = True
+    #: how many of ``extra_scorers`` (the last ones) ``suite_scorers`` added: a remote worker
+    #: (``--executor ray``) builds those itself instead of receiving them (judges hold open
+    #: caches and sessions, which do not cross processes)
+    suite_scorer_count: int = 0
 
     @classmethod
     def from_record(

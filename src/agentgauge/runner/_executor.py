@@ -131,6 +131,15 @@ def _refuse_real_tools(spec: ExecutorSpec, suite: Suite, ctx: CaseContext) -> No
         )
 
 
+def _own_scorers_only(config: RunConfig) -> RunConfig:
+    """``config`` without the scorers the suite's ``scorers:`` added (a worker adds them itself,
+    as a local run does); the caller's own extra scorers stay (they must pickle)."""
+    if config.suite_scorers or not config.suite_scorer_count:
+        return config
+    own = tuple(config.extra_scorers)[: len(config.extra_scorers) - config.suite_scorer_count]
+    return replace(config, extra_scorers=own, suite_scorers=True, suite_scorer_count=0)
+
+
 @contextlib.asynccontextmanager
 async def open_drive(
     spec: ExecutorSpec,
@@ -151,7 +160,7 @@ async def open_drive(
     from ._ray import ray_drive
     from ._ray_worker import WorkerSetup
 
-    given = remote.config
+    given = _own_scorers_only(remote.config)
     cache_dir = given.cache_dir or (default_cache_dir() if given.cache else None)
     setup = WorkerSetup(
         suite=suite.model_copy(update={"cases": []}),

@@ -50,7 +50,11 @@ def with_suite_scorers(config: RunConfig, suite: Suite) -> RunConfig:
         suite = _with_judge_samples(suite, config.judge_samples)
     extra = scorers_for_suite(suite, judge=spec, config=jc)
     return replace(
-        config, extra_scorers=(*config.extra_scorers, *extra), judge=spec, suite_scorers=False
+        config,
+        extra_scorers=(*config.extra_scorers, *extra),
+        judge=spec,
+        suite_scorers=False,
+        suite_scorer_count=len(extra),
     )
 
 

@@ -121,7 +121,8 @@ class _RayDrive:
         except Exception as exc:  # a provider object or scorer that does not pickle
             raise UserError(
                 f"--executor {self._spec}: the run cannot be sent to Ray workers "
-                f"({_first_line(exc)}); pass the agent as a spec (--agent) instead of an object"
+                f"({_first_line(exc)}): a provider object or extra scorer given from Python must "
+                "pickle (or give the agent as a spec)"
             ) from None
         try:  # a worker that cannot build its context fails the run here, once
             for actor in self._actors:
