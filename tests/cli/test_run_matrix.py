@@ -147,6 +147,45 @@ def test_a_python_agent_in_the_matrix_needs_the_suite_code_opt_in(tmp_path: Path
     assert not out.exists()  # nothing ran, not even the first member
 
 
+def test_a_matrix_entry_sets_the_generation_of_its_agent(tmp_path: Path) -> None:
+    """temperature, max_tokens and seed reach the requests of that member only."""
+    (tmp_path / "agent.py").write_text(
+        "from agentgauge.providers import ModelResponse\n"
+        "from agentgauge.schema import Message\n"
+        "async def agent(request):\n"
+        "    c = request.config\n"
+        "    text = f'word0 t={c.temperature} m={c.max_tokens} s={c.seed}'\n"
+        "    return ModelResponse(message=Message(role='assistant', content=text))\n"
+    )
+    extra = (
+        "matrix:\n  agents:\n    - python:agent.py:agent\n"
+        "    - {agent: 'python:agent.py:agent', label: warm, temperature: 0.7, max_tokens: 64,"
+        " seed: 5}\n"
+    )
+    suite = words_suite(tmp_path, words=1, extra=extra)
+    out = tmp_path / "out"
+    code, output = invoke("run", str(suite), "-o", str(out), "--allow-suite-code")
+    assert code == 0, output
+    plain = {r.text for r in iter_results(out / "python-agent.py-agent")}
+    warm = {r.text for r in iter_results(out / "warm")}
+    assert plain == {"word0 t=0.0 m=None s=0"}
+    assert warm == {"word0 t=0.7 m=64 s=5"}
+    # resume of the finished matrix: nothing runs, so nothing needs the opt-in
+    env = {"AGENTGAUGE_CONFIG": "/none"}
+    code, output = invoke("run", "--resume", str(out), "--no-history", env=env)
+    assert code == 0, output
+    # a member left to run is the suite's code again: refused without the opt-in
+    manifest = json.loads((out / "matrix.json").read_text())
+    manifest["members"][1]["state"] = "failed"
+    (out / "matrix.json").write_text(json.dumps(manifest))
+    code, output = invoke("run", "--resume", str(out), "--no-history", env=env)
+    assert code == 2
+    assert "--allow-suite-code" in output
+    code, output = invoke("run", "--resume", str(out), "--no-history", "--allow-suite-code")
+    assert code == 0, output
+    assert {r.text for r in iter_results(out / "warm")} == {"word0 t=0.7 m=64 s=5"}
+
+
 def test_a_member_that_cannot_run_is_recorded_and_the_others_run(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, output = invoke(

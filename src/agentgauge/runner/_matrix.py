@@ -379,13 +379,14 @@ def run_matrix(
         )
     chosen = list(members) if members is not None else _suite_members(suite)
     check_labels(chosen, "--agent" if members is not None else "matrix.agents")
+    records = [m.record() for m in chosen]  # the specs as the suite wrote them
     chosen = _checked_suite_members(path, config, chosen)
     manifest = MatrixManifest(
         suite=suite.name,
         suite_path=config.suite_path or str(path.resolve()),
         started_at=datetime.now(UTC).isoformat(timespec="seconds"),
         options=_shared_options(config),
-        members=[m.record() for m in chosen],
+        members=records,
     )
     _write_manifest(out_dir, manifest)
     plan = [(m, m.apply(config)) for m in chosen]
