@@ -325,3 +325,22 @@ def test_latency_percentiles_stay_within_half_a_percent_in_bounded_counters() ->
         assert got == pytest.approx(want, rel=0.005), q
     # a wrong bucket (one off) would be 1 % away: the check can fail
     assert lat.p95 != pytest.approx(percentile(exact, 95) * 1.01, rel=0.004)
+
+
+def test_a_regression_gate_on_spilled_runs_fails_a_worse_run_and_passes_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentgauge.metrics import gate_run
+    from agentgauge.schema import Gates
+
+    monkeypatch.setattr(_spill, "MEMORY_BYTES", 3000)
+    monkeypatch.setattr(_acc, "CASES_HELD", 40)
+    base, new = _runs(tmp_path, 600, 2)  # new passes 7 in 10 trials where base passed 6
+    gates = Gates(max_regression_points=1.0, require_significance=True, min_sample_size=1)
+    _, report, cmp = gate_run(base, gates=gates, baseline=new)  # base is worse than new
+    assert cmp is not None
+    assert cmp.counts["broken"] > cmp.counts["fixed"]
+    assert not report.passed
+    assert any(not c.passed and "pass" in c.name for c in report.checks)
+    _, same, _ = gate_run(new, gates=gates, baseline=new)
+    assert same.passed
