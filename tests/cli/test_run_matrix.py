@@ -271,3 +271,16 @@ def test_validate_checks_the_matrix_agents(tmp_path: Path) -> None:
     assert code == 0, output
     assert "[matrix-of-one]" in output
     assert "[unknown-provider]" not in output
+
+
+def test_each_member_is_recorded_in_the_run_history(tmp_path: Path) -> None:
+    from agentgauge.metrics import read_history
+
+    history = tmp_path / "history.sqlite"
+    code, output = invoke(
+        "run", str(words_suite(tmp_path, words=2)), "--agent", "mock:", "--agent", "mock:echo",
+        "-o", str(tmp_path / "out"), "--history", str(history),
+    )  # fmt: skip
+    assert code == 0, output
+    rows = read_history(path=history)
+    assert sorted(r.agent for r in rows) == ["mock:", "mock:echo"]
