@@ -116,3 +116,78 @@ def test_calibrate_cli_takes_the_suite_and_refuses_rubric_lines_without_it() -> 
     data = json.loads(ok.output)
     assert data["tasks"][0]["task"] == "rubric:apology"
     assert data["tasks"][0]["labels"] == ["1", "2", "3"]
+
+
+class ScaleRule:
+    """pass_fail rubric 'polite': pass when the reply says please; 0..10 rubric 'detail': the
+    reply's word count, at most 10."""
+
+    name = "test:scale-rule"
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        system = request.messages[0].content or ""
+        user = request.messages[1].content or ""
+        reply = re.search(r"<agent_output id=\"\w+\">\n(.*?)\n</agent_output>", user, re.DOTALL)
+        text = reply.group(1) if reply else ""
+        if "rubric.polite" in system:
+            answer: dict[str, object] = {"verdict": "pass" if "please" in text.lower() else "fail"}
+        else:
+            answer = {"score": min(10, len(text.split()))}
+        body = orjson.dumps({"reasoning": "rule", **answer}).decode()
+        return ModelResponse(message=Message(role="assistant", content=body))
+
+
+SCALES_SUITE = """\
+name: scales
+tools: []
+scorers:
+  - scorer: rubric
+    args: {name: polite, criteria: The reply is polite., scale: pass_fail}
+  - scorer: rubric
+    args: {name: detail, criteria: The reply gives detail., scale: [0, 10]}
+cases:
+  - {id: c1, input: hi}
+"""
+
+
+def test_pass_fail_and_zero_to_ten_rubrics_are_calibrated_on_their_own_labels(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SCALES_SUITE)
+    lines = [
+        ("rubric:polite", "Please wait a moment.", "pass"),
+        ("rubric:polite", "Wait.", "fail"),
+        ("rubric:polite", "Could you please hold on?", "pass"),
+        ("rubric:polite", "Thank you for waiting.", "pass"),  # the rule misses this one
+        ("rubric:detail", "Yes.", 1),
+        ("rubric:detail", "It opens at nine and closes at six.", 8),
+        ("rubric:detail", "one two three four five six seven eight nine ten eleven", 10),
+    ]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        "".join(
+            json.dumps({"task": t, "inputs": {"agent_output": o}, "label": lab}) + "\n"
+            for t, o, lab in lines
+        )
+    )
+    judge = Judge(ScaleRule(), JudgeConfig(cache=False))  # type: ignore[arg-type]
+    rubrics = suite_rubrics(suite, judge)
+    report = anyio.run(lambda: calibrate(judge, read_labels(labels, rubrics), rubrics=rubrics))
+    detail, polite = report.tasks
+    assert polite.labels == ("fail", "pass")
+    assert polite.weighted_kappa is None
+    assert polite.agreement == pytest.approx(3 / 4)
+    assert polite.disagreements == ("3: human pass, judge fail",)
+    assert detail.labels == tuple(str(x) for x in range(11))
+    assert detail.agreement == 1.0
+    assert detail.weighted_kappa == pytest.approx(1.0)
+    for task, label, message in (
+        ("rubric:polite", 7, r"label 7 is not one of \['fail', 'pass'\]"),
+        ("rubric:detail", 11, r"label 11 must be an integer 0-10"),
+    ):
+        labels.write_text(
+            json.dumps({"task": task, "inputs": {"agent_output": "x"}, "label": label}) + "\n"
+        )
+        with pytest.raises(UserError, match=message):
+            read_labels(labels, rubrics)
