@@ -12,7 +12,7 @@ Reproduces the table "How good is each offline judge" in docs/judges.md:
 - with ``--judge SPEC`` (repeatable), any other judge.
 
 Figures per option and task: n, accuracy, Cohen's kappa (quadratic-weighted for the 1-5
-groundedness score), the same on the ``held-`` lines only, and judge errors.
+groundedness and relevance scores), the same on the ``held-`` lines only, and judge errors.
 
 ``--pairwise`` measures the pairwise judge instead (``compare --judge``): two runs built from
 the 20 held-out equivalence questions, the base run answering each with the wrong reply and the
@@ -49,6 +49,7 @@ SETS = {
     "equivalence": "equivalence.jsonl",
     "behavior": "behavior.jsonl",
     "groundedness": "groundedness.jsonl",
+    "relevance": "relevance.jsonl",
 }
 #: the groundedness set read as two labels: every claim supported (the 1-5 score is 5) or not
 BINARY = ("unsupported", "supported")
@@ -153,7 +154,7 @@ async def judge_figures(judge: Judge, option: str) -> list[Figures]:
                 ordinal=ordinal,
             )
         )
-        if ordinal:
+        if name == "groundedness":
             out.append(
                 figures(
                     option,

@@ -49,6 +49,7 @@ def _published(option: str, section: str = "How good is each offline judge") -> 
             {"direct": 22, "tool_call": 22, "request_for_info": 22, "cannot_answer": 22},
         ),
         ("groundedness", "groundedness", 72, None),
+        ("relevance", "relevance", 42, {"5": 14, "3": 14, "1": 14}),
     ],
 )
 def test_the_sets_load_with_their_splits_and_balance(
@@ -81,7 +82,7 @@ def test_the_equivalence_set_holds_each_hard_negative_kind() -> None:
 def test_published_mock_judge_figures_are_what_calibrate_gives() -> None:
     computed = [f.markdown() for f in _script().mock_figures()]
     published = _published("mock:judge")
-    assert len(computed) == 4
+    assert len(computed) == 5
     assert published == computed
 
 
