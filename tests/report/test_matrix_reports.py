@@ -60,8 +60,11 @@ def test_markdown_is_a_pr_comment_with_every_table(tmp_path: Path) -> None:
     )
     assert "| 3 | down | nosuch:x | – | – | – | – | – | failed |" in lines
     assert "| echo vs mock | 9 | 1 | 8 | +77.8 pts [" in md
-    assert "| echo | 0.0% (0/1) |" not in md  # scenarios are rows, agents columns
-    assert "| fixed | 100.0% (1/1) | 0.0% (0/1) |" in lines
+    # scenarios are rows, the finished agents columns, best first (as in every table)
+    assert "| scenario | echo | mock |" in lines
+    assert "| fixed | 0.0% (0/1) | 100.0% (1/1) |" in lines
+    cost = lines.index("### Cost (per result)")
+    assert lines[cost + 4].startswith("| echo |")
     assert "- echo passes significantly more cases than mock" in md
     assert any(line.startswith("- warning: down (nosuch:x) did not run:") for line in lines)
 

@@ -62,13 +62,15 @@ def _gates(a: MatrixAgentStats) -> str:
     return "pass" if a.gates_passed else "FAIL: " + ", ".join(a.gate_failures)
 
 
-def _done(c: MatrixComparison) -> list[MatrixAgentStats]:
-    return [a for a in c.agents if a.status == "done"]
-
-
 def _ranked(c: MatrixComparison) -> list[MatrixAgentStats]:
     by = {a.label: a for a in c.agents}
-    return [by[label] for label in c.ranking if label in by] or list(c.agents)
+    ranked = [by[label] for label in c.ranking if label in by]
+    return ranked if len(ranked) == len(c.agents) else list(c.agents)
+
+
+def _done(c: MatrixComparison) -> list[MatrixAgentStats]:
+    """The finished agents, best first (every table lists them in this order)."""
+    return [a for a in _ranked(c) if a.status == "done"]
 
 
 def _quality(c: MatrixComparison) -> MatrixTable:
@@ -294,7 +296,8 @@ def write_matrix_junit(out_dir: Path | str, c: MatrixComparison, out: IO[str]) -
 
     out = scrubbing(out)
     out_dir = Path(out_dir)
-    members = [(a, out_dir / a.run_dir) for a in _done(c)]
+    # in the matrix's order (not the ranking): CI test reports keep one order run after run
+    members = [(a, out_dir / a.run_dir) for a in c.agents if a.status == "done"]
     counts = [junit_counts(run_dir) for _, run_dir in members]
     tests = sum(n.tests for n in counts)
     failures = sum(n.failures for n in counts)
