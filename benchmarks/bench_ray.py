@@ -6,14 +6,15 @@ process and answers every request after a fixed latency L; each case is one mode
 short question answered in text), scored as usual, with the cache off. The Ray cluster is one
 local instance started once (``ray.init(num_cpus=W)``): the figures are what a run costs on a
 cluster that already exists. Each Ray run still starts its own worker actors; that fixed cost
-is measured on its own (a run of one case) and reported apart from the per-case overhead.
+(joining Ray, starting the actors, each building its agent) is logged by the executor and
+reported apart from the per-case overhead.
 
-    python benchmarks/bench_ray.py                           # N=2000 cases, C=32, L=50 ms
-    python benchmarks/bench_ray.py -n 4000 -c 64 --runs 5
+    python benchmarks/bench_ray.py                           # N=2000 cases, C=32, L=200 ms
+    python benchmarks/bench_ray.py -n 2000 --latency-ms 50 --runs 5
 
-Reported per executor: median wall time over ``--runs`` runs (after one warm-up run of each),
-cases/s, and for Ray the overhead against local, end to end and with the fixed start cost
-taken out.
+Reported per executor: median wall time over ``--runs`` runs (after one warm-up run of each;
+local and Ray alternate), cases/s, and for Ray the overhead against local, end to end and once
+its workers are up (each run's own start time taken out).
 """
 
 from __future__ import annotations
@@ -40,6 +41,21 @@ def _suite(n: int) -> Suite:
     return Suite.model_validate({"name": "bench-ray", "cases": cases})
 
 
+class _StartTimes(logging.Handler):
+    """Collects how long each Ray run took to start its workers (the executor's debug log)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.seconds: list[float] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("ray workers ready"):
+            self.seconds.append(float(record.args[1]))  # type: ignore[index]
+
+
+START = _StartTimes()
+
+
 def _run(suite: Suite, url: str, executor: str, concurrency: int, out: Path) -> float:
     config = RunConfig(
         agent="openai:fake-model",
@@ -62,13 +78,16 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("-n", type=int, default=2000, help="cases (one model call each)")
     parser.add_argument("-c", "--concurrency", type=int, default=32)
-    parser.add_argument("--latency-ms", type=float, default=50.0)
+    parser.add_argument("--latency-ms", type=float, default=200.0)
     parser.add_argument("--workers", type=int, default=2, help="CPUs of the local Ray instance")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
     import ray
 
+    log = logging.getLogger("agentgauge.runner.ray")
+    log.setLevel(logging.DEBUG)
+    log.addHandler(START)
     server = subprocess.Popen(
         [
             sys.executable,
@@ -89,35 +108,36 @@ def main() -> int:
     try:
         assert server.stdout is not None
         url = server.stdout.readline().split()[-1]
-        suite, one = _suite(args.n), _suite(1)
-        ideal = args.n / args.concurrency * args.latency_ms / 1000
+        suite = _suite(args.n)
+        rounds = args.n / args.concurrency
+        ideal = rounds * args.latency_ms / 1000
         print(
             f"N={args.n} C={args.concurrency} L={args.latency_ms:g} ms (ideal {ideal:.2f} s), "
-            f"Ray: local instance, {args.workers} CPUs; machine: {os.cpu_count()} CPUs"
+            f"Ray: local instance, {args.workers} CPUs; machine: {os.cpu_count()} CPUs, "
+            f"load {os.getloadavg()[0]:.1f}"
         )
-        walls: dict[str, list[float]] = {"local": [], "ray": []}
+        local: list[float] = []
+        on_ray: list[float] = []
         starts: list[float] = []
         with tempfile.TemporaryDirectory() as tmp:
             base = Path(tmp)
-            for i in range(args.runs + 1):  # run 0 warms up both (imports, connections)
-                for executor in ("local", "ray"):
-                    wall = _run(suite, url, executor, args.concurrency, base / f"{executor}{i}")
-                    if i:
-                        walls[executor].append(wall)
-                # the fixed cost of a Ray run: actors started and ready, one case, stopped
-                start = _run(one, url, "ray", args.concurrency, base / f"one{i}")
+            for i in range(args.runs + 1):  # run 0 warms both up (imports, connections)
+                wall = _run(suite, url, "local", args.concurrency, base / f"local{i}")
+                ray_wall = _run(suite, url, "ray", args.concurrency, base / f"ray{i}")
                 if i:
-                    starts.append(start - args.latency_ms / 1000)
-        local, on_ray = (statistics.median(walls[k]) for k in ("local", "ray"))
-        fixed = statistics.median(starts)
-        for name, wall in (("local", local), ("ray", on_ray)):
-            runs = ", ".join(f"{w:.2f}" for w in walls[name])
-            print(f"{name:6s} {wall:6.2f} s  {args.n / wall:7.0f} cases/s  (runs: {runs})")
-        print(f"ray fixed start cost (workers up, one case): {fixed:.2f} s")
+                    local.append(wall)
+                    on_ray.append(ray_wall)
+                    starts.append(START.seconds[-1])
+        steady = [w - s for w, s in zip(on_ray, starts, strict=True)]
+        med = statistics.median
+        for name, walls in (("local", local), ("ray", on_ray), ("ray - start", steady)):
+            runs = ", ".join(f"{w:.2f}" for w in walls)
+            print(f"{name:11s} {med(walls):6.2f} s  {args.n / med(walls):6.0f} cases/s  ({runs})")
+        print(f"ray start (join, start {args.workers} workers, ready): {med(starts):.2f} s median")
         print(
-            f"ray overhead vs local: {100 * (on_ray / local - 1):+.1f} % end to end, "
-            f"{100 * ((on_ray - fixed) / local - 1):+.1f} % without the fixed start cost; "
-            f"{1000 * (on_ray - fixed - local) / (args.n / args.concurrency):.1f} ms added per case"
+            f"ray overhead vs local: {100 * (med(on_ray) / med(local) - 1):+.1f} % end to end, "
+            f"{100 * (med(steady) / med(local) - 1):+.1f} % once the workers are up "
+            f"({1000 * (med(steady) - med(local)) / rounds:+.1f} ms per case)"
         )
     finally:
         ray.shutdown()

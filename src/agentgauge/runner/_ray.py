@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import time
 import uuid
 from collections.abc import AsyncIterator
 from types import ModuleType
@@ -37,6 +38,8 @@ from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
 from ._workers import Drive
 
 __all__ = ["TASK_RETRIES", "import_ray", "ray_drive"]
+
+_log = logging.getLogger("agentgauge.runner.ray")
 
 #: times a pair is sent again after its worker process died
 TASK_RETRIES = 2
@@ -94,6 +97,7 @@ class _RayDrive:
         self.failure: UserError | None = None
 
     async def _start(self) -> None:
+        t0 = time.perf_counter()
         ray = import_ray()
         self._started_ray = _connect(ray, self._spec)
         self._ray = ray
@@ -131,6 +135,8 @@ class _RayDrive:
             raise UserError(
                 f"--executor {self._spec}: a Ray worker could not start: {_first_line(exc)}"
             ) from None
+        # debug: how long joining Ray and starting the workers took (benchmarks/bench_ray.py)
+        _log.debug("ray workers ready: %d in %.3f s", len(self._actors), time.perf_counter() - t0)
 
     def _worker_count(self, ray: ModuleType) -> int:
         if self._spec.workers is not None:
