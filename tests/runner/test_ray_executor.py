@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -243,6 +244,24 @@ def test_a_worker_that_cannot_build_the_agent_fails_the_run_in_one_line(
     config = _config(f"python:{agent}:agent", executor="ray")
     with pytest.raises(UserError, match=r"a Ray worker could not start: .*not installed on"):
         run_suite_file(suite, config, tmp_path / "run")
+
+
+def test_a_run_with_nothing_to_drive_never_joins_ray(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    suite = tmp_path / "plain.yaml"  # no judge: whole results replay from the cache
+    text = _suite(tmp_path, CITIES[:3], trials=2).read_text()
+    suite.write_text(re.sub(r"scorers:.*?(?=defaults:)", "", text, flags=re.S))
+    kw: dict[str, Any] = {"cache": True, "cache_dir": tmp_path / "cache"}
+    agent = _agent(tmp_path)
+    first = run_suite_file(suite, _config(agent, **kw), tmp_path / "r1")
+    # nothing listens there: joining would fail; every result is replayed on the driver
+    again = _config(agent, executor="ray:127.0.0.1:9", **kw)
+    with caplog.at_level(logging.DEBUG, logger="agentgauge.runner.ray"):
+        second = run_suite_file(suite, again, tmp_path / "r2")
+    assert not [r for r in caplog.records if "ray workers ready" in r.getMessage()]
+    assert second.replayed == first.ran == 6
+    assert _verdicts(second.run_dir) == _verdicts(first.run_dir)
 
 
 def test_same_verdicts_as_the_local_executor(tmp_path: Path, cluster: str) -> None:
