@@ -1,4 +1,5 @@
-"""The dashboard of fine-grained evaluation: agents side by side (docs/reports.md#dashboard).
+"""The dashboard of fine-grained evaluation: agents side by side (docs/reports.md, "Comparing
+agents: the dashboard").
 
 Three columns — Quality, Cost, Performance — with one card per agent and the best value of each
 row highlighted; a radar of the module-level rates; bars of tokens and latency per agent and per
@@ -6,8 +7,9 @@ scenario (category); per-scenario pass-rate progress bars; the pairwise McNemar 
 
 :func:`dashboard_section` renders it for one or more summaries (the single-run HTML report
 includes it); :func:`render_dashboard` wraps it in a self-contained page (inline CSS, SVG and a
-small script to hide or show an agent; no network), and :func:`write_dashboard` writes that page
-for run directories. Every string from results is escaped.
+small script to hide or show an agent; no network). ``_dashboard_matrix`` feeds it a matrix
+run's ``comparison.json``, ``_dashboard_runs`` plain run directories. Every string from
+results is escaped.
 """
 
 from __future__ import annotations
@@ -64,11 +66,11 @@ class DashboardAgent:
     name: str
     summary: Summary
     #: mean tokens (input + output) per result by category; read from results.jsonl by
-    #: :func:`load_agents` (the summary has no per-category tokens); empty: not drawn
+    #: :func:`load_agents` or taken from comparison.json (a summary has none); empty: not drawn
     tokens_by_category: dict[str, float] = field(default_factory=dict)
     #: 1 = best of a matrix run (0: not ranked); shown on the agent's cards
     rank: int = 0
-    #: what ran, e.g. the agent spec (shown under the name; empty: nothing)
+    #: what ran, e.g. the agent spec (shown on hover over the legend; empty: nothing)
     detail: str = ""
 
 

@@ -8,7 +8,7 @@ A value that was not measured is ``None`` and is drawn as ``n/a``, never as a ze
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
@@ -202,6 +202,3 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "agd-
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(row) + "</tr>" for row in rows)
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
-Fmt = Callable[[float], str]
