@@ -159,3 +159,33 @@ def test_validate_names_the_file_and_line_of_a_bad_scale(tmp_path: Path) -> None
     assert out.exit_code == 2, out.output
     assert f"{suite}:8: scorers[0].args.scale: error: [10, 0]: expected 0 <= lowest" in out.output
     assert "Traceback" not in out.output
+
+
+def test_gates_read_a_rubric_mean_on_its_declared_scale() -> None:
+    from agentgauge.metrics import evaluate_gates, summarize_results
+    from agentgauge.schema import Gates
+
+    results = []
+    for i, n in enumerate((6, 8)):  # a mean of 7 on 0..10 (0.7 as a value)
+        s, _ = run_rubric({"scale": [0, 10]}, [score(n)])
+        assert s.scale == (0, 10)
+        r = make_result(status="passed").model_copy(update={"case_id": f"c{i}", "scores": [s]})
+        results.append(r)
+    summary = summarize_results(results)
+    assert summary.scorers["judge.tone"].scale == (0, 10)
+
+    def mean_check(gate: dict[str, Any]) -> Any:
+        report = evaluate_gates(summary, Gates.model_validate({"scorers": {"judge.tone": gate}}))
+        [check] = [c for c in report.checks if c.name == "judge.tone mean"]
+        return check
+
+    ok = mean_check({"min_mean": 6.5})
+    assert ok.passed, ok.message
+    assert "scale 0–10" in ok.threshold
+    assert "7.00" in ok.actual
+    low = mean_check({"min_mean": 7.5})  # on 0..1 this threshold could never be met or failed
+    assert not low.passed
+    assert "0.50 below the minimum 7.5" in low.message
+    # a gate's own scale still wins
+    assert mean_check({"min_mean": 0.65, "scale": [0, 1]}).passed
+    assert not mean_check({"min_mean": 0.75, "scale": [0, 1]}).passed

@@ -197,6 +197,7 @@ class SuiteRubricScorer(JudgeScorer):
                 passed=r.score >= self.min_score,
                 explanation=f"{r.score}/{hi} (pass at {self.min_score}): {r.reasoning}{_votes(r)}",
                 actual=str(r.score),
+                scale=(lo, hi),
             )
         ]
 

@@ -264,7 +264,9 @@ def _scorer_checks(
 ) -> list[GateCheck]:
     """The checks of ``gates.scorers.NAME``; a scorer that produced no score fails each one."""
     out: list[GateCheck] = []
-    bounds = gate.bounds(name)
+    # the gate's own scale, else the one the scores declare (a suite rubric's), else the default
+    declared = stats.scale if stats is not None and gate.scale is None else None
+    bounds = declared or gate.bounds(name)
     scale = f" (scale {bounds[0]:g}–{bounds[1]:g})"
     if gate.min_mean is not None:
         threshold = f"≥ {gate.min_mean:g}{scale}"

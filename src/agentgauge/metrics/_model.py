@@ -148,6 +148,9 @@ class ScorerStats(Model):
     uncertain: int = 0
     uncertain_passed: int = 0
     uncertain_cases: list[str] = Field(default_factory=list)
+    #: the scale the scorer's scores declare (``Score.scale``: a suite rubric's ``[0, 10]``);
+    #: None: 0..1, or the judge's 1..5 for the built-in rated scorers
+    scale: tuple[float, float] | None = None
 
 
 class Trials(Model):

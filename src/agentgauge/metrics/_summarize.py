@@ -107,6 +107,8 @@ class _Acc:
     redteam: RedteamAcc = field(default_factory=RedteamAcc)
     #: scorer name -> (mean of values, pass/fail, failed case ids)
     scorer_stats: dict[str, tuple[MeanAcc, RateAcc, list[str]]] = field(default_factory=dict)
+    #: the first scale a scorer's scores declared (``Score.scale``)
+    scorer_scale: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: scorer name -> [uncertain scores, of them passed by the majority, their case ids]
     scorer_uncertain: dict[str, tuple[list[int], list[str]]] = field(default_factory=dict)
     #: (not error, score, case id, trial, category, status, explanation, expected, actual)
@@ -200,6 +202,7 @@ class _Acc:
             stats = self.scorer_stats.get(name)
             if stats is None:
                 stats = self.scorer_stats[name] = (MeanAcc(), RateAcc(), [])
+                self._scale(r, name)
             mean, rate, failed = stats
             rate.add(verdict.passed)
             if verdict.passed is None:
@@ -213,6 +216,12 @@ class _Acc:
                 counts[1] += bool(verdict.passed)
                 if len(ids) < IDS_KEPT and r.case_id not in ids:
                     ids.append(r.case_id)
+
+    def _scale(self, r: CaseResult, name: str) -> None:
+        for s in r.scores:
+            if s.scale is not None and split_score_name(s.name)[1] == name:
+                self.scorer_scale[name] = s.scale
+                return
 
     def _uncertain(self, name: str) -> dict[str, Any]:
         counts, ids = self.scorer_uncertain.get(name, ([0, 0], []))
@@ -447,6 +456,7 @@ class _Acc:
                     failures=rate.n - rate.passed,
                     failed_cases=failed,
                     **self._uncertain(name),
+                    scale=self.scorer_scale.get(name),
                 )
                 for name, (mean, rate, failed) in sorted(self.scorer_stats.items())
             },

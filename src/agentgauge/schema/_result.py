@@ -63,6 +63,9 @@ class Score(Model):
     #: the samples agreed less than ``judge_agreement``: ``passed`` is the majority verdict,
     #: and a gate's ``uncertain`` option decides whether it counts as a fail, a pass or neither
     uncertain: bool = False
+    #: the scale ``value`` maps onto when the scorer has one of its own (a suite rubric's
+    #: ``[0, 10]``): ``gates.scorers.NAME.min_mean`` is read on it unless the gate gives a scale
+    scale: tuple[float, float] | None = None
 
 
 class CaseResult(Model):
