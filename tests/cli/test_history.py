@@ -177,3 +177,20 @@ def test_score_and_run_record_where_told_or_not_at_all(tmp_path: Path) -> None:
     assert code == 0, out
     assert read_history() == []
     assert len(read_history(path=mine)) == 2
+
+
+def test_a_two_agent_run_records_one_row_per_agent(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE, encoding="utf-8")
+    mine = tmp_path / "mine.sqlite"
+    code, out = invoke(
+        "run", str(suite), "--agent", "mock:", "--agent", "mock:echo", "-o", str(tmp_path / "m"),
+        "--history", str(mine), "--no-progress",
+    )  # fmt: skip
+    assert code in (0, 1), out
+    rows = read_history(path=mine)
+    assert sorted(r.agent for r in rows) == ["mock:", "mock:echo"]
+    assert {r.suite for r in rows} == {"hist"}
+    code, out = invoke("history", "--history", str(mine), "--agent", "mock:*", "--json")
+    assert code == 0, out
+    assert sorted(g["agent"] for g in json.loads(out)["groups"]) == ["mock:", "mock:echo"]

@@ -377,6 +377,19 @@ def _matches(value: str, pattern: str | None) -> bool:
     return pattern is None or value == pattern or fnmatchcase(value, pattern)
 
 
+def _exact(suite: str | None, agent: str | None) -> tuple[str, list[str]]:
+    """A ``WHERE`` clause for the names given exactly (a glob is matched in Python), so a
+    large history is read by its (suite, agent) index."""
+    terms = [
+        (f"{col} = ?", value)
+        for col, value in (("suite", suite), ("agent", agent))
+        if value is not None and not any(ch in value for ch in "*?[")
+    ]
+    if not terms:
+        return "", []
+    return " WHERE " + " AND ".join(t for t, _ in terms), [v for _, v in terms]
+
+
 def _read(
     conn: sqlite3.Connection,
     path: Path,
@@ -392,9 +405,11 @@ def _read(
             conn.backup(memory)
             _prepare(memory, path)
             return _read(memory, path, suite=suite, agent=agent)
+    where, args = _exact(suite, agent)
     runs = conn.execute(
         "SELECT suite, agent, run_id, git_commit, started_at, run_dir, cases, results, judge, "
-        "judge_samples FROM runs ORDER BY started_at, run_id"
+        f"judge_samples FROM runs{where} ORDER BY started_at, run_id",
+        args,
     ).fetchall()
     picked = {
         (r[0], r[1], r[2]): r for r in runs if _matches(r[0], suite) and _matches(r[1], agent)
@@ -416,7 +431,7 @@ def _read(
         for k, r in picked.items()
     }
     for s, a, rid, name, value, low, high in conn.execute(
-        "SELECT suite, agent, run_id, name, value, low, high FROM metrics"
+        f"SELECT suite, agent, run_id, name, value, low, high FROM metrics{where}", args
     ):
         e = entries.get((s, a, rid))
         if e is None:
