@@ -400,3 +400,30 @@ def test_a_killed_driver_resumes_from_its_journal(tmp_path: Path, cluster: str) 
     seen = Counter((r.case_id, r.trial) for r in iter_results(run_dir))
     assert set(seen) == {(f"c{i:02d}-{c}", 0) for i, c in enumerate(cities)}
     assert set(seen.values()) == {1}
+
+
+def test_cli_executor_option_env_and_resume_elsewhere(tmp_path: Path, cluster: str) -> None:
+    from click.testing import CliRunner
+
+    from agentgauge.cli import cli
+
+    suite = _suite(tmp_path, CITIES[:3])
+    agent = _agent(tmp_path)
+    run_dir = tmp_path / "run"
+    base = ["run", str(suite), "--agent", agent, "-o", str(run_dir), "--no-cache"]
+    bad = CliRunner().invoke(cli, [*base, "--executor", "dask"])
+    assert bad.exit_code == 2
+    assert "unknown executor 'dask'" in bad.output
+    assert "Traceback" not in bad.output
+    assert not (run_dir / "results.jsonl").exists()
+
+    done = CliRunner().invoke(cli, base, env={"AGENTGAUGE_EXECUTOR": "ray?workers=1"})
+    assert done.exit_code == 0, done.output
+    assert read_record(run_dir).options["executor"] == "ray?workers=1"
+    assert len(_verdicts(run_dir)) == 3
+    # --executor may change on resume (where pairs run does not change their results)
+    resume = ["run", "--resume", str(run_dir), "--agent", agent, "--executor", "local"]
+    again = CliRunner().invoke(cli, resume)
+    assert again.exit_code == 0, again.output
+    assert read_record(run_dir).options["executor"] == "local"
+    assert "3 resumed" in again.output
