@@ -204,3 +204,19 @@ def test_old_cwd_history_is_imported_once_with_a_notice(
     assert (tmp_path / ".agentgauge" / "history.sqlite").read_bytes() == before
     # an explicit history never pulls the working directory's old file in
     assert read_history(path=tmp_path / "elsewhere.sqlite") == []
+
+
+def test_a_broken_old_cwd_history_is_a_notice_not_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("AGENTGAUGE_HISTORY")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".agentgauge").mkdir()
+    (tmp_path / ".agentgauge" / "history.sqlite").write_bytes(b"garbage " * 200)
+    assert record_run(tmp_path, summary("r1")) == tmp_path / "data/agentgauge/history.sqlite"
+    assert [r.run_id for r in read_history()] == ["r1"]
+    notice = capsys.readouterr().err
+    assert "note: the old history was not imported: .agentgauge/history.sqlite: cannot read" in (
+        notice
+    )

@@ -284,7 +284,10 @@ def _resolved(path: Path | str | None) -> Path:
     """:func:`history_path`, with the old working-directory file imported into the default one."""
     target = history_path(path)
     if not path and not os.environ.get("AGENTGAUGE_HISTORY"):
-        import_legacy(target)
+        try:
+            import_legacy(target)
+        except UserError as exc:  # a broken old file must not block the new history
+            _notice(f"the old history was not imported: {exc}")
     return target
 
 
