@@ -397,3 +397,33 @@ def test_big_table_ignores_a_chunk_of_another_report(
     assert "report.d/cases-0000.js is not part of this report" in text
     assert "FORGED" not in text
     w.clean()
+
+
+def test_big_table_by_keyboard(browser: Any, big_page: Path) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(big_page.as_uri())
+    page.locator("#cases-table tr.row").first.focus()
+    for _ in range(40):  # past the bottom of the scroll box: the rows scroll along
+        page.keyboard.press("ArrowDown")
+    focused = "document.activeElement.querySelector('td.id').textContent"
+    assert page.evaluate(focused) == "case-00040"
+    assert page.evaluate("document.getElementById('cases-scroll').scrollTop") > 0
+    inside = page.evaluate(
+        "(() => { const r = document.activeElement.getBoundingClientRect();"
+        " const s = document.getElementById('cases-scroll').getBoundingClientRect();"
+        " return r.top >= s.top && r.bottom <= s.bottom + 1; })()"
+    )
+    assert inside
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.getElementById('case-detail').getAttribute('data-case') === 'case-00040'",
+        timeout=5000,
+    )
+    # the open row was drawn again: the focus stays on it, so Enter closes it
+    assert page.evaluate(focused) == "case-00040"
+    page.keyboard.press("Enter")
+    assert not page.locator("#case-detail").is_visible()
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == "case-00039"
+    w.clean()

@@ -24,6 +24,7 @@
   var view = [];
   var hay = null;
   var openRow = -1;
+  var focusPos = -1;
   var drawn = "";
   var measured = false;
 
@@ -132,10 +133,19 @@
     var key = first + ":" + last + ":" + openRow;
     if (key === drawn) { return; }
     drawn = key;
+    var active = document.activeElement;
+    var refocus = active && active.parentNode === tbody;
     while (tbody.firstChild) { tbody.removeChild(tbody.firstChild); }
     if (first > 0) { tbody.appendChild(spacer(first * rowH)); }
-    for (var k = first; k < last; k++) { tbody.appendChild(rowEl(view[k])); }
+    var again = null;
+    for (var k = first; k < last; k++) {
+      var tr = tbody.appendChild(rowEl(view[k], k));
+      if (refocus && k === focusPos) { again = tr; }
+    }
     if (last < view.length) { tbody.appendChild(spacer((view.length - last) * rowH)); }
+    // the focused row was just replaced: give the focus to its replacement (only now that the
+    // table has its full height again, or the browser would pull the scroll position back)
+    if (again && again.focus) { again.focus({ preventScroll: true }); }
     if (!measured && last > first) {
       var r = tbody.querySelector("tr.row");
       var h = r && r.getBoundingClientRect ? r.getBoundingClientRect().height : 0;
@@ -144,9 +154,28 @@
     }
   }
 
-  function rowEl(i) {
+  // keyboard: arrows move between rows (scrolling the box), Enter or space opens the case
+  function moveFocus(k) {
+    if (k < 0 || k >= view.length) { return; }
+    focusPos = k;
+    var top = scroller.scrollTop || 0, height = scroller.clientHeight || 600;
+    var head = table.querySelector("thead");
+    var headH = head && head.getBoundingClientRect ? head.getBoundingClientRect().height : 0;
+    if (k * rowH < top) { scroller.scrollTop = k * rowH; }
+    if ((k + 1) * rowH + headH > top + height) { scroller.scrollTop = (k + 1) * rowH + headH - height; }
+    drawn = "";
+    draw();
+    var rows = tbody.querySelectorAll("tr.row");
+    for (var j = 0; j < rows.length; j++) {
+      if (rows[j].getAttribute("data-pos") === String(k)) { rows[j].focus({ preventScroll: true }); }
+    }
+  }
+
+  function rowEl(i, k) {
     var tr = el("tr", i === openRow ? "row open" : "row");
     tr.tabIndex = 0;
+    tr.setAttribute("data-pos", String(k));
+    tr.addEventListener("focus", function () { focusPos = k; });
     tr.appendChild(el("td", "id", C.id[i]));
     tr.appendChild(el("td", null, C.trial[i]));
     var st = el("td");
@@ -162,6 +191,8 @@
     tr.addEventListener("click", function () { toggle(i); });
     tr.addEventListener("keydown", function (ev) {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(i); }
+      if (ev.key === "ArrowDown") { ev.preventDefault(); moveFocus(k + 1); }
+      if (ev.key === "ArrowUp") { ev.preventDefault(); moveFocus(k - 1); }
     });
     return tr;
   }
