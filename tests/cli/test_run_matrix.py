@@ -284,3 +284,48 @@ def test_each_member_is_recorded_in_the_run_history(tmp_path: Path) -> None:
     assert code == 0, output
     rows = read_history(path=history)
     assert sorted(r.agent for r in rows) == ["mock:", "mock:echo"]
+
+
+def test_a_secret_in_a_spec_never_names_a_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-test-9876543210zyxwvuTSR"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    out = tmp_path / "out"
+    code, output = invoke(
+        "run", str(words_suite(tmp_path, words=1)), "--agent", f"mock:?text={secret}",
+        "--agent", "mock:echo", "-o", str(out), "--no-history",
+    )  # fmt: skip
+    assert code == 0, output
+    assert secret not in output
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["mock-echo", "mock-text"]
+    for path in out.rglob("*"):
+        assert secret not in str(path)
+        if path.is_file() and path.name != "results.jsonl":
+            assert secret not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_python_agent_of_the_command_line_is_named_again_on_resume(tmp_path: Path) -> None:
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "from agentgauge.providers import ModelResponse\n"
+        "from agentgauge.schema import Message\n"
+        "async def agent(request):\n"
+        "    return ModelResponse(message=Message(role='assistant', content='word0'))\n"
+    )
+    spec = f"python:{agent}:agent"
+    out = tmp_path / "out"
+    args = ("--agent", "mock:echo", "--agent", f"mine={spec}")
+    code, output = invoke("run", str(words_suite(tmp_path, words=1)), *args, "-o", str(out))
+    assert code == 0, output
+    manifest = json.loads((out / "matrix.json").read_text())
+    manifest["members"][1]["state"] = "failed"  # as if it had not finished
+    (out / "matrix.json").write_text(json.dumps(manifest))
+    code, output = invoke("run", "--resume", str(out), "--no-history")
+    assert code == 2
+    assert f"it runs only when you name it yourself: add --agent {spec}" in output
+    code, output = invoke("run", "--resume", str(out), "--agent", spec, "--no-history")
+    assert code == 0, output
+    code, output = invoke("run", "--resume", str(out), "--agent", "mock:", "--no-history")
+    assert code == 2
+    assert "--agent cannot be changed on resume" in output

@@ -106,7 +106,7 @@ class MatrixMember:
     def from_entry(cls, entry: MatrixEntry) -> MatrixMember:
         """A member of the suite's ``matrix.agents``."""
         return cls(
-            label=entry.name,
+            label=_label(entry),
             agent=entry.agent,
             source="suite",
             options=dict(entry.options),
@@ -152,6 +152,17 @@ class MatrixMember:
         )
 
 
+def _safe_label(spec: str) -> str:
+    """The default label of ``spec``: the spec made safe for a folder name, secrets (API keys
+    in the environment) scrubbed first, so that no key becomes a directory name."""
+    register_env()
+    return agent_label(scrub(spec))
+
+
+def _label(entry: MatrixEntry) -> str:
+    return entry.label or _safe_label(entry.agent)
+
+
 def parse_agents(specs: Sequence[str]) -> list[MatrixMember]:
     """Members of ``--agent`` values: ``SPEC`` (labelled by the spec made safe) or
     ``LABEL=SPEC`` (a label has no ``:``). Two members with one label are a UserError."""
@@ -166,7 +177,7 @@ def parse_agents(specs: Sequence[str]) -> list[MatrixMember]:
                 )
             members.append(MatrixMember(label=label, agent=rest))
         else:
-            members.append(MatrixMember(label=agent_label(spec), agent=spec))
+            members.append(MatrixMember(label=_safe_label(spec), agent=spec))
     check_labels(members, "--agent")
     return members
 
@@ -463,7 +474,7 @@ def _resumed_members(
 ) -> list[MatrixMember]:
     from .._suite_code import code_prefix
 
-    entries = {e.name: e for e in suite.matrix.entries()} if suite.matrix else {}
+    entries = {_label(e): e for e in suite.matrix.entries()} if suite.matrix else {}
     out: list[MatrixMember] = []
     for rec in manifest.members:
         if rec.source == "suite":
