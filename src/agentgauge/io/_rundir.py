@@ -40,6 +40,7 @@ __all__ = [
     "RUN_FILE",
     "Finished",
     "ResultsWriter",
+    "encode_result",
     "header_hash",
     "iter_light_results",
     "iter_results",
@@ -141,6 +142,16 @@ def write_record(run_dir: Path, record: RunRecord) -> None:
     os.replace(tmp, path)
 
 
+def encode_result(result: CaseResult) -> bytes:
+    """The journal line of ``result`` (ending in a newline; secrets not yet scrubbed: the
+    writer scrubs every line it writes). A remote worker encodes its results with it, so the
+    driver writes the same bytes a local run would."""
+    try:
+        return orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
+    except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
+        return result.model_dump_json().encode() + b"\n"
+
+
 class ResultsWriter:
     """Append :class:`CaseResult` lines to ``RUN_DIR/results.jsonl``, flushing each line.
 
@@ -158,11 +169,7 @@ class ResultsWriter:
 
     def write(self, result: CaseResult) -> bytes:
         """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
-        try:
-            line = orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
-        except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
-            line = result.model_dump_json().encode() + b"\n"
-        line = scrub_bytes(line)
+        line = scrub_bytes(encode_result(result))
         self._fh.write(line)
         self.flush()
         return line

@@ -35,7 +35,7 @@ from ._case import CaseContext
 from ._executor import ExecutorSpec
 from ._loop import RunStats
 from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
-from ._workers import Drive
+from ._workers import Drive, EncodedResult
 
 __all__ = ["TASK_RETRIES", "import_ray", "ray_drive"]
 
@@ -146,7 +146,7 @@ class _RayDrive:
         fits = int(cpus // per) if per > 0 else int(cpus)
         return max(1, min(fits, self._slots))
 
-    async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult:
+    async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult | EncodedResult:
         if not self._actors:
             async with self._lock:
                 if self.failure is not None:

@@ -24,14 +24,15 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from .._suite_code import SuiteCodePolicy
+from ..io import encode_result
 from ..providers import Provider, close_provider, resolve_provider
-from ..schema import Case, CaseResult, Suite
+from ..schema import Case, Suite
 from ._config import RunConfig
 from ._context import build_context, open_cache
 from ._file import with_suite_scorers
 from ._loop import RunStats
 from ._tools import current_code_policy
-from ._workers import run_guarded
+from ._workers import EncodedResult, run_guarded
 
 if TYPE_CHECKING:
     from ..providers import ResponseCache
@@ -70,9 +71,10 @@ class WorkerSetup:
 
 @dataclass(frozen=True, kw_only=True)
 class WorkerReply:
-    """One finished (case, trial): its result and the model calls it made or took from cache."""
+    """One finished (case, trial): its result, encoded as its journal line (bytes pickle far
+    cheaper than the model), and the model calls it made or took from the cache."""
 
-    result: CaseResult
+    result: EncodedResult
     provider_calls: int
     cache_hits: int
 
@@ -215,8 +217,11 @@ class CaseWorker:
             result = await run_guarded(case, trial, ctx)
         finally:
             current_code_policy.reset(token)
+        encoded = EncodedResult(
+            status=result.status, model_calls=result.model_calls, line=encode_result(result)
+        )
         return WorkerReply(
-            result=result, provider_calls=stats.provider_calls, cache_hits=stats.cache_hits
+            result=encoded, provider_calls=stats.provider_calls, cache_hits=stats.cache_hits
         )
 
     async def close(self) -> None:

@@ -19,11 +19,22 @@ from ._plan import RunPlan
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
 
-__all__ = ["Drive", "Tally", "run_guarded", "run_workers"]
+__all__ = ["Drive", "EncodedResult", "Tally", "run_guarded", "run_workers"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EncodedResult:
+    """A result already encoded as its journal line (by a remote worker: see
+    :func:`agentgauge.io.encode_result`), with what the tally and the replay need."""
+
+    status: str
+    model_calls: int
+    line: bytes
+
 
 #: runs one (case, trial) elsewhere (``slot``: which of the run's workers asks) and returns its
 #: result; None runs it in this process (the Ray executor plugs in here, runner/_ray.py)
-Drive = Callable[[Case, int, int], Awaitable[CaseResult]]
+Drive = Callable[[Case, int, int], Awaitable[CaseResult | EncodedResult]]
 
 
 @dataclass(kw_only=True)
@@ -115,10 +126,14 @@ class _Workers:
                 await anyio.sleep(delay)
                 delay = 0.0
             if self.drive is None:
-                result = await run_guarded(case, trial, self.ctx)
+                result: CaseResult | EncodedResult = await run_guarded(case, trial, self.ctx)
             else:
                 result = await self.drive(case, trial, slot)
-            line = self.writer.write(result)
+            if isinstance(result, EncodedResult):
+                line = result.line
+                self.writer.write_line(line)
+            else:
+                line = self.writer.write(result)
             if key is not None and self.replay is not None and result.status != "error":
                 self.replay.put(key, result.status, result.model_calls, line)
             self.tally.add(result.status)
