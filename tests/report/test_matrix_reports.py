@@ -113,3 +113,11 @@ def test_files_are_written_and_secrets_scrubbed(
     for p in paths:
         assert SECRET not in p.read_text(encoding="utf-8"), p.name
     assert "leaky" in (out / "comparison.md").read_text()
+
+
+def test_the_spec_column_is_left_out_when_every_label_is_the_spec(tmp_path: Path) -> None:
+    _, c = comparison(tmp_path, "mock:", "mock:echo")
+    lines = render_matrix_markdown(c).splitlines()
+    header = lines.index("### Quality") + 2
+    assert lines[header].startswith("| # | agent | pass rate |")
+    assert lines[header + 2].startswith("| 1 | mock-echo | 88.9% [56.5–98.0] (8/9) |")

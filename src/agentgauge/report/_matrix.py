@@ -21,6 +21,7 @@ from ..metrics import (
     Quantile,
     write_comparison,
 )
+from ..schema import agent_label
 from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval
 
 __all__ = [
@@ -93,8 +94,13 @@ def _quality(c: MatrixComparison) -> MatrixTable:
                 _gates(a),
             )
         )
-    header = ("#", "agent", "spec", "pass rate", "errors", "tool selection", "arguments")
-    return MatrixTable(title="Quality", header=(*header, "behaviour", "gates"), rows=tuple(rows))
+    header: tuple[str, ...] = ("#", "agent", "spec", "pass rate", "errors", "tool selection")
+    header = (*header, "arguments", "behaviour", "gates")
+    table: list[tuple[str, ...]] = list(rows)
+    if all(a.label == agent_label(a.agent) for a in c.agents):  # the label says the spec
+        header = header[:2] + header[3:]
+        table = [r[:2] + r[3:] for r in table]
+    return MatrixTable(title="Quality", header=header, rows=tuple(table))
 
 
 def _modules(c: MatrixComparison) -> MatrixTable | None:
