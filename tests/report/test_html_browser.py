@@ -427,3 +427,36 @@ def test_big_table_by_keyboard(browser: Any, big_page: Path) -> None:
     page.keyboard.press("ArrowUp")
     assert page.evaluate(focused) == "case-00039"
     w.clean()
+
+
+def test_big_table_wheel_scrolling_shows_the_rows_at_the_scroll_position(
+    browser: Any, big_page: Path
+) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(big_page.as_uri())
+    page.evaluate("document.getElementById('cases-scroll').scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(800)  # the page scrolls smoothly
+    box = page.locator("#cases-scroll").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # the case drawn just under the sticky header, and where the scroll position says it is
+    probe = """(() => {
+      const s = document.getElementById('cases-scroll');
+      const head = document.querySelector('#cases-table thead th').getBoundingClientRect();
+      const el = document.elementFromPoint(head.left + 20, head.bottom + 3);
+      const row = el && el.closest('tr.row');
+      if (!row) { return [el ? el.outerHTML.slice(0, 120) : null, -1, s.scrollTop]; }
+      const h = row.getBoundingClientRect().height;
+      const id = row.querySelector('td.id').textContent;
+      return [id, Math.floor((s.scrollTop + 3) / h), s.scrollTop];
+    })()"""
+    last_top = 0.0
+    for _ in range(6):
+        page.mouse.wheel(0, 7000)
+        page.wait_for_timeout(150)
+        case, expected, top = page.evaluate(probe)
+        assert top > last_top  # never pulled back
+        last_top = top
+        assert case == f"case-{expected:05d}", (case, expected, top)
+        assert _rows_in_dom(page) <= MAX_DOM_ROWS
+    w.clean()
