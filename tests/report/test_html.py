@@ -504,7 +504,8 @@ def test_script_runs_against_a_fake_dom(run: Path, tmp_path: Path) -> None:
     assert out["search"] == ["weather-oslo"]
     assert out["sortedDesc"] == ["900 ms", "900 ms", "900 ms", "300 ms", "–"]
     assert out["ariaSort"] == "descending"
-    assert out["hashes"] == ["#q=oslo", "#cases"]
+    # opening a case puts it in the address, closing it puts the filter back
+    assert out["hashes"] == ["#case=weather-lyon&trial=0", "#cases", "#q=oslo", "#cases"]
     # opening report.html#q=refuse shows that case only
     proc = subprocess.run(
         ["node", str(FAKE_DOM), str(page_path), "#q=refuse"],

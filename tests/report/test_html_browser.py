@@ -460,3 +460,28 @@ def test_big_table_wheel_scrolling_shows_the_rows_at_the_scroll_position(
         assert case == f"case-{expected:05d}", (case, expected, top)
         assert _rows_in_dom(page) <= MAX_DOM_ROWS
     w.clean()
+
+
+def test_a_link_to_a_case_opens_it(browser: Any, big_page: Path) -> None:
+    w = Watched(browser)
+    page = w.page
+    page.goto(big_page.as_uri() + "#case=case-03210&trial=0")
+    page.wait_for_function(
+        "document.getElementById('case-detail').getAttribute('data-case') === 'case-03210'",
+        timeout=5000,
+    )
+    assert "Where is order 3210? marker-03210" in page.locator("#case-detail").inner_text()
+    assert _ids(page) == ["case-03210"]
+    assert page.locator("#cases-table tr.row.open td.id").inner_text() == "case-03210"
+    # opening another case moves the address to it; closing leaves the filter there
+    page.fill("#q", "case-0321")
+    page.locator("#cases-table tr.row", has_text="case-03211").click()
+    assert page.evaluate("location.hash") == "#case=case-03211&trial=0"
+    page.keyboard.press("Escape")
+    assert page.evaluate("location.hash") == "#q=case-0321"
+    # a link to a case that is not in the run opens nothing
+    page.goto(big_page.as_uri() + "#case=no-such-case")
+    page.reload()
+    assert not page.locator("#case-detail").is_visible()
+    assert page.locator("#count").inner_text() == "5,000 results"
+    w.clean()

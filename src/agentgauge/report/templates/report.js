@@ -79,20 +79,39 @@
     });
   }
 
-  // the filter text lives in the address (#q=...), so a link can point at a case
-  function saveFilter() {
+  // the filter text lives in the address (#q=...), and so does the open case
+  // (#case=ID&trial=N), so a link can point at either
+  function setHash(hash) {
     if (typeof history === "undefined" || !history.replaceState) { return; }
-    var hash = q.value ? "#q=" + encodeURIComponent(q.value) : "#cases";
     try { history.replaceState(null, "", hash); } catch (e) { /* some file:// viewers refuse */ }
   }
 
+  function saveFilter() {
+    setHash(q.value ? "#q=" + encodeURIComponent(q.value) : "#cases");
+  }
+
+  // returns the row a #case= link opens (-1: none)
   function loadFilter() {
-    if (typeof location === "undefined") { return; }
-    var m = /^#q=(.*)$/.exec(location.hash || "");
-    if (!m) { return; }
-    try { q.value = decodeURIComponent(m[1]); } catch (e) { return; }
+    if (typeof location === "undefined") { return -1; }
+    var hash = location.hash || "";
+    var m = /^#q=(.*)$/.exec(hash);
+    var c = /^#case=([^&]*)(?:&trial=(\d+))?$/.exec(hash);
+    var row = -1;
+    try {
+      if (m) { q.value = decodeURIComponent(m[1]); }
+      if (c) {
+        var id = decodeURIComponent(c[1]);
+        var trial = c[2] === undefined ? -1 : Number(c[2]);
+        for (var i = 0; i < N && row < 0; i++) {
+          if (C.id[i] === id && (trial < 0 || C.trial[i] === trial)) { row = i; }
+        }
+        if (row >= 0) { q.value = id; }
+      }
+    } catch (e) { return -1; }
+    if (!m && row < 0) { return -1; }
     var section = document.getElementById("cases");
     if (section && section.scrollIntoView) { section.scrollIntoView(); }
+    return row;
   }
 
   function refresh() {
@@ -272,6 +291,7 @@
     openRow = i;
     drawn = "";
     draw();
+    setHash("#case=" + encodeURIComponent(C.id[i]) + "&trial=" + C.trial[i]);
     panel.removeAttribute("data-case");
     while (panel.firstChild) { panel.removeChild(panel.firstChild); }
     panel.hidden = false;
@@ -297,6 +317,7 @@
   }
 
   function close() {
+    if (openRow >= 0) { saveFilter(); }
     openRow = -1;
     panel.hidden = true;
     panel.removeAttribute("data-case");
@@ -456,6 +477,7 @@
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape" && openRow >= 0) { close(); }
   });
-  loadFilter();
+  var linked = loadFilter();
   refresh();
+  if (linked >= 0) { toggle(linked); }
 })();
