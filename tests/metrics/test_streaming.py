@@ -344,3 +344,26 @@ def test_a_regression_gate_on_spilled_runs_fails_a_worse_run_and_passes_the_same
     assert any(not c.passed and "pass" in c.name for c in report.checks)
     _, same, _ = gate_run(new, gates=gates, baseline=new)
     assert same.passed
+
+
+@pytest.mark.parametrize(
+    ("n", "k"), [(1001, 480), (1500, 700), (2000, 900), (2000, 1000), (3000, 1300), (4000, 4000)]
+)
+def test_mcnemar_of_many_flips_equals_the_exact_integer_sum(n: int, k: int) -> None:
+    from math import comb
+
+    from agentgauge.metrics._stats import EXACT_BINOMIAL_LIMIT, binom_two_sided_p
+
+    assert n > EXACT_BINOMIAL_LIMIT  # the float path
+    low = min(k, n - k)
+    exact = min(1.0, float(2 * sum(comb(n, i) for i in range(low + 1)) / 2**n))
+    assert binom_two_sided_p(k, n) == pytest.approx(exact, rel=1e-9, abs=1e-300)
+
+
+def test_mcnemar_of_a_million_cases_is_computed() -> None:
+    from agentgauge.metrics._stats import mcnemar_exact
+
+    # 45,000 fixed against 45,500 broken: no evidence; 44,000 against 46,000: strong evidence
+    assert mcnemar_exact(45_000, 45_500) == pytest.approx(0.0973, abs=0.001)
+    assert mcnemar_exact(44_000, 46_000) < 1e-10
+    assert mcnemar_exact(45_000, 45_000) == 1.0
