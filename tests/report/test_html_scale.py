@@ -319,3 +319,26 @@ def test_a_file_where_the_sidecar_goes_is_a_user_error(
     assert "report.d: exists and is not a directory" in result.output
     assert "Traceback" not in result.output
     assert (tmp_path / "report.d").read_text() == "not a directory"
+
+
+def test_a_huge_integer_in_tool_arguments_does_not_break_the_report(tmp_path: Path) -> None:
+    # results handed over from Python (a file read back has it as a float already)
+    big = 2**70
+    results = []
+    for i in range(3):
+        data = simulated(i + 1, 3).model_dump()
+        data["calls"] = [{"name": "lookup_order", "arguments": {"order": big}, "id": "c"}]
+        results.append(CaseResult.model_validate(data))
+    run = tmp_path / "bigint"
+    with ResultsWriter(run, fresh=True) as w:
+        for r in results:
+            w.write(r)
+    summary = summarize(run)
+    for limit in (10, 1):
+        out = tmp_path / f"r{limit}.html"
+        written = write_html(out, summary, iter(results), inline_limit=limit)
+        assert written.results == 3
+        texts = [out.read_text(encoding="utf-8")]
+        if written.sidecar is not None:
+            texts += [p.read_text(encoding="utf-8") for p in written.sidecar.iterdir()]
+        assert any(f'\\"order\\": {big}' in t for t in texts)

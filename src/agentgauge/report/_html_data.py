@@ -44,7 +44,12 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
 def _json_text(value: JsonValue) -> str:
     if isinstance(value, str):
         return clip(value)
-    return clip(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    try:
+        return clip(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
+        import json
+
+        return clip(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def script_json(data: Any) -> str:
