@@ -342,3 +342,30 @@ def test_a_huge_integer_in_tool_arguments_does_not_break_the_report(tmp_path: Pa
         if written.sidecar is not None:
             texts += [p.read_text(encoding="utf-8") for p in written.sidecar.iterdir()]
         assert any(f'\\"order\\": {big}' in t for t in texts)
+
+
+def test_a_case_whose_details_fail_says_so_and_the_rest_is_written(
+    big_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = index_mod.transcript
+
+    def flaky(r: CaseResult) -> dict[str, Any]:
+        if r.case_id == "case-00007":
+            raise ValueError("odd value in case-00007")
+        return real(r)
+
+    monkeypatch.setattr(index_mod, "transcript", flaky)
+    for limit in (10_000, 100):  # embedded, then in the sidecar
+        out = tmp_path / f"r{limit}.html"
+        written = _write(big_run, out, inline_limit=limit)
+        assert written.results == 1200
+        page = out.read_text(encoding="utf-8")
+        data = _page_data(page)
+        if written.sidecar is None:
+            details = data["details"]
+        else:
+            details = _chunk(written.sidecar / "cases-0000.js")[3]
+        assert details[7]["error"] == (
+            "the report could not show this case's details (ValueError: odd value in case-00007)"
+        )
+        assert details[8]["messages"][0]["content"] == "Where is order 8? marker-00008"

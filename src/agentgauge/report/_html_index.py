@@ -65,6 +65,16 @@ def remove_chunks(directory: Path) -> None:
         directory.rmdir()
 
 
+def _details(r: CaseResult) -> str:
+    """The case's details as escaped JSON; a case that cannot be shown says why, on its own
+    (the rest of the report is still written)."""
+    try:
+        return script_json(transcript(r))
+    except Exception as exc:  # one odd result must not cost the whole report
+        why = f"the report could not show this case's details ({type(exc).__name__}: {exc})"
+        return script_json({"error": clip(why, 2000), "explanation": clip(r.explanation)})
+
+
 class _Column:
     """A JSON array written one element at a time to a temporary file."""
 
@@ -201,7 +211,7 @@ class InlineDetails:
         ):
             self.omitted += 1
             return -1
-        self._col.add(script_json(transcript(r)))
+        self._col.add(_details(r))
         self.carried += 1
         if r.status == "passed":
             self.passing += 1
@@ -243,7 +253,7 @@ class SidecarDetails:
     def add(self, r: CaseResult) -> int:
         if not self._pending:
             self.starts.append(self._n)
-        text = script_json(transcript(r))
+        text = _details(r)
         self._pending.append(text)
         self._size += len(text)
         self._n += 1
