@@ -194,3 +194,24 @@ def test_a_two_agent_run_records_one_row_per_agent(tmp_path: Path) -> None:
     code, out = invoke("history", "--history", str(mine), "--agent", "mock:*", "--json")
     assert code == 0, out
     assert sorted(g["agent"] for g in json.loads(out)["groups"]) == ["mock:", "mock:echo"]
+
+
+def test_merge_records_where_told(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE, encoding="utf-8")
+    mine = tmp_path / "mine.sqlite"
+    shard = tmp_path / "shard"
+    code, out = invoke(
+        "run", str(suite), "--agent", "mock:", "--shard", "1/1", "-o", str(shard),
+        "--history", str(mine), "--no-progress",
+    )  # fmt: skip
+    assert code in (0, 1), out
+    assert read_history(path=mine) == []  # a shard is part of a run: never recorded
+    code, out = invoke("merge", str(shard), "-o", str(tmp_path / "none"), "--no-history")
+    assert code == 0, out
+    assert read_history(path=mine) == []
+    assert read_history() == []
+    code, out = invoke("merge", str(shard), "-o", str(tmp_path / "m"), "--history", str(mine))
+    assert code == 0, out
+    assert [r.run_dir for r in read_history(path=mine)] == [str((tmp_path / "m").resolve())]
+    assert read_history() == []

@@ -8,6 +8,7 @@ import click
 
 from ..metrics import write_summary
 from ..runner import merge_runs
+from ._history import history_options
 
 
 @click.command("merge")
@@ -25,8 +26,16 @@ from ..runner import merge_runs
     is_flag=True,
     help="Exit 0 even when shards or (case, trial) pairs are missing (the merge is written).",
 )
+@history_options
 @click.pass_context
-def command(ctx: click.Context, runs: tuple[Path, ...], out_dir: Path, allow_missing: bool) -> None:
+def command(
+    ctx: click.Context,
+    runs: tuple[Path, ...],
+    out_dir: Path,
+    allow_missing: bool,
+    history: Path | None,
+    no_history: bool,
+) -> None:
     """Merge the run directories RUNS (the shards of one run) into one run directory.
 
     Writes the merged run's summary.json and, when no shard or pair is missing, adds it to the
@@ -37,5 +46,5 @@ def command(ctx: click.Context, runs: tuple[Path, ...], out_dir: Path, allow_mis
     report = merge_runs(runs, out_dir)
     for line in report.lines():
         click.echo(line)
-    write_summary(report.run_dir, record=report.complete)
+    write_summary(report.run_dir, record=report.complete and not no_history, history=history)
     ctx.exit(0 if report.complete or allow_missing else 1)
