@@ -220,3 +220,16 @@ def test_a_broken_old_cwd_history_is_a_notice_not_a_failure(
     assert "note: the old history was not imported: .agentgauge/history.sqlite: cannot read" in (
         notice
     )
+
+
+def test_a_current_file_missing_a_later_column_gets_it(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    record_run(tmp_path, summary("r1"), path=path)
+    with sqlite3.connect(path) as conn:  # as a file written before judge_samples existed
+        conn.execute("ALTER TABLE runs DROP COLUMN judge_samples")
+    conn.close()
+    record_run(tmp_path, summary("r2", day=2), path=path)
+    assert [(r.run_id, r.judge_samples) for r in read_history(path=path)] == [
+        ("r1", None),
+        ("r2", 3),
+    ]
