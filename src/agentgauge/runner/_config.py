@@ -184,7 +184,6 @@ def _config_from_record(
     from ..errors import SuiteCodeRefused, UserError
 
     opts = record.options
-    default = cls()
     mode = opts.get("mode") or record.scoring_mode
     recorded_agent: str | None = record.agent
     if opts.get("agent_source") == "suite":
@@ -203,33 +202,51 @@ def _config_from_record(
             raise SuiteCodeRefused(
                 f"{run_dir}/run.json: {err} (to use a judge of your own, give --judge SPEC)"
             ) from None
-    base_url = opts.get("base_url")
     tool_mode = opts.get("tool_mode_override")
+    kw = options_config(opts)
+    if opts.get("mode") is None:  # run.json of an older version: the record's own field
+        kw["scoring"] = ScoringConfig(mode="bfcl" if mode == "bfcl" else "default")
     return cls(
+        **{
+            **kw,
+            "trials": kw["trials"] or record.trials,
+            "max_concurrency": max_concurrency or kw["max_concurrency"],
+            "replay": kw["replay"] if replay is None else replay,
+            "executor": executor or kw["executor"],
+        },
         agent=recorded_agent,
-        agent_options={"base_url": base_url} if base_url else {},
-        trials=_int(opts.get("trials")) or record.trials,
-        max_concurrency=max_concurrency or _int(opts.get("max_concurrency")) or 16,
-        timeout_s=_float(opts.get("timeout_s")),
-        retries=_int_or(opts.get("retries"), default.retries),
-        max_steps=_int(opts.get("max_steps")),
-        cache=bool(opts.get("cache", default.cache)),
-        replay=bool(opts.get("replay", default.replay)) if replay is None else replay,
-        seed=_int(opts.get("seed")) or 0,
-        stream=bool(opts.get("stream", default.stream)),
-        case_filter=tuple(str(g) for g in _list(opts.get("case_filter"))),
-        limit=_int(opts.get("limit")),
-        scoring=ScoringConfig(mode="bfcl" if mode == "bfcl" else "default"),
         resume=True,
         shard=Shard.parse(record.shard) if record.shard else None,
         progress=progress,
         suite_path=record.suite_path,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
         judge=judge,
-        judge_samples=_int(opts.get("judge_samples")),
         allow_suite_code=allow_suite_code,
-        executor=executor or str(opts.get("executor") or "local"),
     )
+
+
+def options_config(opts: Mapping[str, object]) -> dict[str, Any]:
+    """:class:`RunConfig` keyword arguments of recorded options (run.json's ``options``, a
+    matrix's shared options; see ``runner._plan.recorded_options``): what a resume restores."""
+    default = RunConfig()
+    base_url = opts.get("base_url")
+    return {
+        "agent_options": {"base_url": base_url} if base_url else {},
+        "trials": _int(opts.get("trials")),
+        "max_concurrency": _int(opts.get("max_concurrency")) or default.max_concurrency,
+        "timeout_s": _float(opts.get("timeout_s")),
+        "retries": _int_or(opts.get("retries"), default.retries),
+        "max_steps": _int(opts.get("max_steps")),
+        "cache": bool(opts.get("cache", default.cache)),
+        "replay": bool(opts.get("replay", default.replay)),
+        "seed": _int(opts.get("seed")) or 0,
+        "stream": bool(opts.get("stream", default.stream)),
+        "case_filter": tuple(str(g) for g in _list(opts.get("case_filter"))),
+        "limit": _int(opts.get("limit")),
+        "scoring": ScoringConfig(mode="bfcl" if opts.get("mode") == "bfcl" else "default"),
+        "judge_samples": _int(opts.get("judge_samples")),
+        "executor": str(opts.get("executor") or "local"),
+    }
 
 
 def _int(value: object) -> int | None:

@@ -26,8 +26,8 @@ from .._secrets import register_env, scrub, scrub_bytes
 from ..errors import AgentGaugeError, RunInterrupted, SuiteCodeRefused, UserError
 from ..io import RUN_FILE, Shard, load_record
 from ..schema import JsonValue, MatrixEntry, Model, Suite, agent_label, valid_label
-from ..scoring import ScoringConfig
-from ._config import RunConfig, RunOutcome
+from ._config import RunConfig, RunOutcome, options_config
+from ._plan import recorded_options
 
 __all__ = [
     "MATRIX_FILE",
@@ -249,59 +249,25 @@ def _write_manifest(out_dir: Path, manifest: MatrixManifest) -> None:
 
 
 def _shared_options(config: RunConfig) -> dict[str, JsonValue]:
-    """What ``matrix.json`` keeps of the shared options (never a secret: ``base_url`` is kept
-    as run.json keeps it)."""
-    from ..providers import redact
-
-    base_url = config.agent_options.get("base_url")
+    """What ``matrix.json`` keeps of the shared options: run.json's (never a secret), with
+    the ones a member's run.json keeps elsewhere."""
     return {
-        "trials": config.trials,
-        "max_concurrency": config.max_concurrency,
-        "timeout_s": config.timeout_s,
-        "retries": config.retries,
-        "max_steps": config.max_steps,
-        "cache": config.cache,
-        "replay": config.replay,
-        "seed": config.seed,
-        "stream": config.stream,
-        "case_filter": list(config.case_filter),
-        "limit": config.limit,
-        "mode": config.scoring.mode,
+        **recorded_options(config, config.trials),
         "tool_mode": config.tool_mode,
         "judge": config.judge,
         "shard": str(config.shard) if config.shard else None,
-        "base_url": redact(str(base_url)) if base_url is not None else None,
-        "executor": config.executor,
     }
 
 
 def _config_from_options(opts: Mapping[str, Any], suite_path: str) -> RunConfig:
-    def num(key: str) -> Any:
-        value = opts.get(key)
-        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-    default = RunConfig()
     tool_mode = opts.get("tool_mode")
     shard = opts.get("shard")
     return RunConfig(
-        agent_options={"base_url": opts["base_url"]} if opts.get("base_url") else {},
-        trials=num("trials"),
-        max_concurrency=num("max_concurrency") or default.max_concurrency,
-        timeout_s=num("timeout_s"),
-        retries=num("retries") if num("retries") is not None else default.retries,
-        max_steps=num("max_steps"),
-        cache=bool(opts.get("cache", default.cache)),
-        replay=bool(opts.get("replay", default.replay)),
-        seed=num("seed") or 0,
-        stream=bool(opts.get("stream", False)),
-        case_filter=tuple(str(g) for g in opts.get("case_filter") or ()),
-        limit=num("limit"),
-        scoring=ScoringConfig(mode="bfcl" if opts.get("mode") == "bfcl" else "default"),
+        **options_config(opts),
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
         judge=str(opts["judge"]) if opts.get("judge") else None,
         shard=Shard.parse(str(shard)) if shard else None,
         suite_path=suite_path,
-        executor=str(opts.get("executor") or "local"),
     )
 
 

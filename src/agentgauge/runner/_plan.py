@@ -218,11 +218,9 @@ def _refuse_changed_suite(
         )
 
 
-def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, JsonValue]:
-    """The options recorded in run.json (what ``--resume`` needs; never a secret).
-
-    ``agent_source``: ``suite`` when the agent is the suite's ``defaults.agent`` (a resume takes
-    it from the suite again, as suite code), else ``caller``."""
+def recorded_options(config: RunConfig, trials: int | None) -> dict[str, JsonValue]:
+    """The options of ``config`` as run.json (and a matrix's ``matrix.json``) keeps them: what
+    ``--resume`` needs, never a secret (``base_url`` is redacted)."""
     base_url = config.agent_options.get("base_url")
     return {
         "trials": trials,
@@ -239,11 +237,18 @@ def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, Jso
         "case_filter": list(config.case_filter),
         "limit": config.limit,
         "mode": config.scoring.mode,
-        "agent_source": agent_source,
         "base_url": redact(str(base_url)) if base_url is not None else None,
         # only when given, so the configuration hash of a run without it stays what it was
         **({"judge_samples": config.judge_samples} if config.judge_samples is not None else {}),
     }
+
+
+def _options(config: RunConfig, trials: int, agent_source: str) -> dict[str, JsonValue]:
+    """The options recorded in run.json.
+
+    ``agent_source``: ``suite`` when the agent is the suite's ``defaults.agent`` (a resume takes
+    it from the suite again, as suite code), else ``caller``."""
+    return {**recorded_options(config, trials), "agent_source": agent_source}
 
 
 def _agent_source(suite: Suite, config: RunConfig, agent: str) -> str:

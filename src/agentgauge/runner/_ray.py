@@ -35,7 +35,7 @@ from ._case import CaseContext
 from ._executor import ExecutorSpec
 from ._loop import RunStats
 from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
-from ._workers import Drive, EncodedResult
+from ._workers import Drive, EncodedResult, error_result
 
 __all__ = ["TASK_RETRIES", "import_ray", "ray_drive"]
 
@@ -199,15 +199,7 @@ def _lost(case: Case, trial: int, exc: BaseException) -> CaseResult:
         f"ray worker failed: {type(exc).__name__}: {_first_line(exc)} "
         f"(after {TASK_RETRIES + 1} attempts)"
     )
-    return CaseResult(
-        case_id=case.id,
-        trial=trial,
-        status="error",
-        error=reason,
-        explanation=reason,
-        category=case.category,
-        tags=case.tags,
-    )
+    return error_result(case, trial, reason)
 
 
 @contextlib.asynccontextmanager

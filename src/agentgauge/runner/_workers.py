@@ -19,7 +19,7 @@ from ._plan import RunPlan
 from ._progress import ProgressReporter
 from ._replay import ResultReplay
 
-__all__ = ["Drive", "EncodedResult", "Tally", "run_guarded", "run_workers"]
+__all__ = ["Drive", "EncodedResult", "Tally", "error_result", "run_guarded", "run_workers"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -54,16 +54,23 @@ async def run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     try:
         return await run_case(case, trial, ctx)
     except Exception as exc:  # a bug in a fake or in agentgauge: record it, keep going
-        reason = f"internal error: {type(exc).__name__}: {exc}"
-        return CaseResult(
-            case_id=case.id,
-            trial=trial,
-            status="error",
-            error=reason,
-            explanation=reason,
-            category=case.category,
-            tags=case.tags,
-        )
+        return error_result(case, trial, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def error_result(case: Case, trial: int, reason: str) -> CaseResult:
+    """The result of a (case, trial) that could not be driven to its end: an error recorded on
+    that case, in its slices (category, difficulty, tags), so the rest of the run goes on."""
+    return CaseResult(
+        case_id=case.id,
+        trial=trial,
+        status="error",
+        error=reason,
+        explanation=reason,
+        category=case.category,
+        difficulty=case.difficulty,
+        tags=case.tags,
+        labels=case.labels,
+    )
 
 
 class _Workers:
