@@ -61,7 +61,9 @@ def test_every_recorded_option_comes_back_from_the_manifest() -> None:
 def test_options_left_unset_stay_unset() -> None:
     back = _config_from_options(orjson.loads(orjson.dumps(_shared_options(RunConfig()))), "s")
     default = RunConfig()
-    assert back.judge_samples is None and back.trials is None and back.shard is None
+    assert back.judge_samples is None
+    assert back.trials is None
+    assert back.shard is None
     assert (back.max_concurrency, back.retries, back.executor) == (
         default.max_concurrency,
         default.retries,
