@@ -149,12 +149,15 @@ def test_parse_executor_forms_and_errors() -> None:
     assert parse_executor("ray://10.0.0.1:10001").address == "ray://10.0.0.1:10001"
     spec = parse_executor("ray:127.0.0.1:6379?workers=3&cpus=0.5")
     assert (spec.address, spec.workers, spec.cpus) == ("127.0.0.1:6379", 3, 0.5)
+    assert spec.start_timeout_s == 300
+    assert parse_executor("ray?start_timeout=2.5").start_timeout_s == 2.5
     for bad, says in [
         ("dask", "unknown executor"),
         ("ray:", "needs auto"),
         ("ray://", "needs HOST:PORT"),
         ("ray?workers=0", "workers must be"),
         ("ray?cpus=-1", "cpus must be"),
+        ("ray?start_timeout=0", "start_timeout must be a number > 0"),
         ("ray?gpus=1", "unknown option 'gpus'"),
         ("local?workers=2", "local takes no options"),
     ]:
@@ -243,6 +246,16 @@ def test_a_worker_that_cannot_build_the_agent_fails_the_run_in_one_line(
     )
     config = _config(f"python:{agent}:agent", executor="ray")
     with pytest.raises(UserError, match=r"a Ray worker could not start: .*not installed on"):
+        run_suite_file(suite, config, tmp_path / "run")
+
+
+def test_workers_the_cluster_cannot_place_fail_the_run_instead_of_waiting(
+    tmp_path: Path, cluster: str
+) -> None:
+    suite = _suite(tmp_path, CITIES[:2])
+    executor = f"ray:{cluster}?workers=1&cpus=64&start_timeout=2"  # the instance has 2 CPUs
+    config = _config(_agent(tmp_path), executor=executor)
+    with pytest.raises(UserError, match=r"not ready after 2 s .*asking 64 CPU each"):
         run_suite_file(suite, config, tmp_path / "run")
 
 

@@ -5,7 +5,8 @@ the one this process already joined), ``ray:auto`` (the cluster this machine bel
 ``ray.init(address="auto")``), ``ray:HOST:PORT`` (a cluster's GCS address) or
 ``ray://HOST:PORT`` (the Ray client server of a remote cluster). A ``?workers=N&cpus=X`` query
 sets how many worker actors the run starts (default: one per CPU of the cluster, at most the
-run's concurrency) and the CPUs each reserves (default 1).
+run's concurrency), the CPUs each reserves (default 1), and ``start_timeout=S`` how long the
+run waits for its workers to be placed and ready (default 300 s; then a UserError, not a hang).
 
 Parsing imports nothing: Ray is imported only when a run uses it.
 """
@@ -46,6 +47,9 @@ class ExecutorSpec:
     workers: int | None = None
     #: CPUs each worker actor reserves on its node
     cpus: float = 1.0
+    #: seconds to wait for the workers to be placed and ready (a cluster that cannot fit them,
+    #: e.g. ``cpus`` above any node's, would otherwise wait for ever)
+    start_timeout_s: float = 300.0
     #: the text it was parsed from (recorded in run.json for --resume)
     text: str = "local"
 
@@ -67,13 +71,14 @@ def _positive_int(name: str, value: str, text: str) -> int:
     return n
 
 
-def _cpus(value: str, text: str) -> float:
+def _number(name: str, value: str, text: str, *, positive: bool = False) -> float:
     try:
         n = float(value)
     except ValueError:
         n = -1.0
-    if not (math.isfinite(n) and n >= 0):
-        raise UserError(f"--executor {text}: cpus must be a number >= 0, got '{value}'")
+    if not (math.isfinite(n) and (n > 0 if positive else n >= 0)):
+        bound = "> 0" if positive else ">= 0"
+        raise UserError(f"--executor {text}: {name} must be a number {bound}, got '{value}'")
     return n
 
 
@@ -99,14 +104,26 @@ def parse_executor(text: str) -> ExecutorSpec:
         raise UserError(f"--executor: unknown executor '{text}' (expected {_FORMS})")
     workers: int | None = None
     cpus = 1.0
+    start_timeout = ExecutorSpec.start_timeout_s
     for key, value in parse_qsl(query, keep_blank_values=True) if sep else ():
         if key == "workers":
             workers = _positive_int("workers", value, text)
         elif key == "cpus":
-            cpus = _cpus(value, text)
+            cpus = _number("cpus", value, text)
+        elif key == "start_timeout":
+            start_timeout = _number("start_timeout", value, text, positive=True)
         else:
-            raise UserError(f"--executor {text}: unknown option '{key}' (known: workers, cpus)")
-    return ExecutorSpec(kind="ray", address=address, workers=workers, cpus=cpus, text=raw)
+            raise UserError(
+                f"--executor {text}: unknown option '{key}' (known: workers, cpus, start_timeout)"
+            )
+    return ExecutorSpec(
+        kind="ray",
+        address=address,
+        workers=workers,
+        cpus=cpus,
+        start_timeout_s=start_timeout,
+        text=raw,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -129,8 +129,17 @@ class _RayDrive:
                 "pickle (or give the agent as a spec)"
             ) from None
         try:  # a worker that cannot build its context fails the run here, once
-            for actor in self._actors:
-                await actor.ready.remote()
+            with anyio.fail_after(self._spec.start_timeout_s):
+                for actor in self._actors:
+                    await actor.ready.remote()
+        except TimeoutError:
+            cpus = ray.cluster_resources().get("CPU", 0)
+            raise UserError(
+                f"--executor {self._spec}: the Ray workers were not ready after "
+                f"{self._spec.start_timeout_s:g} s ({count} worker(s) asking "
+                f"{self._spec.cpus:g} CPU each; the cluster has {cpus:g} CPU): lower ?cpus= or "
+                "?workers=, or wait longer with ?start_timeout=SECONDS"
+            ) from None
         except Exception as exc:
             raise UserError(
                 f"--executor {self._spec}: a Ray worker could not start: {_first_line(exc)}"
