@@ -60,6 +60,8 @@ ENV_VAR: Literal["AGENTGAUGE_ALLOW_SUITE_CODE"] = "AGENTGAUGE_ALLOW_SUITE_CODE"
 CONFIG_KEY = "allow_suite_code"
 
 CodeKind = Literal["tool function", "agent", "judge", "scorer"]
+#: what a :class:`CodeRef` names: Python code, or the program of ``tools_from.mcp.command``
+RefKind = CodeKind | Literal["mcp server"]
 
 #: agent specs that name a Python file: ``python:`` and the agent-framework adapters
 #: (``openai-agents:file.py:agent`` ...); from a suite they are suite code like ``python:``
@@ -275,7 +277,7 @@ class SuiteCodePolicy:
 class CodeRef:
     """One place a suite names code."""
 
-    kind: CodeKind
+    kind: RefKind
     spec: str
     #: path of the field: inside the suite document (``case_index`` None) or inside the case
     field: tuple[str | int, ...]
@@ -362,9 +364,20 @@ def code_refs(
         yield from case_code_refs(case, i)
 
 
+def mcp_code_ref(suite: Suite) -> CodeRef | None:
+    """The program ``tools_from: {mcp: {command: ...}}`` starts (None: no MCP source, or a
+    ``url``, which runs nothing here). Not among :func:`code_refs`: ``run`` checks it when it
+    starts the server (``runner/_mcp.py`` ``check_mcp_command``); ``validate`` lists it."""
+    source = suite.tools_from.mcp if suite.tools_from is not None else None
+    if source is None or source.command is None:
+        return None
+    return CodeRef(kind="mcp server", spec=source.target, field=("tools_from", "mcp", "command"))
+
+
 def locate_ref(policy: SuiteCodePolicy, ref: CodeRef) -> CodeTarget:
     """The file and function ``ref`` names, by the location rule (SuiteCodeRefused otherwise);
-    the opt-in is not asked. Imports nothing."""
+    the opt-in is not asked. Imports nothing. Not for an ``mcp server`` (a program, no file)."""
+    assert ref.kind != "mcp server"
     if ref.kind == "tool function":
         return policy.locate_function(ref.spec)
     target = policy.locate_spec(ref.spec, ref.kind)

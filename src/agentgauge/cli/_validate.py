@@ -67,7 +67,7 @@ def _code_listing(uses: list[CodeUse]) -> None:
         who = f"tool {u.ref.tool}, {scope}" if u.ref.tool else u.ref.kind
         if u.problem is None:
             verdict = "allowed"
-        elif u.target is not None:  # a file of the suite's folder: only the opt-in is missing
+        elif u.needs_opt_in:  # a file of the suite's folder, or an MCP server command
             verdict = "needs --allow-suite-code"
         else:
             verdict = "REFUSED"
@@ -242,6 +242,7 @@ def command(
     Every piece of Python code the suite names (function fakes, a python: agent or judge) is
     listed with its file and function, and refused unless it is a file of the suite's folder
     and --allow-suite-code (or AGENTGAUGE_ALLOW_SUITE_CODE=1) allows it; none of it is imported.
+    An MCP server command (tools_from.mcp.command) is listed too and needs the same opt-in.
     """
     from ..runner import ValidateConfig, validate_suite
 

@@ -19,6 +19,7 @@ from .._suite_code import (
     defined_names,
     header_code_refs,
     locate_ref,
+    mcp_code_ref,
 )
 from ..errors import UserError
 
@@ -43,6 +44,13 @@ class CodeUse:
     problem: str | None
     #: a warning about an allowed target (the function is not defined at the file's top level)
     warning: str | None = None
+
+    @property
+    def needs_opt_in(self) -> bool:
+        """Refused only for want of the user's opt-in (``--allow-suite-code`` would run it)."""
+        return self.problem is not None and (
+            self.target is not None or self.ref.kind == "mcp server"
+        )
 
     @property
     def where(self) -> str:
@@ -73,8 +81,14 @@ def _use(loaded: LoadedSuite, ref: CodeRef, policy: SuiteCodePolicy) -> CodeUse:
     problem: str | None = None
     warning: str | None = None
     try:
-        target = locate_ref(policy, ref)
-        policy.require_opt_in(target)
+        if ref.kind == "mcp server":
+            from ._mcp import check_mcp_command
+
+            assert loaded.suite.tools_from is not None  # mcp_code_ref found it
+            check_mcp_command(loaded.suite.tools_from.mcp, policy)
+        else:
+            target = locate_ref(policy, ref)
+            policy.require_opt_in(target)
     except SuiteCodeRefused as err:
         problem = str(err)
     if target is not None and problem is None:
@@ -105,12 +119,15 @@ def suite_code_uses(
     agent_given: bool = False,
     judge_given: bool = False,
 ) -> Iterator[CodeUse]:
-    """Every place ``loaded`` names code, with the policy's verdict. ``agent_given`` /
-    ``judge_given``: the command line names the agent / judge, so ``defaults.agent`` /
-    ``defaults.judge`` are not used."""
+    """Every place ``loaded`` names code, with the policy's verdict: its Python code and the
+    program of ``tools_from.mcp.command``. ``agent_given`` / ``judge_given``: the command line
+    names the agent / judge, so ``defaults.agent`` / ``defaults.judge`` are not used."""
     suite = loaded.suite
     for ref in header_code_refs(suite, agent_given=agent_given, judge_given=judge_given):
         yield _use(loaded, ref, policy)
+    server = mcp_code_ref(suite)
+    if server is not None:
+        yield _use(loaded, server, policy)
     for i, case in enumerate(suite.cases):
         for ref in case_code_refs(case, i):
             yield _use(loaded, ref, policy)
@@ -120,7 +137,8 @@ def refuse_located(
     path: str, policy: SuiteCodePolicy, *, agent_given: bool = False, judge_given: bool = False
 ) -> None:
     """Raise a UserError with one ``file:line: field: message`` line per refused piece of code
-    of the suite at ``path`` (nothing when all of it passes)."""
+    of the suite at ``path`` (nothing when all of it passes). The MCP server command is left to
+    ``run`` itself, which refuses it when it would start it (``check_mcp_command``)."""
     from ..io import read_suite
 
     lines = [
@@ -128,7 +146,7 @@ def refuse_located(
         for use in suite_code_uses(
             read_suite(path), policy, agent_given=agent_given, judge_given=judge_given
         )
-        if use.problem is not None
+        if use.problem is not None and use.ref.kind != "mcp server"
     ]
     if lines:
         raise UserError(lines[0], problems=lines)
