@@ -14,6 +14,8 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: public datasets laid beside the repository (absent on a user's fresh clone)
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+# processes the tests start (Ray's head and workers) report no usage statistics to the internet
+os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 
 
 def _is_loopback(address: Any) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -70,6 +71,9 @@ def _connect(ray: ModuleType, spec: ExecutorSpec) -> bool:
         return False
     try:
         if spec.address is None:
+            # a local instance started for the run reports no usage statistics to the internet
+            # (a user's own RAY_USAGE_STATS_ENABLED wins)
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             ray.init(include_dashboard=False, logging_level=logging.WARNING)
         else:
             ray.init(address=spec.address, logging_level=logging.WARNING)
