@@ -86,6 +86,10 @@ class RunConfig:
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     #: generation parameters (temperature 0 by default)
     generation: GenerateConfig = field(default_factory=GenerateConfig)
+    #: the system prompt of the run: replaces the suite's ``defaults.system`` (``""``: none); a
+    #: case's own ``system:`` still wins. None: the suite's. Recorded in run.json
+    #: (``options.system``, only when set), so a resume keeps it (a matrix entry's ``system:``)
+    system: str | None = None
     #: stream responses (measures time to first token) when the provider can
     stream: bool = False
     #: a progress bar on a terminal, periodic lines otherwise; None: bar only on a terminal
@@ -245,6 +249,7 @@ def options_config(opts: Mapping[str, object]) -> dict[str, Any]:
         "limit": _int(opts.get("limit")),
         "scoring": ScoringConfig(mode="bfcl" if opts.get("mode") == "bfcl" else "default"),
         "judge_samples": _int(opts.get("judge_samples")),
+        "system": _str(opts.get("system")),
         "executor": str(opts.get("executor") or "local"),
     }
 
@@ -259,6 +264,10 @@ def _int(value: object) -> int | None:
 def _int_or(value: object, default: int) -> int:
     n = _int(value)
     return default if n is None else n
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _float(value: object) -> float | None:

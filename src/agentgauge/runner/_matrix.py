@@ -71,6 +71,8 @@ class MemberRecord(Model):
     max_tokens: int | None = None
     trials: int | None = None
     seed: int | None = None
+    #: the member's system prompt (the suite's ``defaults.system`` when None)
+    system: str | None = None
 
 
 class MatrixManifest(Model):
@@ -101,6 +103,8 @@ class MatrixMember:
     max_tokens: int | None = None
     trials: int | None = None
     seed: int | None = None
+    #: replaces the suite's ``defaults.system`` for this member (a case's own still wins)
+    system: str | None = None
 
     @classmethod
     def from_entry(cls, entry: MatrixEntry) -> MatrixMember:
@@ -114,6 +118,7 @@ class MatrixMember:
             max_tokens=entry.max_tokens,
             trials=entry.trials,
             seed=entry.seed,
+            system=entry.system,
         )
 
     def record(self) -> MemberRecord:
@@ -127,6 +132,7 @@ class MatrixMember:
             max_tokens=self.max_tokens,
             trials=self.trials,
             seed=self.seed,
+            system=self.system,
         )
 
     def apply(self, config: RunConfig, *, started: bool = False) -> RunConfig:
@@ -142,6 +148,7 @@ class MatrixMember:
             agent=self.agent,
             agent_options={**config.agent_options, **self.options},
             generation=gen,
+            system=config.system if self.system is None else self.system,
         )
         if started:
             return config
@@ -431,8 +438,20 @@ def resume_matrix(
             allow_suite_code=allow_suite_code,
             executor=executor,
         )
+        _refuse_changed_system(out_dir, m, cfg)
         plan.append((m, m.apply(cfg, started=True)))
     return _run_members(path, out_dir, manifest, plan, notify, on_member, resume=True)
+
+
+def _refuse_changed_system(out_dir: Path, member: MatrixMember, recorded: RunConfig) -> None:
+    """A started member resumed with another system prompt would mix the results of two
+    prompts in one run directory."""
+    if member.system != recorded.system:
+        raise UserError(
+            f"--resume {out_dir}: the system prompt of the member '{member.label}' in the "
+            "suite's matrix has changed since its run started; start a new run to compare "
+            "another prompt"
+        )
 
 
 def _resumed_members(

@@ -240,6 +240,7 @@ def recorded_options(config: RunConfig, trials: int | None) -> dict[str, JsonVal
         "base_url": redact(str(base_url)) if base_url is not None else None,
         # only when given, so the configuration hash of a run without it stays what it was
         **({"judge_samples": config.judge_samples} if config.judge_samples is not None else {}),
+        **({"system": config.system} if config.system is not None else {}),
     }
 
 

@@ -131,6 +131,15 @@ def public_spec(spec: str) -> str:
     return redact(spec)
 
 
+def with_system(suite: Suite, system: str | None) -> Suite:
+    """``suite`` with ``system`` as its ``defaults.system`` (None: ``suite`` as it is)."""
+    if system is None or system == suite.defaults.system:
+        return suite
+    return suite.model_copy(
+        update={"defaults": suite.defaults.model_copy(update={"system": system})}
+    )
+
+
 def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> str:
     if provider is not None:
         return provider.name
@@ -198,6 +207,9 @@ async def arun_suite(
                     if cases is None
                     else CaseSource.streamed(cases, config, case_count, suite_hash)
                 )
+                # the run's own system prompt (a matrix member's) after the suite hash is made:
+                # run.json keeps the hash of the suite file; the replay keys see the override
+                merged = with_system(merged, config.system)
                 return await _run(
                     merged, config, run_dir, provider, agent, source, t0, run_tools, remote
                 )

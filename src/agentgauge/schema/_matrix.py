@@ -10,6 +10,9 @@ matrix:
     - agent: local:smollm2
       label: small
       options: {n_ctx: 4096}                  # passed to the provider (docs/providers.md)
+    - agent: openai:gpt-4o-mini
+      label: terse
+      system: Answer in one sentence.         # replaces defaults.system for this member
 ```
 
 Each entry is one member of the run: ``agentgauge run SUITE`` (no ``--agent``) runs every member
@@ -60,6 +63,9 @@ class MatrixEntry(Model):
     trials: int | None = Field(default=None, ge=1)
     #: seed of this agent's run (default: ``--seed``)
     seed: int | None = None
+    #: the system prompt of this member: replaces the suite's ``defaults.system`` (``""``: no
+    #: system prompt); a case's own ``system:`` (or a system message of its input) still wins
+    system: str | None = None
 
     @property
     def name(self) -> str:
