@@ -146,6 +146,21 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     help="Cases running at once (default 16).",
 )
 @click.option(
+    "--provider-concurrency",
+    type=click.IntRange(min=1),
+    envvar="AGENTGAUGE_PROVIDER_CONCURRENCY",
+    help="Model calls in flight to the provider at once (default: as many as cases running); "
+    "across the whole cluster with --executor ray. A resume keeps it unless given again.",
+)
+@click.option(
+    "--rate-limit",
+    envvar="AGENTGAUGE_RATE_LIMIT",
+    metavar="N/s|N/min",
+    help="Model call starts per second or minute (e.g. 500/min), evenly spaced: one start "
+    "every 60/N s at the most, retries included; across the whole cluster with --executor "
+    "ray. A resume keeps it unless given again.",
+)
+@click.option(
     "--timeout",
     "timeout_s",
     type=click.FloatRange(min=0, min_open=True),
@@ -344,9 +359,8 @@ def _matrix(
         gate=gate, history=f["history"], record=not f["no_history"], export=export
     )
     if resume_dir is not None:
-        return resumed_matrix(
-            resume_dir, agents, {**f, "replay_given": _given(f["replay"], "replay")}, finish
-        )
+        given = {"replay_given": _given(f["replay"], "replay"), "rate_limit_per_s": _rate(f)}
+        return resumed_matrix(resume_dir, agents, {**f, **given}, finish)
     assert suite is not None
     return new_matrix(suite, agents, _new_config(suite, {**f, "agent": None}), run_dir, finish)
 
@@ -374,8 +388,18 @@ def _resume_config(
         replay=_given(f["replay"], "replay"),
         allow_suite_code=f["allow_suite_code"] or None,
         executor=f["executor"],
+        provider_concurrency=f["provider_concurrency"],
+        rate_limit_per_s=_rate(f),
     )
     return suite_path, config
+
+
+def _rate(f: dict[str, Any]) -> float | None:
+    """``--rate-limit`` as model call starts per second (None: not given)."""
+    from ..runner import parse_rate
+
+    text: str | None = f["rate_limit"]
+    return None if text is None else parse_rate(text)
 
 
 def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
@@ -407,4 +431,6 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         judge_samples=f["judge_samples"],
         shard=Shard.parse(f["shard"]) if f["shard"] else None,
         executor=f["executor"] or "local",
+        provider_concurrency=f["provider_concurrency"],
+        rate_limit_per_s=_rate(f),
     )

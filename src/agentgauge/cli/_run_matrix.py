@@ -142,6 +142,8 @@ def resumed_matrix(
             replay=f.get("replay_given"),
             allow_suite_code=f["allow_suite_code"] or None,
             executor=f.get("executor"),
+            provider_concurrency=f.get("provider_concurrency"),
+            rate_limit_per_s=f.get("rate_limit_per_s"),
             notify=_warn,
             on_member=finish,
         )

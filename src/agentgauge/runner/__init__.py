@@ -37,6 +37,7 @@ from ._matrix import (
 )
 from ._plan import config_hash, select_cases
 from ._prices import PRICES, cost_usd
+from ._rate import parse_rate
 from ._recorded import ScoreOutcome, score_responses
 from ._suite import SuiteSurvey, arun_suite, run_suite
 from ._tools import ToolState
@@ -78,6 +79,7 @@ __all__ = [
     "is_matrix_dir",
     "merge_runs",
     "parse_agents",
+    "parse_rate",
     "prune_cache",
     "read_manifest",
     "read_record",

@@ -51,8 +51,9 @@ class CaseContext:
     generation: GenerateConfig
     cache: ResponseCache | None
     keys: RequestKeys | None
-    #: the per-provider limit (None when it is no tighter than the global one); any async
-    #: context manager (the Ray executor's is one slot of a cluster-wide limiter)
+    #: the provider limits around each model call attempt (calls in flight, when tighter than
+    #: the global limit; starts per second): None when neither applies; any async context
+    #: manager (the Ray executor's asks the run's cluster-wide limiter actor)
     limiter: AbstractAsyncContextManager[object] | None
     policy: RetryPolicy
     stats: RunStats

@@ -52,6 +52,11 @@ class RunConfig:
     stagger_s: float = 0.001
     #: model calls in flight at once to the provider (None: same as ``max_concurrency``)
     provider_concurrency: int | None = None
+    #: model call starts per second to the provider, evenly spaced (``--rate-limit 500/min``:
+    #: one start every 0.12 s at the most, retries included); None: no limit. On Ray it holds
+    #: across the cluster. Like ``provider_concurrency``, recorded in run.json but outside the
+    #: configuration hash; a resume keeps both unless given again
+    rate_limit_per_s: float | None = None
     #: wall-clock limit per case and trial, seconds (None: ``defaults.timeout_s``, 60)
     timeout_s: float | None = None
     #: retries of a transient provider error (429, 5xx, connection errors, timeouts)
@@ -142,14 +147,17 @@ class RunConfig:
         replay: bool | None = None,
         allow_suite_code: bool | None = None,
         executor: str | None = None,
+        provider_concurrency: int | None = None,
+        rate_limit_per_s: float | None = None,
     ) -> RunConfig:
         """The options of the run recorded in ``run_dir/run.json``, to resume it.
 
-        ``max_concurrency``, ``progress``, ``replay`` and ``executor`` may be changed on resume
-        (None: the recorded value). run.json is a file, not the caller's word: a ``python:``
-        agent it names runs only when ``agent`` names it again (else a UserError), an agent that
-        came from the suite's ``defaults.agent`` is taken from the suite again, and a judge it
-        names is checked as suite code unless ``judge`` gives one.
+        ``max_concurrency``, ``progress``, ``replay``, ``executor``, ``provider_concurrency`` and
+        ``rate_limit_per_s`` may be changed on resume (None: the recorded value). run.json is a
+        file, not the caller's word: a ``python:`` agent it names runs only when ``agent`` names
+        it again (else a UserError), an agent that came from the suite's ``defaults.agent`` is
+        taken from the suite again, and a judge it names is checked as suite code unless
+        ``judge`` gives one.
         """
         return _config_from_record(
             cls,
@@ -162,6 +170,8 @@ class RunConfig:
             replay=replay,
             allow_suite_code=allow_suite_code,
             executor=executor,
+            provider_concurrency=provider_concurrency,
+            rate_limit_per_s=rate_limit_per_s,
         )
 
     def code_policy(self) -> SuiteCodePolicy:
@@ -183,6 +193,8 @@ def _config_from_record(
     replay: bool | None,
     allow_suite_code: bool | None,
     executor: str | None = None,
+    provider_concurrency: int | None = None,
+    rate_limit_per_s: float | None = None,
 ) -> RunConfig:
     from .._suite_code import SuiteCodePolicy, code_prefix
     from ..errors import SuiteCodeRefused, UserError
@@ -217,6 +229,8 @@ def _config_from_record(
             "max_concurrency": max_concurrency or kw["max_concurrency"],
             "replay": kw["replay"] if replay is None else replay,
             "executor": executor or kw["executor"],
+            "provider_concurrency": provider_concurrency or kw["provider_concurrency"],
+            "rate_limit_per_s": rate_limit_per_s or kw["rate_limit_per_s"],
         },
         agent=recorded_agent,
         resume=True,
@@ -251,6 +265,8 @@ def options_config(opts: Mapping[str, object]) -> dict[str, Any]:
         "judge_samples": _int(opts.get("judge_samples")),
         "system": _str(opts.get("system")),
         "executor": str(opts.get("executor") or "local"),
+        "provider_concurrency": _int(opts.get("provider_concurrency")),
+        "rate_limit_per_s": _float(opts.get("rate_limit_per_s")),
     }
 
 

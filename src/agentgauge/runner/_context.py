@@ -20,9 +20,10 @@ from ._case import CaseContext
 from ._config import RunConfig
 from ._loop import RunStats
 from ._mcp import RunTools
+from ._rate import ModelLimits, StartSpacer
 from ._replay import ResultReplay
 
-__all__ = ["build_context", "build_replay", "open_cache"]
+__all__ = ["build_context", "build_replay", "model_limits", "open_cache"]
 
 
 def open_cache(config: RunConfig) -> ResponseCache | None:
@@ -50,6 +51,18 @@ def _keys(provider: Provider, generation: GenerateConfig) -> RequestKeys:
     )
 
 
+def model_limits(config: RunConfig) -> ModelLimits | None:
+    """The provider limits of a run in this process: ``provider_concurrency`` (when tighter
+    than ``max_concurrency``) and ``rate_limit_per_s``; None when neither applies."""
+    limit = config.provider_concurrency
+    slots = anyio.CapacityLimiter(limit) if limit and limit < config.max_concurrency else None
+    rate = config.rate_limit_per_s
+    spacer = StartSpacer(rate) if rate else None
+    if slots is None and spacer is None:
+        return None
+    return ModelLimits(slots, spacer)
+
+
 def build_context(
     suite: Suite,
     config: RunConfig,
@@ -58,16 +71,13 @@ def build_context(
     run_tools: RunTools | None,
 ) -> CaseContext:
     generation = _generation(config)
-    limit = config.provider_concurrency
     return CaseContext(
         suite=suite,
         provider=provider,
         generation=generation,
         cache=cache,
         keys=_keys(provider, generation) if cache is not None else None,
-        limiter=(
-            anyio.CapacityLimiter(limit) if limit and limit < config.max_concurrency else None
-        ),
+        limiter=model_limits(config),
         policy=RetryPolicy(
             retries=config.retries, base_s=config.backoff_base_s, max_s=config.backoff_max_s
         ),

@@ -389,6 +389,8 @@ def resume_matrix(
     executor: str | None = None,
     notify: Callable[[str], None] | None = None,
     on_member: Callable[[MemberOutcome], None] | None = None,
+    provider_concurrency: int | None = None,
+    rate_limit_per_s: float | None = None,
 ) -> MatrixOutcome:
     """Continue the matrix in ``out_dir``: members that finished are left as they are, the
     interrupted and failed ones are resumed, the ones not started are started.
@@ -408,6 +410,10 @@ def resume_matrix(
         base = replace(base, replay=replay)
     if executor:
         base = replace(base, executor=executor)
+    if provider_concurrency:
+        base = replace(base, provider_concurrency=provider_concurrency)
+    if rate_limit_per_s:
+        base = replace(base, rate_limit_per_s=rate_limit_per_s)
     if judge is not None:
         base = replace(base, judge=judge)
     elif base.judge:  # read back from a file: checked as suite code
@@ -437,6 +443,8 @@ def resume_matrix(
             replay=replay,
             allow_suite_code=allow_suite_code,
             executor=executor,
+            provider_concurrency=provider_concurrency,
+            rate_limit_per_s=rate_limit_per_s,
         )
         _refuse_changed_system(out_dir, m, cfg)
         plan.append((m, m.apply(cfg, started=True)))

@@ -177,7 +177,7 @@ def _refuse_changed_shard(
 
 #: options that change how a run goes, not its results: left out of the configuration hash
 _EXECUTION_ONLY = frozenset(
-    {"max_concurrency", "provider_concurrency", "cache", "replay", "executor"}
+    {"max_concurrency", "provider_concurrency", "rate_limit_per_s", "cache", "replay", "executor"}
 )
 
 
@@ -227,6 +227,7 @@ def recorded_options(config: RunConfig, trials: int | None) -> dict[str, JsonVal
         "max_concurrency": config.max_concurrency,
         "executor": config.executor,
         "provider_concurrency": config.provider_concurrency,
+        "rate_limit_per_s": config.rate_limit_per_s,
         "timeout_s": config.timeout_s,
         "retries": config.retries,
         "max_steps": config.max_steps,
