@@ -48,6 +48,8 @@ def write_suite(tmp_path: Path, matrix: str = MATRIX, words: int = 3) -> Path:
     cases += (
         "  - id: own\n    input: say word\n    system: Case prompt.\n"
         "    expect: {response_contains: [word]}\n"
+        "  - id: listed\n    input: [{role: system, content: Input prompt.},"
+        " {role: user, content: say word}]\n    expect: {response_contains: [word]}\n"
     )
     path = tmp_path / "suite.yaml"
     path.write_text(f"name: prompts\ndefaults: {{system: Suite prompt.}}\n{matrix}cases:\n{cases}")
@@ -95,9 +97,10 @@ def test_members_with_one_agent_send_their_own_system_prompt_and_never_share_res
         # a member run after another with the same agent got its own answers, not the cached
         # or replayed ones of the member before it
         assert {got[f"c{i}"] for i in range(3)} == {f"word {text}"}, label
-        # a case's own system prompt still wins over the member's
+        # a case's own system prompt still wins over the member's, as does its input's
         assert got["own"] == "word sys=Case prompt.", label
-    # every member reached the agent for its own cases; the case with its own prompt sends one
+        assert got["listed"] == "word sys=Input prompt.", label
+    # every member reached the agent for its own cases; a case with its own prompt sends one
     # request for all four members, so the response cache rightly answers three of them
     first = calls(tmp_path)
     assert set(first) == {
@@ -106,8 +109,9 @@ def test_members_with_one_agent_send_their_own_system_prompt_and_never_share_res
         "Ask before acting when unsure.",
         "None",
         "Case prompt.",
+        "Input prompt.",
     }
-    assert len(first) == 4 * 3 + 1
+    assert len(first) == 4 * 3 + 2
     # run.json: the member's prompt is recorded only when it set one (a member without one
     # keeps the configuration hash a run without the feature had)
     records = {label: read_record(out / label) for label in EXPECTED}
@@ -150,7 +154,12 @@ def test_without_replay_each_member_is_answered_from_its_own_cached_responses(
     for label, text in EXPECTED.items():
         got = texts(tmp_path / "b" / label)
         assert not any(r.replayed for r in iter_results(tmp_path / "b" / label))
-        assert got == {"c0": f"word {text}", "c1": f"word {text}", "own": "word sys=Case prompt."}
+        assert got == {
+            "c0": f"word {text}",
+            "c1": f"word {text}",
+            "own": "word sys=Case prompt.",
+            "listed": "word sys=Input prompt.",
+        }
 
 
 def test_a_resumed_member_keeps_its_system_prompt(
@@ -179,7 +188,7 @@ def test_a_resumed_member_keeps_its_system_prompt(
     assert "1 resumed" in output
     for label, text in EXPECTED.items():
         got = texts(out / label)
-        assert len(got) == 4, label
+        assert len(got) == 5, label
         assert {got[f"c{i}"] for i in range(3)} == {f"word {text}"}, label
     assert read_record(out / "terse").options["system"] == "Answer in one sentence."
 
