@@ -1,10 +1,12 @@
 """The Ray executor (``--executor ray``) on one local Ray instance (2 CPUs) for the module:
 the same verdicts as a local run, a cache shared by the workers, a killed worker's pairs run
 again (none lost, none twice), a worker that always dies recorded on its case, the provider
-limit held across workers, and a killed driver resumed from its journal."""
+limits held across workers (calls in flight, starts per second), and a killed driver resumed
+from its journal."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import re
@@ -176,6 +178,7 @@ class _LocalActor:
     def __init__(self, limiter: SharedLimiter) -> None:
         self.acquire = _Method(limiter.acquire)
         self.release = _Method(limiter.release)
+        self.start_wait = _Method(limiter.start_wait)
 
 
 def test_cases_sharing_one_remote_slot_each_release_their_own() -> None:
@@ -209,6 +212,39 @@ def test_a_slot_of_a_dead_worker_is_taken_back_after_its_lease() -> None:
 
     anyio.run(main)
     assert list(limiter._held) == ["next"]
+
+
+def test_the_shared_limiter_spaces_starts_on_its_own_clock() -> None:
+    limiter = SharedLimiter(1, lease_s=600, per_s=20)
+
+    async def main() -> list[float]:
+        return [await limiter.start_wait() for _ in range(4)]
+
+    waits = anyio.run(main)
+    # asked at (nearly) the same moment: each start is reserved 0.05 s after the one before
+    assert waits[0] == 0.0
+    for a, b in itertools.pairwise(waits):
+        assert b - a == pytest.approx(0.05, abs=0.005)
+
+
+def test_a_rate_only_remote_slot_waits_for_its_start_and_holds_no_slot() -> None:
+    limiter = SharedLimiter(1, lease_s=600, per_s=20)
+    slot = RemoteSlot(_LocalActor(limiter), slots=False, rate=True)
+    starts: list[float] = []
+
+    async def case() -> None:
+        async with slot:
+            starts.append(time.monotonic())
+            assert limiter._held == {}  # no slot taken: a rate alone does not cap concurrency
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for _ in range(4):
+                tg.start_soon(case)
+
+    anyio.run(main)
+    starts.sort()
+    assert min(b - a for a, b in itertools.pairwise(starts)) >= 0.05 - 0.005
 
 
 def test_a_bad_executor_is_a_user_error_before_anything_runs(tmp_path: Path) -> None:
@@ -371,6 +407,45 @@ def test_the_provider_limit_holds_across_workers(tmp_path: Path, cluster: str) -
     config = _config(_agent(tmp_path, calls=free, sleep=0.05), executor="ray?workers=2&cpus=0")
     run_suite_file(suite, config, tmp_path / "free")
     assert _max_overlap(free) >= 2
+
+
+RATE_AGENT = """\
+import os, time
+
+CALLS = {calls!r}
+
+def agent(messages, tools):
+    with open(CALLS, "a") as fh:
+        fh.write(f"{{time.monotonic()}} {{os.getpid()}}\\n")
+    return "It is 12 degrees"
+"""
+
+
+def test_the_rate_limit_holds_across_workers(tmp_path: Path, cluster: str) -> None:
+    suite = _suite(tmp_path, CITIES)
+    calls = tmp_path / "calls.txt"
+    script = tmp_path / "rate_agent.py"
+    script.write_text(RATE_AGENT.format(calls=str(calls)))
+    agent = f"python:{script}:agent"
+    executor = "ray?workers=2&cpus=0"
+
+    def starts() -> tuple[list[float], set[str]]:
+        rows = [line.split() for line in calls.read_text().splitlines()]
+        calls.unlink()
+        return sorted(float(t) for t, _ in rows), {pid for _, pid in rows}
+
+    run_suite_file(suite, _config(agent, executor=executor, rate_limit_per_s=10), tmp_path / "a")
+    limited, pids = starts()
+    assert len(limited) == len(CITIES)
+    assert len(pids) == 2  # both workers made calls
+    # one clock (the limiter actor's) spaces every worker's starts; a reply from the actor may
+    # reach one worker later than another, hence the tolerance
+    assert min(b - a for a, b in itertools.pairwise(limited)) >= 0.1 - 0.02
+    assert read_record(tmp_path / "a").options["rate_limit_per_s"] == 10
+    # the same run without the limit starts calls closer together: the check above can fail
+    run_suite_file(suite, _config(agent, executor=executor), tmp_path / "b")
+    free, _ = starts()
+    assert min(b - a for a, b in itertools.pairwise(free)) < 0.1 - 0.02
 
 
 def test_a_killed_driver_resumes_from_its_journal(tmp_path: Path, cluster: str) -> None:

@@ -8,8 +8,9 @@ moment it arrives, exactly as a local run writes it.
 
 - Concurrency: ``--max-concurrency`` pairs are in flight overall (the driver's workers each
   wait for one reply); each actor takes its share at once (its ``max_concurrency``).
-- A provider limit (``provider_concurrency``) tighter than that is one named limiter actor
-  that every worker asks before each model call.
+- A provider limit (``provider_concurrency`` tighter than that, ``rate_limit_per_s``) is one
+  named limiter actor that every worker asks before each model call: for a slot, then for its
+  start time (starts spaced by the actor's clock across every worker).
 - A worker process that dies is restarted by Ray and its pairs sent again (up to
   :data:`TASK_RETRIES` times); a pair that still fails is recorded as an error on that case.
 - Connecting (and starting a local Ray instance) happens on the first pair to drive: a resume
@@ -107,15 +108,17 @@ class _RayDrive:
         self._ray = ray
         setup = self._setup
         if self._ctx.limiter is not None:
-            limit = setup.config.provider_concurrency or 1
+            config = setup.config
+            limit = config.provider_concurrency
+            slots = bool(limit and limit < config.max_concurrency)
             name = f"agentgauge-limiter-{uuid.uuid4().hex[:12]}"
             lease = self._ctx.timeout_s + _LEASE_MARGIN_S
             self._limiter = (
                 ray.remote(SharedLimiter)
                 .options(name=name, namespace=setup.namespace, num_cpus=0, max_concurrency=10_000)
-                .remote(limit, lease)
+                .remote(limit or 1, lease, config.rate_limit_per_s)
             )
-            setup = _with_limiter(setup, name)
+            setup = _with_limiter(setup, name, slots, bool(config.rate_limit_per_s))
         count = self._worker_count(ray)
         share = math.ceil(self._slots / count)
         worker = ray.remote(CaseWorker).options(
@@ -201,10 +204,10 @@ class _RayDrive:
                 ray.shutdown()
 
 
-def _with_limiter(setup: WorkerSetup, name: str) -> WorkerSetup:
+def _with_limiter(setup: WorkerSetup, name: str, slots: bool, rate: bool) -> WorkerSetup:
     from dataclasses import replace
 
-    return replace(setup, limiter=name)
+    return replace(setup, limiter=name, limiter_slots=slots, limiter_rate=rate)
 
 
 def _lost(case: Case, trial: int, exc: BaseException) -> CaseResult:

@@ -1,5 +1,5 @@
 """The worker side of the Ray executor: what crosses to a worker, the worker actor that runs
-case trials, and the cluster-wide limit of model calls in flight.
+case trials, and the cluster-wide limits of model calls (in flight, starts per second).
 
 Nothing here imports Ray: :mod:`._ray` turns :class:`CaseWorker` and :class:`SharedLimiter` into
 Ray actors when a run asks for them. A worker builds its own run context from a
@@ -31,6 +31,7 @@ from ._config import RunConfig
 from ._context import build_context, open_cache
 from ._file import with_suite_scorers
 from ._loop import RunStats
+from ._rate import spacing_wait
 from ._tools import current_code_policy
 from ._workers import EncodedResult, run_guarded
 
@@ -63,6 +64,9 @@ class WorkerSetup:
     cwd: str
     #: the named limiter actor of the run (None: no provider limit tighter than the overall one)
     limiter: str | None = None
+    #: which limits that actor holds: slots (model calls in flight), starts per second
+    limiter_slots: bool = True
+    limiter_rate: bool = False
     namespace: str = "agentgauge"
 
     def __repr__(self) -> str:  # a spec or options may hold keys: never shown
@@ -86,18 +90,29 @@ _held_token: ContextVar[str | None] = ContextVar("agentgauge_ray_slot", default=
 
 class RemoteSlot:
     """A worker's side of the run's :class:`SharedLimiter`: ``async with`` holds one slot
-    (the cases a worker runs at once share one RemoteSlot, each holding its own slot)."""
+    (``slots``; the cases a worker runs at once share one RemoteSlot, each holding its own
+    slot), then waits for the start time the actor gives (``rate``)."""
 
-    def __init__(self, actor: Any) -> None:
+    def __init__(self, actor: Any, *, slots: bool = True, rate: bool = False) -> None:
         self._actor = actor
+        self._slots = slots
+        self._rate = rate
 
-    async def __aenter__(self) -> str:
-        token = uuid.uuid4().hex
+    async def __aenter__(self) -> str | None:
+        token = uuid.uuid4().hex if self._slots else None
         try:
-            await self._actor.acquire.remote(token)
+            if token is not None:
+                await self._actor.acquire.remote(token)
+            if self._rate:
+                # the actor's clock decides; the wait runs here (monotonic on this machine)
+                wait: float = await self._actor.start_wait.remote()
+                until = time.monotonic() + wait
+                while (left := until - time.monotonic()) > 0:
+                    await anyio.sleep(left)
         except BaseException:  # cancelled while waiting: a slot granted meanwhile goes back
-            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await self._actor.release.remote(token)
+            if token is not None:
+                with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                    await self._actor.release.remote(token)
             raise
         _held_token.set(token)
         return token
@@ -118,18 +133,27 @@ class RemoteSlot:
 
 
 class SharedLimiter:
-    """At most ``limit`` model calls in flight across every worker of a run (a Ray actor).
+    """At most ``limit`` model calls in flight across every worker of a run (a Ray actor), and
+    model call starts at least ``1 / per_s`` seconds apart across them (``per_s``).
 
     A slot is a lease: one held by a worker that died is taken back after ``lease_s`` (the
     case timeout and a margin), so a killed worker cannot shrink the limit for good.
     """
 
-    def __init__(self, limit: int, lease_s: float) -> None:
+    def __init__(self, limit: int, lease_s: float, per_s: float | None = None) -> None:
         self._limit = max(1, limit)
         self._lease_s = lease_s
         self._held: dict[str, float] = {}
         self._cond: asyncio.Condition | None = None
         self._peak = 0
+        self._interval = 1.0 / per_s if per_s else 0.0
+        self._next_start = 0.0
+
+    async def start_wait(self) -> float:
+        """Seconds the caller waits before its model call starts (its start is reserved now:
+        every worker's starts are spaced by the one clock of this actor)."""
+        wait, self._next_start = spacing_wait(self._next_start, time.monotonic(), self._interval)
+        return wait
 
     def _free(self) -> bool:
         now = time.monotonic()
@@ -196,7 +220,11 @@ class CaseWorker:
         if setup.limiter is not None:
             import ray
 
-            limiter = RemoteSlot(ray.get_actor(setup.limiter, namespace=setup.namespace))
+            limiter = RemoteSlot(
+                ray.get_actor(setup.limiter, namespace=setup.namespace),
+                slots=setup.limiter_slots,
+                rate=setup.limiter_rate,
+            )
         self._ctx = replace(ctx, limiter=limiter)
         return self._ctx
 
