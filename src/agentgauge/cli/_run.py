@@ -156,9 +156,9 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "--rate-limit",
     envvar="AGENTGAUGE_RATE_LIMIT",
     metavar="N/s|N/min",
-    help="Model call starts per second or minute (e.g. 500/min), evenly spaced: one start "
-    "every 60/N s at the most, retries included; across the whole cluster with --executor "
-    "ray. A resume keeps it unless given again.",
+    help="Model call starts per second or minute, evenly spaced (500/min: one start every "
+    "0.12 s at the most), retries included; across the whole cluster with --executor ray. A "
+    "resume keeps it unless given again.",
 )
 @click.option(
     "--timeout",
