@@ -225,3 +225,23 @@ def test_a_call_cancelled_while_waiting_for_its_start_gives_its_slot_back() -> N
 
     anyio.run(main)
     assert slots.borrowed_tokens == 0
+
+
+def test_a_matrix_records_the_limits_and_its_resume_may_change_them(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, 2)
+    out = tmp_path / "out"
+    agents = ["--agent", "mock:", "--agent", "echo=mock:echo"]
+    first = _run(str(suite), *agents, "-o", str(out), "--no-cache", "--no-progress",
+                 "--no-history", "--rate-limit", "20/s")  # fmt: skip
+    assert first.exit_code == 0, first.output
+    assert [read_record(out / m).options["rate_limit_per_s"] for m in ("mock", "echo")] == [
+        20.0,
+        20.0,
+    ]
+    manifest = json.loads((out / "matrix.json").read_text())
+    manifest["members"][1]["state"] = "failed"  # as if it had not finished
+    (out / "matrix.json").write_text(json.dumps(manifest))
+    again = _run("--resume", str(out), "--no-progress", "--no-history", "--rate-limit", "5/s")
+    assert again.exit_code == 0, again.output
+    assert read_record(out / "mock").options["rate_limit_per_s"] == 20.0  # done: untouched
+    assert read_record(out / "echo").options["rate_limit_per_s"] == 5.0
