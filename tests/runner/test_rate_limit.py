@@ -49,9 +49,11 @@ def agent(messages, tools):
     return ToolCall(name="get_weather", arguments={{"city": last.content.split()[-1]}})
 """
 
-#: spacing may come short of 1/rate by this much: a sleep can end a hair early, and the start
-#: is read a moment after the limiter let the call go (load only makes gaps longer)
-TOLERANCE_S = 0.005
+#: measured spacing may come short of 1/rate by this much: the limiter lets starts go exactly
+#: 1/rate apart, but the agent (a sync function, run in a worker thread) reads the clock a
+#: moment later, and that moment can be longer for one call than for the next on a busy machine
+#: (calls without the limit start well under 1 ms apart, so the checks still tell them apart)
+TOLERANCE_S = 0.015
 
 
 def _suite(tmp_path: Path, n: int) -> Path:
