@@ -261,6 +261,20 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "(needs agentgauge[ray]; see docs/large-suites.md). A resume keeps it unless given again.",
 )
 @click.option(
+    "--system",
+    envvar="AGENTGAUGE_SYSTEM",
+    metavar="TEXT",
+    help='System prompt of the run: replaces the suite\'s defaults.system ("": none); a '
+    "case's own system still wins, and so does a matrix entry's own system. Recorded in "
+    "run.json; a resume keeps it and refuses another one.",
+)
+@click.option(
+    "--system-file",
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="Like --system, the prompt read from this UTF-8 file (trailing newlines removed).",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
 )
 @click.option("--gate", is_flag=True, help="Check the suite's gates; exit 1 if one fails.")
@@ -285,6 +299,7 @@ def command(
     from ..runner import run_suite_file
 
     agents: tuple[str, ...] = flags["agent"]
+    flags["system"] = _system(flags)
     status = _matrix(suite, agents, resume_dir, run_dir, gate, otel_endpoint, flags)
     if status is not None:
         if status:
@@ -346,8 +361,10 @@ def _matrix(
     if resume_dir is not None:
         if not is_matrix_dir(resume_dir):
             return None
-        recorded = {m.agent for m in read_manifest(resume_dir).members}
+        manifest = read_manifest(resume_dir)
+        recorded = {m.agent for m in manifest.members}
         _refuse_ignored_flags(resume_dir, run_dir, same_agent=set(agents) <= recorded)
+        _refuse_changed_system(resume_dir, f["system"], manifest.options.get("system"))
     elif suite is None or len(agents) == 1 or (not agents and suite_members(suite) is None):
         return None
 
@@ -375,6 +392,7 @@ def _resume_config(
 
     record = read_record(resume_dir)
     _refuse_ignored_flags(resume_dir, run_dir, same_agent=f["agent"] == record.agent)
+    _refuse_changed_system(resume_dir, f["system"], record.options.get("system"))
     if not record.suite_path:
         raise UserError(f"{resume_dir}/run.json does not name its suite file")
     suite_path = Path(suite) if suite is not None else Path(record.suite_path)
@@ -392,6 +410,53 @@ def _resume_config(
         rate_limit_per_s=_rate(f),
     )
     return suite_path, config
+
+
+def _system(f: dict[str, Any]) -> str | None:
+    """The run's system prompt: ``--system`` or the text of ``--system-file`` (None: neither;
+    a file named on the command line wins over ``$AGENTGAUGE_SYSTEM``)."""
+    from click.core import ParameterSource
+
+    from ..errors import UserError
+
+    text: str | None = f.pop("system")
+    path: Path | None = f.pop("system_file")
+    if path is None:
+        return text
+    source = click.get_current_context().get_parameter_source("system")
+    if text is not None and source == ParameterSource.COMMANDLINE:
+        raise UserError("run: give --system or --system-file, not both")
+    try:
+        return path.read_text(encoding="utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        raise UserError(f"--system-file {path}: not UTF-8 text") from None
+    except OSError as err:
+        raise UserError(f"--system-file {path}: cannot read it ({err.strerror})") from None
+
+
+def _refuse_changed_system(resume_dir: Path, given: str | None, recorded: object) -> None:
+    """``--system`` (or ``--system-file``) on resume must be the recorded prompt: another one
+    would mix the results of two prompts in one run. Not given: the run keeps its own."""
+    from click.core import ParameterSource
+
+    from ..errors import UserError
+
+    ctx = click.get_current_context()
+    named = any(
+        ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
+        for name in ("system", "system_file")
+    )
+    if named and given != recorded:
+        shown = "none" if recorded is None else repr(_clip(str(recorded)))
+        raise UserError(
+            f"--resume {resume_dir}: --system cannot be changed on resume (the run was "
+            f"started with system prompt {shown}; start a new run to try another prompt)"
+        )
+
+
+def _clip(text: str, width: int = 60) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _rate(f: dict[str, Any]) -> float | None:
@@ -433,4 +498,5 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         executor=f["executor"] or "local",
         provider_concurrency=f["provider_concurrency"],
         rate_limit_per_s=_rate(f),
+        system=f["system"],
     )

@@ -446,15 +446,17 @@ def resume_matrix(
             provider_concurrency=provider_concurrency,
             rate_limit_per_s=rate_limit_per_s,
         )
-        _refuse_changed_system(out_dir, m, cfg)
+        _refuse_changed_system(out_dir, m, base.system, cfg)
         plan.append((m, m.apply(cfg, started=True)))
     return _run_members(path, out_dir, manifest, plan, notify, on_member, resume=True)
 
 
-def _refuse_changed_system(out_dir: Path, member: MatrixMember, recorded: RunConfig) -> None:
+def _refuse_changed_system(
+    out_dir: Path, member: MatrixMember, shared: str | None, recorded: RunConfig
+) -> None:
     """A started member resumed with another system prompt would mix the results of two
-    prompts in one run directory."""
-    if member.system != recorded.system:
+    prompts in one run directory (``shared``: the matrix's own, ``run --system``)."""
+    if (shared if member.system is None else member.system) != recorded.system:
         raise UserError(
             f"--resume {out_dir}: the system prompt of the member '{member.label}' in the "
             "suite's matrix has changed since its run started; start a new run to compare "
