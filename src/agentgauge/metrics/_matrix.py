@@ -170,6 +170,18 @@ def _member_stats(
     return stats
 
 
+def _member_system(run_dir: Path, own: str | None, shared: Mapping[str, object]) -> str | None:
+    """A member's system prompt: what its run.json recorded, else what it was given (its
+    matrix entry's, else the matrix's ``run --system``); None: the suite's."""
+    from ..io import load_record
+
+    record = load_record(run_dir)
+    value = record.options.get("system") if record is not None else own
+    if value is None and record is None:
+        value = shared.get("system")
+    return value if isinstance(value, str) else None
+
+
 def _rank_key(a: MatrixAgentStats) -> tuple[float, ...]:
     """Higher pass rate, then fewer errors, then lower mean cost; ties keep the matrix order
     (the sort is stable), so a ranking does not move with latency noise."""
@@ -231,6 +243,8 @@ def compare_matrix(
         )
         for rec in manifest.members
     ]
+    for a, rec in zip(agents, manifest.members, strict=True):
+        a.system = _member_system(out_dir / rec.run_dir, rec.system, manifest.options)
     ranked = sorted(agents, key=_rank_key)
     for i, a in enumerate(ranked, 1):
         a.rank = i

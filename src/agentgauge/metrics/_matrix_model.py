@@ -124,6 +124,9 @@ class MatrixAgentStats(Model):
     gates_passed: bool | None = None
     #: names of the gates it failed (``min_pass_rate`` ...)
     gate_failures: list[str] = Field(default_factory=list)
+    #: the member's system prompt (its run.json ``options.system``, else the matrix's entry or
+    #: ``run --system``): None when it used the suite's ``defaults.system``; ``""``: none at all
+    system: str | None = None
 
 
 class MatrixPair(Model):
@@ -184,3 +187,7 @@ class MatrixComparison(Model):
 
     def significant_pairs(self) -> list[MatrixPair]:
         return [p for p in self.pairs if p.significant]
+
+    def prompts_differ(self) -> bool:
+        """Whether the members ran with different system prompts (the reports then show them)."""
+        return len({a.system for a in self.agents}) > 1

@@ -72,6 +72,11 @@ class DashboardAgent:
     rank: int = 0
     #: what ran, e.g. the agent spec (shown on hover over the legend; empty: nothing)
     detail: str = ""
+    #: the agent's system prompt, shown cut under each card's title with the whole text on
+    #: hover (a matrix whose members differ in it); None: no such line
+    prompt: str | None = None
+    #: the cut text of that line (empty: ``prompt`` itself)
+    prompt_short: str = ""
 
 
 _RateOf = Callable[[Summary], Rate]
@@ -271,7 +276,7 @@ def _cards(agents: Sequence[DashboardAgent], sig: Significance) -> str:
                 )
             cards.append(
                 f'<div class="agd-card {colour(i)}" data-agent="{i}">'
-                f"<h4>{_title(a)}</h4><dl>{''.join(lines)}</dl></div>"
+                f"<h4>{_title(a)}</h4>{_prompt_line(a)}<dl>{''.join(lines)}</dl></div>"
             )
         cols.append(
             f'<div class="agd-col" data-column="{esc(title.lower())}"><h3>{esc(title)}</h3>'
@@ -395,6 +400,13 @@ def _title(a: DashboardAgent) -> str:
     rank = f'<span class="agd-rank" title="rank in the matrix">#{a.rank}</span>' if a.rank else ""
     name = f'<span class="agd-name" title="{esc(a.name)}">{esc(a.name)}</span>'
     return f'<i class="agd-key"></i>{name}{rank}'
+
+
+def _prompt_line(a: DashboardAgent) -> str:
+    if a.prompt is None:
+        return ""
+    short = a.prompt_short or a.prompt
+    return f'<p class="agd-prompt" title="{esc(a.prompt)}">system: {esc(short)}</p>'
 
 
 def _legend(agents: Sequence[DashboardAgent], interactive: bool) -> str:

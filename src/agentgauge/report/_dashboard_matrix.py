@@ -85,8 +85,11 @@ def matrix_agents(
 ) -> tuple[list[DashboardAgent], list[PairSignificance], list[str]]:
     """The dashboard's agents (finished members, in matrix order), pairs and notes (members
     that failed or have not run)."""
+    from ._matrix import prompt_text
+
     agents: list[DashboardAgent] = []
     notes: list[str] = []
+    differ = comparison.prompts_differ()
     for m in comparison.agents:
         if m.status != "done":
             if any(w.startswith(f"{m.label} (") for w in comparison.warnings):
@@ -106,6 +109,8 @@ def matrix_agents(
                 },
                 rank=m.rank,
                 detail=m.agent if m.agent != m.label else "",
+                prompt=prompt_text(m.system, None) if differ else None,
+                prompt_short=prompt_text(m.system) if differ else "",
             )
         )
     pairs = [

@@ -103,6 +103,33 @@ def _quality(c: MatrixComparison) -> MatrixTable:
     return MatrixTable(title="Quality", header=header, rows=tuple(table))
 
 
+#: a system prompt longer than this is cut in the tables (comparison.md has the full text)
+PROMPT_WIDTH = 80
+#: the title of the prompts table (comparison.md adds the full prompts under it)
+PROMPTS_TITLE = "System prompts"
+
+
+def prompt_text(system: str | None, width: int | None = PROMPT_WIDTH) -> str:
+    """A member's system prompt as the reports show it: on one line, cut to ``width``
+    characters (None: whole), or what it means when the member set none."""
+    if system is None:
+        return "(the suite's defaults.system)"
+    if not system:
+        return "(no system prompt)"
+    line = " ".join(system.split())
+    if width is None or len(line) <= width:
+        return line
+    return line[: width - 1] + "…"
+
+
+def _prompts(c: MatrixComparison) -> MatrixTable | None:
+    """Each member's system prompt, only when the members differ in it."""
+    if not c.prompts_differ():
+        return None
+    rows = tuple((a.label, prompt_text(a.system)) for a in _ranked(c))
+    return MatrixTable(title=PROMPTS_TITLE, header=("agent", "system prompt"), rows=rows)
+
+
 def _modules(c: MatrixComparison) -> MatrixTable | None:
     done = _done(c)
     keys = [
@@ -224,7 +251,8 @@ def _pairs(c: MatrixComparison) -> MatrixTable | None:
 
 def matrix_tables(c: MatrixComparison) -> list[MatrixTable]:
     """The comparison's tables, in report order."""
-    tables = [_quality(c), _modules(c), _cost(c), _performance(c), _scenarios(c), _pairs(c)]
+    tables = [_quality(c), _prompts(c), _modules(c), _cost(c), _performance(c)]
+    tables += [_scenarios(c), _pairs(c)]
     return [t for t in tables if t is not None]
 
 
@@ -292,7 +320,28 @@ def render_matrix_markdown(c: MatrixComparison) -> str:
         for row in t.rows:
             out.append("| " + " | ".join(_md_cell(scrub(cell)) for cell in row) + " |")
         out.append("")
+        if t.title == PROMPTS_TITLE:
+            out += _full_prompts(c)
     return "\n".join(out)
+
+
+def _full_prompts(c: MatrixComparison) -> list[str]:
+    """The prompts the table cut (or flattened), whole, each in a folded ``<details>``."""
+    out: list[str] = []
+    for a in _ranked(c):
+        if not a.system or prompt_text(a.system) == a.system:
+            continue
+        full = scrub(a.system)
+        full = full.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        out += [
+            f"<details><summary>{_md_cell(a.label)}: the full system prompt</summary>",
+            "",
+            f"<pre>{full}</pre>",
+            "",
+            "</details>",
+            "",
+        ]
+    return out
 
 
 def write_matrix_junit(out_dir: Path | str, c: MatrixComparison, out: IO[str]) -> None:
