@@ -23,7 +23,7 @@ from typing import Any, Final
 import orjson
 
 from ..errors import UserError
-from ..schema import Case, Message, ToolSim
+from ..schema import Case, Message, ToolSim, TraceEvent
 from ._otel_import import TracedConversation, read_conversations
 from ._otlp import looks_like_otlp
 from ._responses import RecordedResponse
@@ -160,6 +160,7 @@ def _capture_one(c: TracedConversation, turn: int | None) -> CapturedCase:
         ) from None
     calls = [call for m in reply if m.role == "assistant" for call in m.tool_calls]
     finals = [m.content for m in reply if m.role == "assistant" and m.content]
+    turn_steps = [e for e in c.steps if e.turn == chosen - 1]
     response = RecordedResponse(
         case_id=case_id,
         trial=0,
@@ -169,9 +170,18 @@ def _capture_one(c: TracedConversation, turn: int | None) -> CapturedCase:
         form="otlp",
         messages=list(reply) or None,  # no reply at all (the model call failed): no messages
         labels=c.labels,
-        trace=[e.model_copy(update={"turn": 0}) for e in c.steps if e.turn == chosen - 1],
+        trace=[e.model_copy(update={"turn": 0}) for e in turn_steps],
+        latency_ms=c.duration_ms if len(turn_steps) == len(c.steps) else _extent_ms(turn_steps),
     )
     return CapturedCase(case=case, data=data, response=response, turn=chosen, reason=reason)
+
+
+def _extent_ms(steps: Sequence[TraceEvent]) -> float | None:
+    """From the first step's start to the last one's end; None when the steps have no times."""
+    timed = [e for e in steps if e.start > 0 and e.end >= e.start]
+    if not timed:
+        return None
+    return (max(e.end for e in timed) - min(e.start for e in timed)) * 1000.0
 
 
 def _user_indexes(messages: Sequence[Message]) -> list[int]:
@@ -296,6 +306,7 @@ def responses_from_traces(path: Path) -> list[RecordedResponse]:
                     messages=reply or None,
                     labels=conversation.labels,
                     trace=list(conversation.steps),
+                    latency_ms=conversation.duration_ms,
                 )
             )
         else:

@@ -206,8 +206,9 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
         "gen_ai.agent.name": export.agent,
         "gen_ai.provider.name": provider,
         "gen_ai.conversation.id": result.case_id,
-        "gen_ai.usage.input_tokens": result.usage.input_tokens,
-        "gen_ai.usage.output_tokens": result.usage.output_tokens,
+        # unknown usage (a trace without token counts, scored) is left out, not written as 0
+        "gen_ai.usage.input_tokens": result.usage.input_tokens if result.usage_recorded else None,
+        "gen_ai.usage.output_tokens": result.usage.output_tokens if result.usage_recorded else None,
         "agentgauge.case.id": result.case_id,
         "agentgauge.trial": result.trial,
         "agentgauge.status": result.status,

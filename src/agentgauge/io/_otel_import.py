@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from ..errors import UserError
 from ..schema import Labels, Message, ToolSpec, TraceEvent
-from ._otel_steps import trace_steps
+from ._otel_steps import span_latency_ms, trace_steps
 from ._otlp import Span, read_spans
 from ._transcripts import TranscriptError, messages_from_data
 
@@ -76,6 +76,8 @@ class TracedConversation:
     trial: int = 0
     #: the model and tool steps, ``turn`` counting user turns from 0
     steps: list[TraceEvent] = field(default_factory=list)
+    #: the root span's duration (the agent's whole run); None when the trace records no times
+    duration_ms: float | None = None
 
 
 def _operation(span: Span) -> str | None:
@@ -299,7 +301,17 @@ def _conversation(spans: list[Span]) -> TracedConversation:
         case_id=case_id if isinstance(case_id, str) else None,
         trial=trial if isinstance(trial, int) and trial >= 0 else 0,
         steps=trace_steps(spans, _operation, chat_inputs, turn_of_call),
+        duration_ms=_duration_ms(spans),
     )
+
+
+def _duration_ms(spans: Sequence[Span]) -> float | None:
+    """The duration of the trace's root span (the first without a parent in the trace)."""
+    ids = {s.span_id for s in spans}
+    for s in spans:
+        if s.parent_id is None or s.parent_id not in ids:
+            return span_latency_ms(s)
+    return None
 
 
 def conversations_from_spans(spans: Sequence[Span]) -> list[TracedConversation]:

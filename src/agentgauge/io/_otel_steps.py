@@ -1,5 +1,9 @@
 """The model and tool steps of a traced conversation, as agentgauge trace events.
 
+A span without a token count gives a model step with ``usage`` None, and one without times a
+step with ``latency_ms`` 0 (TraceEvent's "not measured"): nothing unrecorded is written as 0
+tokens.
+
 Each model-call span becomes a ``model`` :class:`~agentgauge.schema.TraceEvent` (model, token
 usage, latency, error) and each tool span a ``tool`` event (tool, arguments, result, error), so
 responses read from production traces carry the same per-step record a run writes. Attribute
@@ -19,7 +23,7 @@ from typing import Any
 from ..schema import Message, TraceEvent, Usage
 from ._otlp import Span
 
-__all__ = ["trace_steps"]
+__all__ = ["span_latency_ms", "trace_steps"]
 
 
 def _first(attrs: Mapping[str, Any], *keys: str) -> Any:
@@ -38,31 +42,55 @@ def _json(value: Any) -> Any:
     return value
 
 
-def _tokens(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+def _tokens(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
+
+
+def _usage(a: Mapping[str, Any]) -> Usage | None:
+    """The span's token usage; None when it records no token count (never a made-up 0)."""
+    inp = _tokens(
+        _first(
+            a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt"
+        )
+    )
+    out = _tokens(_first(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens",
+                         "llm.token_count.completion"))  # fmt: skip
+    if inp is None and out is None:
+        return None
+    return Usage(input_tokens=inp or 0, output_tokens=out or 0)
+
+
+def _ttft_ms(a: Mapping[str, Any]) -> float | None:
+    """Time to first token when the span records it: ``agentgauge.ttft_ms`` (milliseconds, our
+    own export) or ``gen_ai.server.time_to_first_token`` (seconds, the GenAI metric's name)."""
+    for key, scale in (("agentgauge.ttft_ms", 1.0), ("gen_ai.server.time_to_first_token", 1e3)):
+        value = a.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            return float(value) * scale
+    return None
+
+
+def span_latency_ms(span: Span) -> float | None:
+    """The span's duration; None when it has no start or end time (or ends before it starts)."""
+    if span.start_ns <= 0 or span.end_ns <= 0 or span.end_ns < span.start_ns:
+        return None
+    return (span.end_ns - span.start_ns) / 1e6
 
 
 def _model_event(span: Span, turn: int) -> TraceEvent:
     a = span.attributes
     model = _first(a, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name")
-    usage = Usage(
-        input_tokens=_tokens(
-            _first(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens",
-                   "llm.token_count.prompt")
-        ),
-        output_tokens=_tokens(
-            _first(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens",
-                   "llm.token_count.completion")
-        ),
-    )  # fmt: skip
     return TraceEvent(
         kind="model",
         turn=turn,
         start=span.start_ns / 1e9,
         end=span.end_ns / 1e9,
-        latency_ms=max(0.0, (span.end_ns - span.start_ns) / 1e6),
+        latency_ms=span_latency_ms(span) or 0.0,
         model=model if isinstance(model, str) else None,
-        usage=usage,
+        usage=_usage(a),
+        ttft_ms=_ttft_ms(a),
         error=(span.status_message or "error") if span.is_error else None,
     )
 
@@ -78,7 +106,7 @@ def _tool_event(span: Span, turn: int) -> TraceEvent:
         turn=turn,
         start=span.start_ns / 1e9,
         end=span.end_ns / 1e9,
-        latency_ms=max(0.0, (span.end_ns - span.start_ns) / 1e6),
+        latency_ms=span_latency_ms(span) or 0.0,
         tool=name if isinstance(name, str) else None,
         arguments=arguments if isinstance(arguments, dict) else None,
         result=result,

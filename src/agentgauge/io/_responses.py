@@ -71,6 +71,8 @@ class RecordedResponse:
     #: the model and tool steps with their times, model, token usage and errors, when the
     #: response was read from OpenTelemetry traces (``form`` ``otlp``)
     trace: list[TraceEvent] | None = None
+    #: how long the agent took on it (OTLP: the root span, or the turn's spans), when recorded
+    latency_ms: float | None = None
 
     def turns(self, tool_names: Collection[str]) -> list[list[Message]]:
         """The agent's turns for ``score_case``: one turn (the case input has one)."""

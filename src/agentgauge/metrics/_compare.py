@@ -123,6 +123,7 @@ def _parts(r: CaseResult) -> tuple[float, ...]:
         wanted = bv is not None and bv[0] is not None and bv[1] != "tool_call"
         behaviour = (int(bool(bv and bv[0])), 1) if wanted else (0, 0)
     multi = scored and is_multi_step(r)
+    tokens = r.usage.input_tokens + r.usage.output_tokens
     return (
         *(passed, int(scored)),  # pass_rate
         *sel,  # tool_selection_accuracy
@@ -131,7 +132,7 @@ def _parts(r: CaseResult) -> tuple[float, ...]:
         *((passed, 1) if multi else (0, 0)),  # task_completion
         *(int(not scored), 1),  # error_rate
         *((r.latency_ms, 1) if r.latency_ms > 0 else (0, 0)),  # latency_ms
-        *(r.usage.input_tokens + r.usage.output_tokens, 1),  # tokens
+        *((tokens, 1) if r.usage_recorded else (0, 0)),  # tokens
         *((r.cost_usd, 1) if r.cost_usd is not None else (0, 0)),  # cost_usd
     )
 

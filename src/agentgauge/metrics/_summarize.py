@@ -158,8 +158,9 @@ class _Acc:
     def _cost(self, r: CaseResult) -> None:
         self.model_calls.add(r.model_calls)
         self.tool_calls.add(r.tool_calls)
-        self.in_tokens.add(r.usage.input_tokens)
-        self.out_tokens.add(r.usage.output_tokens)
+        if r.usage_recorded:  # a trace without token counts is not 0 tokens
+            self.in_tokens.add(r.usage.input_tokens)
+            self.out_tokens.add(r.usage.output_tokens)
         if r.cost_usd is not None:
             self.cost.add(r.cost_usd)
         if r.latency_ms > 0:

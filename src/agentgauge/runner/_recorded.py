@@ -21,7 +21,7 @@ import anyio
 
 from .._version import __version__
 from ..io import RecordedResponse, ResultsWriter, run_dir_lock, suite_hash, write_record
-from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSpec
+from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSpec, TraceEvent
 from ..scoring import ScoringConfig
 from ._case import build_result, score_result
 from ._config import ExtraScorer, RunConfig
@@ -82,14 +82,36 @@ async def _recorded_result(
     turns = response.turns(tools.keys())
     messages = list(response.messages) if response.messages is not None else []
     tr = Transcript(messages=messages, turns=turns, labels=response.labels)
-    result = build_result(case, trial, tr, 0.0)
+    if response.trace is not None:
+        _steps_into(tr, response.trace)
+    result = build_result(case, trial, tr, response.latency_ms or 0.0)
     result.text = response.text
-    result.tool_calls = len(result.calls)
+    if not any(e.kind == "tool" for e in tr.trace):
+        result.tool_calls = len(result.calls)
+    models = [e for e in tr.trace if e.kind == "model"]
+    result.usage_recorded = not models or any(e.usage is not None for e in models)
     await score_result(case, result, turns, tools, scoring, extra)
     if response.decode_error and result.status != "passed":
         note = f"(response not decodable: {response.decode_error})"
         result.explanation = f"{result.explanation}\n{note}".strip()
     return result
+
+
+def _steps_into(tr: Transcript, steps: Sequence[TraceEvent]) -> None:
+    """A traced response's steps as the transcript's performance record (what a driven run
+    counts): the steps, model and tool call counts, tokens summed over the model steps that
+    report usage, and the first time to first token. A step without usage adds nothing."""
+    tr.trace = list(steps)
+    for e in steps:
+        if e.kind == "tool":
+            tr.tool_calls += 1
+            continue
+        tr.model_calls += 1
+        if e.usage is not None:
+            tr.input_tokens += e.usage.input_tokens
+            tr.output_tokens += e.usage.output_tokens
+        if tr.ttft_ms is None and e.ttft_ms is not None:
+            tr.ttft_ms = e.ttft_ms
 
 
 def _options(

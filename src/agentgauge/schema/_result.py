@@ -100,6 +100,10 @@ class CaseResult(Model):
     trace: list[TraceEvent] = Field(default_factory=list)
     # --- cost and performance
     usage: Usage = Field(default_factory=Usage)
+    #: False when the agent's steps report no token counts (a trace whose model spans carry no
+    #: ``gen_ai.usage.*``): ``usage`` is then a placeholder, not 0 tokens, and metrics leave the
+    #: result out of the token means
+    usage_recorded: bool = True
     model_calls: int = 0
     tool_calls: int = 0
     latency_ms: float = 0.0
