@@ -21,7 +21,7 @@ from agentgauge.judges._judge import extract_json, parse_reply
 from agentgauge.testing import MockProvider
 
 #: templates past version 1 (a bumped version changes every judge request, so the cache misses)
-TEMPLATE_VERSIONS = {"behavior": "2"}
+TEMPLATE_VERSIONS = {"behavior": "2", "pairwise": "2"}
 
 ANSWER = {"question": "Capital of France?", "reference": "Paris", "agent_output": "Paris."}
 

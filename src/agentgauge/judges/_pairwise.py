@@ -2,10 +2,12 @@
 
 For each case both runs share (all of them, or only those whose verdict changed; at most
 ``limit``), the judge reads the case's question, what the case expects, and the two final
-replies, and answers which is better (task ``pairwise``: ``a``, ``b`` or ``tie``). It is asked
-twice, once with the base run's reply as A and once with it as B. A case is a win (or a loss)
-only when both orders prefer the same reply; when both answers name the same *position* the
-verdict followed the position, not the content: the case is a tie, counted as position-biased.
+replies, each with the tool results its own run received (so it can tell which reply is
+supported by what the tools returned), and answers which is better (task ``pairwise``: ``a``,
+``b`` or ``tie``). It is asked twice, once with the base run's reply as A and once with it as
+B. A case is a win (or a loss) only when both orders prefer the same reply; when both answers
+name the same *position* the verdict followed the position, not the content: the case is a tie,
+counted as position-biased.
 
 The figures: wins / ties / losses of the new run, an exact two-sided sign test over the
 decisive cases, a Wilson interval of the new run's share of them, the position-bias rate (the
@@ -26,6 +28,7 @@ from pydantic import Field
 from ..errors import JudgeError, UserError
 from ..io import iter_light_results, iter_results
 from ..schema import CaseResult, Model
+from ..scoring import tool_results_text
 from ._judge import Judge, JudgeConfig
 
 Scope = Literal["all", "changed"]
@@ -116,6 +119,8 @@ class _Side:
     question: str = ""
     reply: str = ""
     expected: str = ""
+    #: the tool results of this run's conversation, ``name: content`` lines
+    tool_results: str = ""
 
 
 def reply_text(r: CaseResult) -> str:
@@ -163,6 +168,7 @@ def _sides(run_dir: Path, wanted: set[str], verdicts: dict[str, bool]) -> dict[s
                 question=_question(r),
                 reply=reply_text(r),
                 expected=_expected(r),
+                tool_results=tool_results_text([r.messages]),
             )
     return out
 
@@ -225,8 +231,15 @@ async def judge_pair(judge: Judge, case_id: str, base: _Side, new: _Side) -> Pai
     question = base.question or new.question
     expected = base.expected or new.expected
 
-    def inputs(a: str, b: str) -> dict[str, str]:
-        return {"question": question, "reference": expected, "reply_a": a, "reply_b": b}
+    def inputs(a: _Side, b: _Side) -> dict[str, str]:
+        return {
+            "question": question,
+            "reference": expected,
+            "tool_results_a": a.tool_results,
+            "reply_a": a.reply,
+            "tool_results_b": b.tool_results,
+            "reply_b": b.reply,
+        }
 
     record = PairwiseCase(
         case_id=case_id,
@@ -237,8 +250,8 @@ async def judge_pair(judge: Judge, case_id: str, base: _Side, new: _Side) -> Pai
         new_reply=_clip(new.reply, PREVIEW_CHARS),
     )
     try:
-        first = await judge.evaluate("pairwise", inputs(base.reply, new.reply))
-        second = await judge.evaluate("pairwise", inputs(new.reply, base.reply))
+        first = await judge.evaluate("pairwise", inputs(base, new))
+        second = await judge.evaluate("pairwise", inputs(new, base))
     except JudgeError as exc:
         return record.model_copy(update={"error": _clip(str(exc), REASON_CHARS)})
     assert first.verdict is not None

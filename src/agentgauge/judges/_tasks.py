@@ -223,7 +223,15 @@ TASKS: Final[dict[str, JudgeTask]] = {
         JudgeTask(
             name="pairwise",
             kind="verdict",
-            inputs=("question", "reference", "reply_a", "reply_b"),
+            # each reply with the tool results its own run saw (they may differ)
+            inputs=(
+                "question",
+                "reference",
+                "tool_results_a",
+                "reply_a",
+                "tool_results_b",
+                "reply_b",
+            ),
             # "tie" first: a split majority vote between A and B is a tie, never a win
             labels=("tie", "a", "b"),
             passing=frozenset(),

@@ -41,6 +41,8 @@ FENCE_TAGS = (
     "system_prompt",
     "reply_a",
     "reply_b",
+    "tool_results_a",
+    "tool_results_b",
 )
 
 #: `<tag`, `</tag`, with optional spaces, any case: the start of something that could be a fence
