@@ -163,3 +163,29 @@ def test_matrix_labels_and_entries() -> None:
         ("small", "local:smollm2"),
         ("mock-text-a-b", "mock:?text=a=b"),
     ]
+
+
+def test_tokens_per_scenario_leave_out_results_whose_usage_is_unknown(tmp_path: Path) -> None:
+    """A traced result without token counts (usage_recorded false) is not a 0-token result."""
+    from agentgauge.io import ResultsWriter
+    from agentgauge.metrics._matrix import _extra_pass
+    from agentgauge.schema import CaseResult, Usage
+
+    writer = ResultsWriter(tmp_path, fresh=True)
+    writer.write(
+        CaseResult(
+            case_id="a",
+            trial=0,
+            status="passed",
+            category="lookup",
+            usage=Usage(input_tokens=80, output_tokens=20),
+        )
+    )
+    writer.write(CaseResult(case_id="b", trial=0, status="passed", category="lookup"))
+    writer.write(
+        CaseResult(case_id="c", trial=0, status="passed", category="lookup", usage_recorded=False)
+    )
+    writer.close()
+    _, tokens = _extra_pass(tmp_path, 0.95)
+    assert tokens["lookup"].n == 2  # a (100) and b (a recorded 0); c is unknown
+    assert tokens["lookup"].mean == 50.0

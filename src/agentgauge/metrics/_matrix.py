@@ -86,7 +86,8 @@ def _extra_pass(run_dir: Path, confidence: float) -> tuple[MatrixPerformance, di
         acc = tokens.get(r.category)
         if acc is None:
             acc = tokens[r.category] = MeanAcc()
-        acc.add(float(r.usage.input_tokens + r.usage.output_tokens))
+        if r.usage_recorded:  # a trace without token counts is not 0 tokens
+            acc.add(float(r.usage.input_tokens + r.usage.output_tokens))
     lat, first = _sorted(latency), _sorted(ttft)
     perf = MatrixPerformance(
         p50=quantile_interval(lat, 0.5, confidence),
