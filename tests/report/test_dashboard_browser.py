@@ -8,9 +8,6 @@ skipping when Playwright or Chromium is missing.
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -26,48 +23,6 @@ from agentgauge.runner import MatrixMember, RunConfig, run_matrix
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 AGENTS = HERE / "dashboard_agents.py"
-#: flags that keep Chromium from reaching out to the network of a closed machine
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _need(what: str) -> None:
-    message = (
-        f"{what}; the dashboard's browser tests need it "
-        "(apt-get install chromium; pip install playwright)"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(f"{message} — CI must run them, not skip them")
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need("Playwright for Python is not installed")
-    chromium = next(
-        (
-            shutil.which(n)
-            for n in ("chromium", "chromium-browser", "google-chrome")
-            if shutil.which(n)
-        ),
-        None,
-    )
-    if chromium is None:
-        _need("no Chromium found on PATH")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class Watched:

@@ -7,9 +7,6 @@ as code. CI installs Chromium (scripts/setup.sh) and sets ``CI``: there these te
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,49 +21,6 @@ from agentgauge.report._html import write_html
 from agentgauge.schema import Gates
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-#: flags that keep Chromium from reaching out to the network of a closed machine
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def _need(what: str) -> None:
-    message = (
-        f"{what}; the browser tests of the HTML report need it "
-        "(apt-get install chromium; pip install playwright)"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(f"{message} — CI must run them, not skip them")
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need("Playwright for Python is not installed")
-    chromium = _chromium()
-    if chromium is None:
-        _need("no Chromium found on PATH")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class Watched:
