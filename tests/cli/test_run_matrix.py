@@ -13,22 +13,7 @@ from agentgauge.cli import cli
 from agentgauge.io import iter_results
 from agentgauge.metrics import read_matrix
 from agentgauge.runner import read_manifest, read_record
-
-
-def words_suite(tmp_path: Path, words: int = 8, extra: str = "") -> Path:
-    """``words`` cases only an echoing agent passes, one only ``mock:`` passes."""
-    cases = "".join(
-        f"  - id: say-{i}\n    category: echo\n    input: please say word{i}\n"
-        f"    expect: {{response_contains: [word{i}]}}\n"
-        for i in range(words)
-    )
-    cases += (
-        "  - id: mock-only\n    category: fixed\n    input: hi\n"
-        "    expect: {response_contains: [mock reply]}\n"
-    )
-    path = tmp_path / "suite.yaml"
-    path.write_text(f"name: words\n{extra}cases:\n{cases}")
-    return path
+from matrix_helpers import words_suite
 
 
 def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:

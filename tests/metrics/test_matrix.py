@@ -21,22 +21,7 @@ from agentgauge.metrics import (
 )
 from agentgauge.runner import RunConfig, parse_agents, run_matrix
 from agentgauge.schema import Matrix, MatrixEntry, agent_label
-
-
-def words_suite(tmp_path: Path, words: int) -> Path:
-    """``words`` cases only an echoing agent passes, one only ``mock:`` passes."""
-    cases = "".join(
-        f"  - id: say-{i}\n    category: echo\n    input: please say word{i}\n"
-        f"    expect: {{response_contains: [word{i}]}}\n"
-        for i in range(words)
-    )
-    cases += (
-        "  - id: mock-only\n    category: fixed\n    input: hi\n"
-        "    expect: {response_contains: [mock reply]}\n"
-    )
-    path = tmp_path / "suite.yaml"
-    path.write_text(f"name: words\ncases:\n{cases}")
-    return path
+from matrix_helpers import words_suite
 
 
 def matrix(tmp_path: Path, words: int, *agents: str) -> Path:

@@ -19,29 +19,15 @@ from agentgauge.report import (
     write_matrix_reports,
 )
 from agentgauge.runner import RunConfig, parse_agents, run_matrix
+from matrix_helpers import words_suite
 
 SECRET = "sk-test-0123456789abcdefXYZ"
-
-
-def words_suite(tmp_path: Path, words: int = 8) -> Path:
-    cases = "".join(
-        f"  - id: say-{i}\n    category: echo\n    input: please say word{i}\n"
-        f"    expect: {{response_contains: [word{i}]}}\n"
-        for i in range(words)
-    )
-    cases += (
-        "  - id: mock-only\n    category: fixed\n    input: hi\n"
-        "    expect: {response_contains: [mock reply]}\n"
-    )
-    path = tmp_path / "suite.yaml"
-    path.write_text(f"name: 'words <&> |'\ncases:\n{cases}")
-    return path
 
 
 def comparison(tmp_path: Path, *agents: str) -> tuple[Path, MatrixComparison]:
     out = tmp_path / "out"
     config = RunConfig(progress=False, cache=False)
-    run_matrix(words_suite(tmp_path), config, parse_agents(agents), out)
+    run_matrix(words_suite(tmp_path, name="'words <&> |'"), config, parse_agents(agents), out)
     return out, compare_matrix(out)
 
 
