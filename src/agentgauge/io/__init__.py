@@ -58,6 +58,7 @@ from ._rundir import (
     run_dir_lock,
     scan_finished,
     suite_hash,
+    write_json_atomic,
     write_record,
 )
 from ._shards import MergeReport, Shard, merge_runs, pair_bucket
@@ -154,6 +155,7 @@ __all__ = [
     "tools_from_data",
     "tools_to_format",
     "validation_problems",
+    "write_json_atomic",
     "write_record",
     "write_responses",
     "write_suite",

@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import IO
 
 import orjson
+from pydantic import BaseModel
 
 from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
@@ -50,6 +51,7 @@ __all__ = [
     "run_dir_lock",
     "scan_finished",
     "suite_hash",
+    "write_json_atomic",
     "write_record",
 ]
 
@@ -130,14 +132,20 @@ def load_record(run_dir: Path) -> RunRecord | None:
 
 def write_record(run_dir: Path, record: RunRecord) -> None:
     """Write ``run.json`` atomically (a kill never leaves half a record), secrets scrubbed."""
+    Path(run_dir).mkdir(parents=True, exist_ok=True)
+    write_json_atomic(Path(run_dir) / RUN_FILE, record)
+
+
+def write_json_atomic(path: Path, model: BaseModel) -> None:
+    """Write ``model`` as indented JSON to ``path`` through a temporary file replaced in one
+    step (a kill never leaves half a file), secrets scrubbed: run.json, a matrix's manifest and
+    its comparison."""
     register_env()
-    run_dir.mkdir(parents=True, exist_ok=True)
-    path = run_dir / RUN_FILE
-    tmp = path.with_suffix(".json.tmp")
+    tmp = path.with_suffix(path.suffix + ".tmp")
     try:
-        data = orjson.dumps(record.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+        data = orjson.dumps(model.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
     except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. --seed 10**30
-        data = record.model_dump_json(indent=2).encode()
+        data = model.model_dump_json(indent=2).encode()
     tmp.write_bytes(scrub_bytes(data) + b"\n")
     os.replace(tmp, path)
 

@@ -15,8 +15,6 @@ from array import array
 from collections.abc import Mapping
 from pathlib import Path
 
-import orjson
-
 from ..errors import UserError
 from ..io import iter_light_results
 from ..runner import MemberRecord, is_matrix_dir, read_manifest
@@ -291,14 +289,10 @@ def compare_matrix(
 
 def write_comparison(out_dir: Path | str, comparison: MatrixComparison) -> Path:
     """Write ``OUT/comparison.json`` (secrets scrubbed) and return its path."""
-    from .._secrets import register_env, scrub_bytes
+    from ..io import write_json_atomic
 
-    register_env()
     path = Path(out_dir) / COMPARISON_FILE
-    data = orjson.dumps(comparison.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_bytes(scrub_bytes(data) + b"\n")
-    tmp.replace(path)
+    write_json_atomic(path, comparison)
     return path
 
 

@@ -19,12 +19,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-import orjson
 from pydantic import Field
 
-from .._secrets import register_env, scrub, scrub_bytes
+from .._secrets import register_env, scrub
 from ..errors import AgentGaugeError, RunInterrupted, SuiteCodeRefused, UserError
-from ..io import RUN_FILE, Shard, load_record
+from ..io import RUN_FILE, Shard, load_record, write_json_atomic
 from ..schema import JsonValue, MatrixEntry, Model, Suite, agent_label, valid_label
 from ._config import RunConfig, RunOutcome, options_config
 from ._plan import recorded_options
@@ -246,13 +245,8 @@ def read_manifest(out_dir: Path | str) -> MatrixManifest:
 
 def _write_manifest(out_dir: Path, manifest: MatrixManifest) -> None:
     """Atomically (a kill never leaves half a manifest), secrets scrubbed."""
-    register_env()
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / MATRIX_FILE
-    tmp = path.with_suffix(".json.tmp")
-    data = orjson.dumps(manifest.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    tmp.write_bytes(scrub_bytes(data) + b"\n")
-    tmp.replace(path)
+    write_json_atomic(out_dir / MATRIX_FILE, manifest)
 
 
 def _shared_options(config: RunConfig) -> dict[str, JsonValue]:
