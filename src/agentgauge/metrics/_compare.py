@@ -222,6 +222,8 @@ class _Pairing:
     #: per rate metric: cases all-success in new but not in base, and the reverse
     up: list[int] = field(default_factory=lambda: [0] * len(_METRICS))
     down: list[int] = field(default_factory=lambda: [0] * len(_METRICS))
+    #: per metric: paired cases that measured it in the base run, and in the new run
+    seen: list[list[int]] = field(default_factory=lambda: [[0, 0] for _ in _METRICS])
 
     def add_bucket(self, base: dict[str, _Case], new: dict[str, _Case]) -> None:
         counts = self.counts
@@ -255,6 +257,8 @@ class _Pairing:
         for i, stream in enumerate(self.metrics):
             bn, bd = b.sums[2 * i], b.sums[2 * i + 1]
             nn, nd = n.sums[2 * i], n.sums[2 * i + 1]
+            self.seen[i][0] += bool(bd)
+            self.seen[i][1] += bool(nd)
             if bd and nd:
                 stream.add(cid, (float(bn), float(bd), float(nn), float(nd)))
                 self.up[i] += bn < bd and nn == nd
@@ -319,7 +323,7 @@ def compare(
         )
     paired = sum(counts[c] for c in ("fixed", "broken", "unchanged_pass", "unchanged_fail"))
     return Comparison(
-        warnings=_suite_warnings(Path(base_run), Path(new_run)),
+        warnings=_suite_warnings(Path(base_run), Path(new_run)) + _unmeasured(pairing),
         base_run=str(base_run),
         new_run=str(new_run),
         confidence=confidence,
@@ -333,6 +337,27 @@ def compare(
         deltas=deltas,
         sample_size=_sample_size(counts, paired, deltas, detect_points, 1 - confidence),
     )
+
+
+#: what each per-result mean is, for the note saying it could not be compared
+_MEAN_WORDS = {"latency_ms": "latency", "tokens": "token usage", "cost_usd": "cost"}
+
+
+def _unmeasured(pairing: _Pairing) -> list[str]:
+    """A note for each per-result mean one run measured and the other did not (an agent that
+    reports no token usage): it is not compared, and is never taken for 0."""
+    out: list[str] = []
+    for i, (metric, unit) in enumerate(_METRICS):
+        base, new = pairing.seen[i]
+        if unit == "rate" or pairing.metrics[i].n or not (base or new):
+            continue
+        what = _MEAN_WORDS[metric]
+        if base and new:
+            why = f"no shared case has {what} in both runs"
+        else:
+            why = f"the {'new' if base else 'base'} run reported no {what} on the shared cases"
+        out.append(f"{metric}: not compared: {why} (unknown, not 0)")
+    return out
 
 
 def _suite_warnings(base_run: Path, new_run: Path) -> list[str]:

@@ -41,6 +41,10 @@ class ModelResponse:
     #: the assistant message (text and/or tool calls)
     message: Message
     usage: Usage = field(default_factory=Usage)
+    #: False when the agent reported no token counts (a ``python:`` agent returning text or
+    #: calls, an ``http`` reply without ``usage``): ``usage`` is then zeros standing for
+    #: "unknown", and the result is left out of token means and costs (never 0 tokens)
+    usage_reported: bool = True
     #: the model that answered, as the provider names it
     model: str = ""
     #: time to first token, when streamed

@@ -103,8 +103,15 @@ class RequestHasher:
 def encode_response(resp: ModelResponse) -> bytes:
     """A header line (usage, model, finish reason, labels) and the message's own JSON."""
     labels = None if resp.labels is None else resp.labels.model_dump(exclude_defaults=True)
+    usage = resp.usage if resp.usage_reported else None  # unknown usage stays unknown (null)
     header = orjson.dumps(
-        [resp.usage.input_tokens, resp.usage.output_tokens, resp.model, resp.finish_reason, labels]
+        [
+            usage.input_tokens if usage else None,
+            usage.output_tokens if usage else None,
+            resp.model,
+            resp.finish_reason,
+            labels,
+        ]
     )
     return header + b"\n" + resp.message.model_dump_json(exclude_defaults=True).encode()
 
@@ -114,7 +121,8 @@ def decode_response(raw: bytes) -> ModelResponse:
     inp, out, model, finish, labels = orjson.loads(header)
     return ModelResponse(
         message=Message.model_validate_json(message),
-        usage=Usage(input_tokens=inp, output_tokens=out),
+        usage=Usage(input_tokens=inp or 0, output_tokens=out or 0),
+        usage_reported=inp is not None,
         model=model,
         finish_reason=finish,
         labels=None if labels is None else Labels.model_validate(labels),

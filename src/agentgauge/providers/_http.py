@@ -145,6 +145,7 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
                 id=str(raw["id"]) if raw.get("id") is not None else None,
             )
         )
+    reported = body.get("usage") is not None
     usage = body.get("usage") or {}
     if not isinstance(usage, dict):
         raise ProviderError(f"{where}: 'usage' must be an object", transient=False)
@@ -155,6 +156,7 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
             input_tokens=int(usage.get("input_tokens") or 0),
             output_tokens=int(usage.get("output_tokens") or 0),
         ),
+        usage_reported=reported,
         model=str(body.get("model") or ""),
         finish_reason="tool_calls" if calls else "stop",
         labels=_labels(body.get("labels"), where),

@@ -182,6 +182,7 @@ def to_response(value: Any, where: str = "python agent") -> ModelResponse:
     return ModelResponse(
         message=message,
         usage=Usage(),
+        usage_reported=False,  # a bare reply says nothing about tokens
         finish_reason="tool_calls" if message.tool_calls else "stop",
     )
 

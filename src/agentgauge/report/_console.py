@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..metrics import Rate, Slice, Summary
-from ._fmt import latency, mean, one_line, pct, quality_rates, rate
+from ._fmt import latency, mean, one_line, pct, quality_rates, rate, tokens_in_out
 from ._redteam import redteam_table
 
 if TYPE_CHECKING:
@@ -107,11 +107,7 @@ def render_console(
     cp.add_column("total", justify="right")
     cp.add_row("model calls", mean(cost.model_calls), f"{cost.model_calls.total:.0f}")
     cp.add_row("tool calls", mean(cost.tool_calls), f"{cost.tool_calls.total:.0f}")
-    cp.add_row(
-        "tokens in / out",
-        f"{cost.input_tokens.mean or 0:.0f} / {cost.output_tokens.mean or 0:.0f}",
-        f"{cost.input_tokens.total:.0f} / {cost.output_tokens.total:.0f}",
-    )
+    cp.add_row("tokens in / out", *tokens_in_out(cost, summary.overall.results))
     if cost.cost_usd.n:
         cp.add_row("cost (USD)", mean(cost.cost_usd, money=True), f"${cost.cost_usd.total:.4f}")
     p50, p90, p95, pmax = latency(perf.latency)

@@ -130,7 +130,7 @@ def _per_result(mean: float | None, total: float, n: int, digits: int = 2) -> _C
 def _tokens(s: Summary) -> _Cell:
     c = s.cost
     n = c.input_tokens.n
-    if not n or (c.input_tokens.total + c.output_tokens.total) == 0:
+    if not n:  # no result reported usage: unknown, never 0
         return _Cell(value=None, text="n/a", sub="no usage reported")
     mean = (c.input_tokens.mean or 0.0) + (c.output_tokens.mean or 0.0)
     return _Cell(
@@ -378,7 +378,7 @@ def _latency_bar(i: int, name: str, lat: Latency) -> Bar:
 
 def _token_bar(i: int, a: DashboardAgent, cat: str) -> Bar:
     value = a.tokens_by_category.get(cat)
-    if value is None or (not value and not a.summary.cost.input_tokens.total):
+    if value is None:  # no result of the scenario reported usage
         return Bar(agent=i, text="n/a", title=f"{a.name}: no usage reported")
     return Bar(agent=i, parts=(value,), text=f"{value:,.0f}", title=f"{a.name}: {value:,.0f}")
 

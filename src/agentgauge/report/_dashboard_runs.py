@@ -18,6 +18,8 @@ def _tokens_by_category(run_dir: Path) -> dict[str, float]:
 
     sums: dict[str, list[int]] = {}
     for r in iter_light_results(run_dir):
+        if not r.usage_recorded:  # a result without token counts is not 0 tokens
+            continue
         acc = sums.setdefault(r.category, [0, 0])
         acc[0] += r.usage.input_tokens + r.usage.output_tokens
         acc[1] += 1

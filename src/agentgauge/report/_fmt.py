@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..metrics import Latency, Mean, Rate, Summary
+from ..metrics import Cost, Latency, Mean, Rate, Summary
 
 
 def pct(value: float | None) -> str:
@@ -97,3 +97,20 @@ def quality_rates(summary: Summary) -> list[tuple[str, Rate]]:
         ("skill", d.skill_accuracy),
         ("memory retention", d.memory_retention),
     ]
+
+
+#: what a report prints for token counts no result reported (never 0)
+NO_USAGE = "n/a (no usage reported)"
+
+
+def tokens_in_out(cost: Cost, results: int) -> tuple[str, str]:
+    """``(per result, total)`` of tokens in / out: ``n/a`` when no result reported usage, and
+    the number of results that did when only some did (the means are over those)."""
+    n = cost.input_tokens.n
+    if not n:
+        return NO_USAGE, "n/a"
+    per = f"{cost.input_tokens.mean or 0:.0f} / {cost.output_tokens.mean or 0:.0f}"
+    total = f"{cost.input_tokens.total:.0f} / {cost.output_tokens.total:.0f}"
+    if n < results:
+        total += f" ({n} of {results} results reported usage)"
+    return per, total

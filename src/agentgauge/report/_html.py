@@ -25,7 +25,7 @@ from .._secrets import ScrubbingStream, register_env
 from ..metrics import Comparison, GateReport, Latency, Rate, Slice, Summary
 from ..schema import CaseResult
 from ._dashboard import DashboardAgent, dashboard_section
-from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval, unit_value
+from ._fmt import NO_USAGE, mean, ms, pct, rate, unit_delta, unit_interval, unit_value
 from ._html_cases import cases_section
 from ._html_charts import confusion_matrix, esc, svg_histogram
 from ._html_data import Bin, LatencyBins
@@ -562,13 +562,13 @@ def _cost(s: Summary) -> str:
     rows = [
         ["model calls", esc(mean(c.model_calls)), esc(f"{c.model_calls.total:.0f}")],
         ["tool calls", esc(mean(c.tool_calls)), esc(f"{c.tool_calls.total:.0f}")],
-        ["input tokens", esc(mean(c.input_tokens, digits=0)), esc(f"{c.input_tokens.total:.0f}")],
-        [
-            "output tokens",
-            esc(mean(c.output_tokens, digits=0)),
-            esc(f"{c.output_tokens.total:.0f}"),
-        ],
     ]
+    for label, m in (("input tokens", c.input_tokens), ("output tokens", c.output_tokens)):
+        if not m.n:  # no result reported usage: unknown, never 0
+            rows.append([label, esc(NO_USAGE), "n/a"])
+            continue
+        of = f" over {m.n} of {s.overall.results} results" if m.n < s.overall.results else ""
+        rows.append([label, esc(mean(m, digits=0)), esc(f"{m.total:.0f}{of}")])
     if c.cost_usd.n:
         rows.append(
             [

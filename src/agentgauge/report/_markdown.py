@@ -14,6 +14,7 @@ from ._fmt import (
     pct,
     quality_rates,
     rate,
+    tokens_in_out,
     unit_delta,
     unit_interval,
     unit_value,
@@ -126,10 +127,7 @@ def render_markdown(
     cp_rows = [
         ["latency p50 / p90 / p95 / max", f"{p50} / {p90} / {p95} / {pmax}"],
         ["model calls per result", mean(cost.model_calls)],
-        [
-            "tokens in / out (total)",
-            f"{cost.input_tokens.total:.0f} / {cost.output_tokens.total:.0f}",
-        ],
+        ["tokens in / out (total)", tokens_in_out(cost, ov.results)[1]],
     ]
     if perf.ttft.n:
         cp_rows.append(

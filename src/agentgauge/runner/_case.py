@@ -209,6 +209,7 @@ def build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> C
                 calls.extend(msg.tool_calls)
                 text = msg.content
     expect = case.expect
+    models = [e for e in tr.trace if e.kind == "model"]
     return CaseResult(
         case_id=case.id,
         trial=trial,
@@ -226,6 +227,8 @@ def build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> C
         messages=tr.messages,
         trace=tr.trace,
         usage=Usage(input_tokens=tr.input_tokens, output_tokens=tr.output_tokens),
+        # no step reported token counts: the usage is unknown, not 0 tokens
+        usage_recorded=not models or any(e.usage is not None for e in models),
         model_calls=tr.model_calls,
         tool_calls=tr.tool_calls,
         latency_ms=latency_ms,

@@ -154,9 +154,10 @@ class ModelCaller:
                 self._cache.put(key, resp)
         latency_ms = (time.perf_counter() - t0) * 1000.0
         model = resp.model or self._provider.name
-        cost = cost_usd(self._provider.name, resp.usage) if self._free else None
-        if cost is None:
-            cost = cost_usd(model, resp.usage)
+        usage = resp.usage if resp.usage_reported else None  # unknown tokens: unknown cost
+        cost = cost_usd(self._provider.name, usage) if self._free and usage else None
+        if cost is None and usage is not None:
+            cost = cost_usd(model, usage)
         tr.model_calls += 1
         tr.input_tokens += resp.usage.input_tokens
         tr.output_tokens += resp.usage.output_tokens
@@ -174,7 +175,7 @@ class ModelCaller:
                 end=time.time(),
                 latency_ms=latency_ms,
                 model=model,
-                usage=resp.usage,
+                usage=usage,
                 ttft_ms=None if cached else resp.ttft_ms,
                 cached=cached,
                 cost_usd=cost,
