@@ -123,9 +123,8 @@ def _print_group(
         for col in ("started", "run", "commit", "cases", t.label):
             runs_table.add_column(col, justify="right" if col in ("cases", t.label) else "left")
         for e, v in zip(runs, t.values, strict=True):
-            runs_table.add_row(
-                e.started_at, e.run_id, (e.git_commit or "")[:10], str(e.cases), _shown(t.metric, v)
-            )
+            commit = (e.git_commit or "")[:10] + (" (dirty)" if e.git_dirty else "")
+            runs_table.add_row(e.started_at, e.run_id, commit, str(e.cases), _shown(t.metric, v))
         console.print(runs_table)
     console.print()
 

@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS runs (
     results INTEGER NOT NULL,
     judge TEXT,
     judge_samples INTEGER,
+    git_dirty INTEGER,
     PRIMARY KEY (suite, agent, run_id)
 )"""
 _METRICS = """
@@ -96,7 +97,7 @@ _INDEXES = (
     "runs INTEGER NOT NULL)",
 )
 #: columns added after the layout was first written: added to an older file when it is opened
-_LATER_COLUMNS = {"judge": "TEXT", "judge_samples": "INTEGER"}
+_LATER_COLUMNS = {"judge": "TEXT", "judge_samples": "INTEGER", "git_dirty": "INTEGER"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,6 +115,8 @@ class HistoryEntry:
     metrics: dict[str, float | None]
     judge: str | None = None
     judge_samples: int | None = None
+    #: a tracked file of the suite's repository differed from ``git_commit`` (None: unknown)
+    git_dirty: bool | None = None
     #: the interval of each metric that has one (a rate's Wilson interval, a mean's bootstrap)
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
 
@@ -310,6 +313,7 @@ def entry_of(run_dir: Path, summary: Summary) -> HistoryEntry | None:
         suite=run.suite,
         agent=run.agent,
         git_commit=run.git_commit,
+        git_dirty=run.git_dirty,
         started_at=run.started_at,
         run_dir=str(Path(run_dir).resolve()),
         cases=summary.cases,
@@ -336,8 +340,12 @@ def _insert(conn: sqlite3.Connection, e: HistoryEntry, *, replace: bool) -> None
     verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
     cur = conn.execute(
         f"{verb} INTO runs (suite, agent, run_id, git_commit, started_at, run_dir, cases, "
-        "results, judge, judge_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [*key, e.git_commit, e.started_at, e.run_dir, e.cases, e.results, e.judge, e.judge_samples],
+        "results, judge, judge_samples, git_dirty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            *key,
+            *(e.git_commit, e.started_at, e.run_dir, e.cases, e.results),
+            *(e.judge, e.judge_samples, e.git_dirty),
+        ],
     )
     if not cur.rowcount:
         return  # kept the row already there (an import never overwrites)
@@ -411,7 +419,7 @@ def _read(
     where, args = _exact(suite, agent)
     runs = conn.execute(
         "SELECT suite, agent, run_id, git_commit, started_at, run_dir, cases, results, judge, "
-        f"judge_samples FROM runs{where} ORDER BY started_at, run_id",
+        f"judge_samples, git_dirty FROM runs{where} ORDER BY started_at, run_id",
         args,
     ).fetchall()
     picked = {
@@ -429,6 +437,7 @@ def _read(
             results=r[7],
             judge=r[8],
             judge_samples=r[9],
+            git_dirty=None if r[10] is None else bool(r[10]),
             metrics={},
         )
         for k, r in picked.items()

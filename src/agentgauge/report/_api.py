@@ -61,6 +61,8 @@ def write_report(
             props = {"suite": run.suite, "agent": run.agent}
             if run.git_commit:
                 props["git_commit"] = run.git_commit
+                if run.git_dirty is not None:
+                    props["git_dirty"] = str(run.git_dirty).lower()
             if run.judge:
                 props["judge"] = run.judge
         write_junit(run_dir, out, suite_name=run.suite if run else None, properties=props)

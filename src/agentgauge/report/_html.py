@@ -295,7 +295,8 @@ def _header(summary: Summary, gates: GateReport | None) -> str:
             if took:
                 meta.append(("took", took))
         if run.git_commit:
-            meta.append(("commit", run.git_commit[:12]))
+            dirty = " (uncommitted changes)" if run.git_dirty else ""
+            meta.append(("commit", run.git_commit[:12] + dirty))
         if run.judge:
             meta.append(("judge", run.judge))
         if run.trials > 1:

@@ -80,7 +80,8 @@ def render_markdown(
     if run is not None:
         bits = [f"agent {_code(run.agent)}"]
         if run.git_commit:
-            bits.append(f"commit {_code(run.git_commit[:12])}")
+            dirty = " (uncommitted changes)" if run.git_dirty else ""
+            bits.append(f"commit {_code(run.git_commit[:12])}{dirty}")
         if run.trials > 1:
             bits.append(f"{run.trials} trials")
         counts = f" · {summary.cases} cases, {ov.results} results"

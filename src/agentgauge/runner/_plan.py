@@ -258,6 +258,24 @@ def _agent_source(suite: Suite, config: RunConfig, agent: str) -> str:
     return "suite" if from_suite else "caller"
 
 
+def git_fields(suite_path: str | None) -> tuple[str | None, bool | None]:
+    """The commit of the suite file's git repository and whether it was dirty (None, None:
+    no suite file, or it is in no repository)."""
+    from .._git import git_state
+
+    state = git_state(Path(suite_path)) if suite_path else None
+    return (state.commit, state.dirty) if state is not None else (None, None)
+
+
+def _git_fields(
+    suite_path: str | None, previous: RunRecord | None
+) -> tuple[str | None, bool | None]:
+    """A resumed run keeps the commit it started at (as it keeps its start time)."""
+    if previous is not None and previous.git_commit:
+        return previous.git_commit, previous.git_dirty
+    return git_fields(suite_path)
+
+
 def _record(
     suite: Suite,
     config: RunConfig,
@@ -270,6 +288,7 @@ def _record(
     previous: RunRecord | None,
     tool_source: dict[str, JsonValue] | None,
 ) -> RunRecord:
+    commit, dirty = _git_fields(config.suite_path, previous)
     record = RunRecord(
         run_id=previous.run_id if previous else uuid.uuid4().hex[:12],
         suite=suite.name,
@@ -278,6 +297,8 @@ def _record(
         agent=public_agent,
         judge=config.judge or (previous.judge if previous else None),
         started_at=previous.started_at if previous else _now(),
+        git_commit=commit,
+        git_dirty=dirty,
         agentgauge_version=__version__,
         trials=trials,
         max_concurrency=workers,

@@ -27,6 +27,7 @@ from ._case import build_result, score_result
 from ._config import ExtraScorer, RunConfig
 from ._file import with_suite_scorers
 from ._loop import Transcript
+from ._plan import git_fields
 
 __all__ = ["ScoreOutcome", "score_responses"]
 
@@ -205,6 +206,7 @@ async def _score_locked(
     options = _options(config, responses, responses_path, skipped, unknown)
     if base.judge_samples is not None:
         options["judge_samples"] = base.judge_samples
+    commit, dirty = git_fields(path)
     record = RunRecord(
         run_id=run_dir.name,
         suite=suite.name,
@@ -215,6 +217,8 @@ async def _score_locked(
         judge=wired.judge,
         started_at=started,
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        git_commit=commit,
+        git_dirty=dirty,
         agentgauge_version=__version__,
         trials=max((r.trial for r in responses), default=0) + 1,
         scoring_mode=config.mode,

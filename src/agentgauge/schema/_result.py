@@ -136,7 +136,11 @@ class RunRecord(Model):
     judge: str | None = None
     started_at: str
     finished_at: str | None = None
+    #: the commit checked out in the suite's git repository (None: not in one, or no suite file)
     git_commit: str | None = None
+    #: a tracked file of that repository differed from the commit (changed, staged or in
+    #: conflict; untracked files do not count); None: not known
+    git_dirty: bool | None = None
     agentgauge_version: str
     trials: int = 1
     max_concurrency: int | None = None
