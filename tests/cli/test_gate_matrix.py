@@ -83,13 +83,13 @@ def test_gates_file_is_used_for_each_member(tmp_path: Path) -> None:
 
 def test_a_member_that_could_not_run_fails_the_gate(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    run_matrix(tmp_path, out, "echo=mock:echo", "broken=nosuch:model")
+    run_matrix(tmp_path, out, "echo=mock:echo", "broken=openai:no-key")
     code, output = invoke("gate", str(out))
     assert code == 1, output
-    assert "broken (nosuch:model): could not run: " in output
+    assert "broken (openai:no-key): could not run: " in output
     assert "echo (mock:echo): gate: PASSED" in output
     assert output.splitlines()[-1] == (
-        "matrix gate (2 members): FAILED: broken (nosuch:model) could not run"
+        "matrix gate (2 members): FAILED: broken (openai:no-key) could not run"
     )
     assert "Traceback" not in output
     # a member left unfinished (an interrupted run) is no pass either
@@ -99,8 +99,8 @@ def test_a_member_that_could_not_run_fails_the_gate(tmp_path: Path) -> None:
     code, output = invoke("gate", str(out))
     assert code == 1
     assert (
-        f"broken (nosuch:model): did not finish: running; resume with agentgauge run --resume {out}"
-        in output
+        "broken (openai:no-key): did not finish: running; "
+        f"resume with agentgauge run --resume {out}" in output
     )
 
 

@@ -32,7 +32,7 @@ def comparison(tmp_path: Path, *agents: str) -> tuple[Path, MatrixComparison]:
 
 
 def test_markdown_is_a_pr_comment_with_every_table(tmp_path: Path) -> None:
-    _, c = comparison(tmp_path, "mock:", "echo=mock:echo", "down=nosuch:x")
+    _, c = comparison(tmp_path, "mock:", "echo=mock:echo", "down=openai:no-key")
     md = render_matrix_markdown(c)
     lines = md.splitlines()
     assert lines[0] == MATRIX_MARKER
@@ -44,7 +44,7 @@ def test_markdown_is_a_pr_comment_with_every_table(tmp_path: Path) -> None:
         "| 1 | echo | mock:echo | 88.9% [56.5–98.0] (8/9) | 0.0% | – | – | – | not checked |"
         in lines
     )
-    assert "| 3 | down | nosuch:x | – | – | – | – | – | failed |" in lines
+    assert "| 3 | down | openai:no-key | – | – | – | – | – | failed |" in lines
     assert "| echo vs mock | 9 | 1 | 8 | +77.8 pts [" in md
     # scenarios are rows, the finished agents columns, best first (as in every table)
     assert "| scenario | echo | mock |" in lines
@@ -52,7 +52,7 @@ def test_markdown_is_a_pr_comment_with_every_table(tmp_path: Path) -> None:
     cost = lines.index("### Cost (per result)")
     assert lines[cost + 4].startswith("| echo |")
     assert "- echo passes significantly more cases than mock" in md
-    assert any(line.startswith("- warning: down (nosuch:x) did not run:") for line in lines)
+    assert any(line.startswith("- warning: down (openai:no-key) did not run:") for line in lines)
 
 
 def test_lines_say_when_nothing_differs(tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ def test_console_renders_the_tables(tmp_path: Path) -> None:
 
 
 def test_junit_has_one_testsuite_per_finished_agent(tmp_path: Path) -> None:
-    out, c = comparison(tmp_path, "mock:", "echo=mock:echo", "down=nosuch:x")
+    out, c = comparison(tmp_path, "mock:", "echo=mock:echo", "down=openai:no-key")
     buf = io.StringIO()
     write_matrix_junit(out, c, buf)
     root = ET.fromstring(buf.getvalue())

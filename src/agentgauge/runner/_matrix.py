@@ -4,10 +4,12 @@
 for it) over the suite file, one after the other, each into ``OUT/<label>/`` — a normal run
 directory (run.json, results.jsonl) — and keeps ``OUT/matrix.json`` (:class:`MatrixManifest`)
 saying which members there are and how far each got. The response cache is shared (it is one
-cache folder). A member that cannot run (an unknown provider, a missing key) is recorded as
-``failed`` with the reason and the others still run; Ctrl-C stops the matrix and
-``resume_matrix(OUT)`` continues it: finished members are left untouched, the interrupted one
-resumed, the ones not started yet started. Comparing the members is ``metrics.compare_matrix``.
+cache folder). A member whose spec names no provider (or a ``python:`` file that is not there)
+stops the matrix before any member runs (``_matrix_check.py``); one that fails once started (a
+missing key, an import error) is recorded as ``failed`` with the reason and the others still
+run; Ctrl-C stops the matrix and ``resume_matrix(OUT)`` continues it: finished members are
+left untouched, the interrupted one resumed, the ones not started yet started. Comparing the
+members is ``metrics.compare_matrix``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..errors import AgentGaugeError, RunInterrupted, SuiteCodeRefused, UserErro
 from ..io import RUN_FILE, Shard, load_record, write_json_atomic
 from ..schema import JsonValue, MatrixEntry, Model, Suite, agent_label, valid_label
 from ._config import RunConfig, RunOutcome, options_config
+from ._matrix_check import refuse_bad_members
 from ._plan import recorded_options
 
 __all__ = [
@@ -359,6 +362,7 @@ def run_matrix(
     check_labels(chosen, "--agent" if members is not None else "matrix.agents")
     records = [m.record() for m in chosen]  # the specs as the suite wrote them
     chosen = _checked_suite_members(path, config, chosen)
+    refuse_bad_members(chosen, path)  # before anything is written or run
     manifest = MatrixManifest(
         suite=suite.name,
         suite_path=config.suite_path or str(path.resolve()),
@@ -421,6 +425,7 @@ def resume_matrix(
             plan.append((m, base))  # left untouched
             continue
         [m] = _checked_suite_members(path, base, [m])
+        refuse_bad_members([m], path, resume=out_dir)
         record = load_record(out_dir / m.label)
         if record is None:
             plan.append((m, m.apply(base)))
