@@ -34,11 +34,15 @@ class AnthropicProvider(SdkProvider):
 
     def _get_client(self) -> Any:
         if self._client is None:
+            from ._bodycap import cap_httpx_client
+
             self._client = self._sdk.AsyncAnthropic(
                 api_key=self._api_key,
                 base_url=self.base_url,
                 max_retries=0,
                 timeout=self._timeout_s,
+                # the SDK's own client with its defaults, given the body cap
+                http_client=cap_httpx_client(self._sdk.DefaultAsyncHttpxClient()),
             )
         return self._client
 
@@ -86,7 +90,7 @@ class AnthropicProvider(SdkProvider):
         acc = AnthropicStream()
         started = False
         events = await client.messages.create(stream=True, **payload)
-        async for event in events:
+        async for event in events:  # an SDK error here reaches _generate's sdk_error
             data = event.model_dump(mode="json") if hasattr(event, "model_dump") else event
             kind = data.get("type") if isinstance(data, dict) else None
             if kind == "error":

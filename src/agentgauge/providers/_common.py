@@ -239,7 +239,13 @@ def sdk_error(
     provider: str, exc: BaseException, secrets: Iterable[str | None] = ()
 ) -> ProviderError:
     """Map a vendor SDK exception to a ProviderError: HTTP status (``status_code`` or ``code``),
-    ``Retry-After`` from the response headers, connection errors and timeouts as transient."""
+    ``Retry-After`` from the response headers, connection errors and timeouts as transient; a
+    reply over the body cap (``_bodycap``, wrapped by the SDK) as a non-transient error."""
+    from ._bodycap import too_large_in
+
+    too_large = too_large_in(exc)
+    if too_large is not None:
+        return too_large.as_provider_error(provider)
     response = getattr(exc, "response", None)
     status = getattr(exc, "status_code", None)
     if not isinstance(status, int):

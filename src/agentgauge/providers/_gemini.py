@@ -26,11 +26,22 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     return dumped
 
 
+def _capped_httpx() -> Any:
+    from ._bodycap import cap_httpx_client
+
+    try:
+        import httpx2 as httpx
+    except ImportError:  # pragma: no cover - older google-genai installs: httpx
+        import httpx  # type: ignore[no-redef]
+    return cap_httpx_client(httpx.AsyncClient())
+
+
 class GeminiProvider(SdkProvider):
     """Gemini models via ``google.genai.Client(...).aio``."""
 
     prefix = "gemini"
     sdk = ("google.genai", "google-genai", "gemini")
+    _httpx: Any = None
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -39,6 +50,8 @@ class GeminiProvider(SdkProvider):
                 http_options["base_url"] = self.base_url
             if self._timeout_s is not None:
                 http_options["timeout"] = int(self._timeout_s * 1000)  # milliseconds
+            # an httpx client of our own, given the body cap (the SDK would use aiohttp)
+            http_options["httpx_async_client"] = self._httpx = _capped_httpx()
             self._client = self._sdk.Client(api_key=self._api_key, http_options=http_options)
         return self._client
 
@@ -48,6 +61,9 @@ class GeminiProvider(SdkProvider):
             if aclose is not None:
                 await aclose()
             self._client = None
+        httpx_client, self._httpx = self._httpx, None
+        if httpx_client is not None:
+            await httpx_client.aclose()
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
         contents, config = gemini_request(request)

@@ -5,6 +5,10 @@ Why: at concurrency 64 every CPU-microsecond per request delays the next request
 about 0.08. It does one thing: ``POST`` a body, read a ``Content-Length``, chunked or
 read-until-close reply, keep the connection for the next request. Streaming replies, proxies and
 anything unusual stay with aiohttp (``_wire``).
+
+A reply is never buffered past the body cap (``_bodycap``): a declared ``Content-Length`` over it
+fails at once, a chunked or read-until-close body as soon as it grows past it; interim (1xx)
+responses are skipped in a loop, at most :data:`_MAX_INTERIM` of them.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ import ssl
 from urllib.parse import urlsplit
 
 from .._version import __version__
+from ._bodycap import ResponseTooLarge, max_response_bytes
 
 __all__ = ["H1Pool", "H1Response"]
 
 _MAX_IDLE = 1024
 _MAX_HEADER = 64 * 1024
+#: interim (1xx) responses skipped before one reply; more is a misbehaving server
+_MAX_INTERIM = 100
 
 
 class H1Response:
@@ -37,7 +44,8 @@ class _Incomplete(Exception):
 
 
 class _Connection(asyncio.Protocol):
-    def __init__(self) -> None:
+    def __init__(self, max_body: int = 0) -> None:
+        self.max_body = max_body or max_response_bytes()
         self.transport: asyncio.Transport | None = None
         self.buf = bytearray()
         self.waiter: asyncio.Future[H1Response] | None = None
@@ -67,6 +75,11 @@ class _Connection(asyncio.Protocol):
         self.received += len(data)
         if self.waiter is not None and not self.waiter.done():
             self._deliver(None)
+        elif len(self.buf) > _MAX_HEADER and self.transport is not None:
+            # bytes nobody asked for (an idle connection, or past a finished reply): drop it
+            self.keep_alive = False
+            self.buf.clear()
+            self.transport.close()
 
     # -------------------------------------------------------------- parsing
 
@@ -84,63 +97,91 @@ class _Connection(asyncio.Protocol):
             self.keep_alive = False
             waiter.set_exception(ConnectionError(f"malformed HTTP response: {exc}"))
             return
+        except ResponseTooLarge as exc:
+            self.keep_alive = False
+            waiter.set_exception(exc)
+            return
         waiter.set_result(response)
 
     def _parse(self) -> H1Response:
         buf = self.buf
-        end = buf.find(b"\r\n\r\n")
-        if end < 0:
-            if len(buf) > _MAX_HEADER:
-                raise ValueError("header section too long")
-            raise _Incomplete
-        lines = bytes(buf[:end]).split(b"\r\n")
-        parts = lines[0].split(b" ", 2)
-        if len(parts) < 2 or not parts[0].startswith(b"HTTP/1."):
-            raise ValueError(f"bad status line {lines[0][:80]!r}")
-        status = int(parts[1])
-        if 100 <= status < 200:  # an interim response (100 Continue): skip it
-            del buf[: end + 4]
-            return self._parse()
+        for _ in range(_MAX_INTERIM + 1):
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                if len(buf) > _MAX_HEADER:
+                    raise ValueError("header section too long")
+                raise _Incomplete
+            lines = bytes(buf[:end]).split(b"\r\n")
+            parts = lines[0].split(b" ", 2)
+            if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
+                raise ValueError(f"bad status line {lines[0][:80]!r}")
+            status = int(parts[1])
+            if not 100 <= status < 200:
+                break
+            del buf[: end + 4]  # an interim response (100 Continue): skip it
+        else:
+            raise ValueError(f"more than {_MAX_INTERIM} interim (1xx) responses")
         headers: dict[str, str] = {}
         for line in lines[1:]:
             name, _, value = line.partition(b":")
             headers[name.strip().lower().decode("latin-1")] = value.strip().decode("latin-1")
         if headers.get("connection", "").lower() == "close" or parts[0] == b"HTTP/1.0":
             self.keep_alive = False
-        start = end + 4
-        length = headers.get("content-length")
-        if "chunked" in headers.get("transfer-encoding", "").lower():
-            body, consumed = _dechunk(buf, start)
-            del buf[:consumed]
-        elif length is not None:
-            n = int(length)
-            if len(buf) < start + n:
-                raise _Incomplete
-            body = bytes(buf[start : start + n])
-            del buf[: start + n]
-        else:  # no framing: the body runs to the end of the connection
-            if not self.eof:
-                raise _Incomplete
-            body = bytes(buf[start:])
-            buf.clear()
-            self.keep_alive = False
+        body = self._body(headers, end + 4)
         if buf:  # bytes beyond the response: do not trust this connection again
             self.keep_alive = False
         return H1Response(status, headers, body)
 
+    def _body(self, headers: dict[str, str], start: int) -> bytes:
+        """The body starting at ``start``, removed from the buffer (with the head before it)."""
+        buf, cap = self.buf, self.max_body
+        length = headers.get("content-length")
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            body, consumed = _dechunk(buf, start, cap)
+            del buf[:consumed]
+            return body
+        if length is not None:
+            if not length.strip().isdigit():
+                raise ValueError(f"bad Content-Length {length[:40]!r}")
+            n = int(length)
+            if n > cap:
+                raise ResponseTooLarge(cap, declared=n)
+            if len(buf) < start + n:
+                raise _Incomplete
+            body = bytes(buf[start : start + n])
+            del buf[: start + n]
+            return body
+        # no framing: the body runs to the end of the connection
+        if len(buf) - start > cap:
+            raise ResponseTooLarge(cap)
+        if not self.eof:
+            raise _Incomplete
+        body = bytes(buf[start:])
+        buf.clear()
+        self.keep_alive = False
+        return body
 
-def _dechunk(buf: bytearray, pos: int) -> tuple[bytes, int]:
+
+def _dechunk(buf: bytearray, pos: int, cap: int) -> tuple[bytes, int]:
     """Decode a complete chunked body starting at ``pos``; (body, index after it)."""
     out = bytearray()
     while True:
         line_end = buf.find(b"\r\n", pos)
         if line_end < 0:
+            if len(buf) - pos > _MAX_HEADER:
+                raise ValueError("chunk size line too long")
             raise _Incomplete
         size = int(bytes(buf[pos:line_end]).split(b";", 1)[0].strip() or b"0", 16)
+        if size < 0:
+            raise ValueError("negative chunk size")
+        if len(out) + size > cap:
+            raise ResponseTooLarge(cap)
         pos = line_end + 2
         if size == 0:
             trailer_end = buf.find(b"\r\n\r\n", pos - 2)
             if trailer_end < 0:
+                if len(buf) - pos > _MAX_HEADER:
+                    raise ValueError("trailer section too long")
                 raise _Incomplete
             return bytes(out), trailer_end + 4
         if len(buf) < pos + size + 2:
@@ -157,8 +198,16 @@ def _expire(waiter: asyncio.Future[H1Response]) -> None:
 class H1Pool:
     """Keep-alive connections to one origin, for ``POST`` requests with a fixed header block."""
 
-    def __init__(self, url: str, headers: dict[str, str], *, timeout_s: float | None) -> None:
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str],
+        *,
+        timeout_s: float | None,
+        max_body: int | None = None,
+    ) -> None:
         parts = urlsplit(url)
+        self.max_body = max_response_bytes() if max_body is None else max_body
         self.secure = parts.scheme == "https"
         self.host = parts.hostname or "localhost"
         self.port = parts.port or (443 if self.secure else 80)
@@ -185,7 +234,7 @@ class H1Pool:
     async def _connect(self) -> _Connection:
         loop = asyncio.get_running_loop()
         _, conn = await loop.create_connection(
-            _Connection,
+            lambda: _Connection(self.max_body),
             self.host,
             self.port,
             ssl=self._ssl,

@@ -44,6 +44,8 @@ from ._wire import WireClient
 __all__ = ["OpenAIProvider", "create", "create_azure"]
 
 OPENAI_URL = "https://api.openai.com/v1"
+#: the HTTP stacks under the SDK, whose own errors may reach us unwrapped
+_HTTP_LIBS = frozenset({"aiohttp", "httpx", "httpx2", "httpcore", "h11"})
 AZURE_API_VERSION = "2024-10-21"
 
 _RESPONSES_TOKEN_EVENTS = frozenset(
@@ -220,16 +222,17 @@ class OpenAIProvider:
 
     def _client(self) -> Any:
         if self._sdk is None:
+            from ._bodycap import cap_httpx_client
+
             openai = require("openai", "openai", "openai")
-            http_client = None
             try:
                 import httpx2
 
-                http_client = openai.DefaultAioHttpClient(
-                    limits=httpx2.Limits(max_connections=None, max_keepalive_connections=1024)
-                )
+                limits = httpx2.Limits(max_connections=None, max_keepalive_connections=1024)
+                http_client = openai.DefaultAioHttpClient(limits=limits)
             except (ImportError, RuntimeError, AttributeError):
-                http_client = None
+                http_client = openai.DefaultAsyncHttpxClient()
+            cap_httpx_client(http_client)  # every reply read under the body cap
             common: dict[str, Any] = {
                 "api_key": self._api_key or "none",
                 "max_retries": 0,
@@ -274,8 +277,13 @@ class OpenAIProvider:
             raise self._map_sdk_error(exc) from None
 
     def _map_sdk_error(self, exc: Exception) -> Exception:
+        from ._bodycap import too_large_in
+
         openai = require("openai", "openai", "openai")
         secrets = (self._api_key,)
+        too_large = too_large_in(exc)
+        if too_large is not None:
+            return too_large.as_provider_error(self.name)
         if isinstance(exc, openai.APIStatusError):
             response = exc.response
             return error_from_status(
@@ -286,6 +294,10 @@ class OpenAIProvider:
             return ProviderError(f"{self.name}: connection failed: {detail}", transient=True)
         if isinstance(exc, openai.OpenAIError):
             return ProviderError(f"{self.name}: {redact(str(exc), secrets)}", transient=False)
+        if isinstance(exc, OSError) or type(exc).__module__.split(".")[0] in _HTTP_LIBS:
+            # the SDK's HTTP stack let a transport error through (a reply that is not HTTP)
+            detail = " ".join(redact(f"{type(exc).__name__}: {exc}", secrets).split())[:300]
+            return ProviderError(f"{self.name}: connection failed: {detail}", transient=True)
         return exc
 
 

@@ -5,7 +5,8 @@ Measured on a 2-core machine at concurrency 64: the openai SDK costs 1.0-2.5 CPU
 client of ``_h1`` about 0.1 ms. Plain POSTs go through ``_h1``; streamed replies, and every
 request when an HTTP(S)_PROXY is configured, go through one ``aiohttp.ClientSession`` per event
 loop. Pools are unbounded (the runner bounds concurrency); JSON is encoded and decoded with
-orjson.
+orjson. Both paths read at most the body cap (``_bodycap``): a larger reply is a non-transient
+ProviderError.
 """
 
 from __future__ import annotations
@@ -20,10 +21,14 @@ import orjson
 
 from .._secrets import CREDENTIAL_HEADER, register
 from ..errors import ProviderError
+from ._bodycap import ResponseTooLarge, declared_length, max_response_bytes
 from ._common import error_from_status, first_bytes, redact
 from ._h1 import H1Pool
 
 __all__ = ["WireClient"]
+
+#: how much of an error reply is read (its message is shown shortened)
+_ERROR_HEAD = 64 * 1024
 
 
 class WireClient:
@@ -45,6 +50,7 @@ class WireClient:
         self._headers = {"Content-Type": "application/json", **headers}
         self._timeout_s = timeout_s
         self._connect_timeout_s = connect_timeout_s
+        self._max_body = max_response_bytes()
         self._secrets = secrets
         # scrubbed from everything agentgauge writes: keys and tokens, and the values of
         # credential headers (not, say, a Content-Type the caller added)
@@ -115,7 +121,7 @@ class WireClient:
         pool = self._h1_pools.get(origin)
         if pool is None:
             pool = self._h1_pools[origin] = H1Pool(
-                url, self._auth_headers, timeout_s=self._timeout_s
+                url, self._auth_headers, timeout_s=self._timeout_s, max_body=self._max_body
             )
         entry = (pool, pool.request_head(url))
         self._h1_heads[url] = entry
@@ -130,6 +136,8 @@ class WireClient:
             pool, head = h1
             try:
                 response = await pool.post(head, orjson.dumps(payload))
+            except ResponseTooLarge as exc:
+                raise exc.as_provider_error(self.provider) from None
             except (TimeoutError, OSError) as exc:
                 raise self._connection_error(exc) from None
             status, headers, data = response.status, response.headers, response.body
@@ -152,9 +160,26 @@ class WireClient:
         session = self._get_session()
         try:
             async with session.post(url, data=orjson.dumps(payload)) as resp:
-                return resp.status, resp.headers, await resp.read()
+                return resp.status, resp.headers, await self._read(resp)
+        except ResponseTooLarge as exc:
+            raise exc.as_provider_error(self.provider) from None
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise self._connection_error(exc) from None
+
+    async def _read(self, resp: Any, cap: int | None = None) -> bytes:
+        """An aiohttp reply's (decoded) body, refused past the cap (or ``cap`` bytes)."""
+        limit = self._max_body if cap is None else cap
+        declared = declared_length(resp.headers)
+        if declared is not None and declared > limit and cap is None:
+            raise ResponseTooLarge(limit, declared=declared)
+        out = bytearray()
+        async for chunk in resp.content.iter_chunked(1 << 16):
+            out += chunk
+            if len(out) > limit:
+                if cap is not None:  # only the head is wanted (an error body)
+                    return bytes(out[:limit])
+                raise ResponseTooLarge(limit)
+        return bytes(out)
 
     def _not_a_stream(self, status: int, what: str, data: bytes) -> ProviderError:
         return ProviderError(
@@ -180,16 +205,23 @@ class WireClient:
                     raise error_from_status(
                         self.provider,
                         resp.status,
-                        await resp.read(),
+                        await self._read(resp, _ERROR_HEAD),
                         resp.headers,
                         secrets=self._secrets,
                     )
+                declared = declared_length(resp.headers)
+                if declared is not None and declared > self._max_body:
+                    raise ResponseTooLarge(self._max_body, declared=declared)
                 kind = resp.headers.get("Content-Type", "").split(";")[0].strip().lower()
                 if kind and kind != "text/event-stream":
                     raise self._not_a_stream(resp.status, kind, await resp.content.read(4096))
                 events = 0
                 head = b""
+                seen = 0
                 async for line in resp.content:
+                    seen += len(line)
+                    if seen > self._max_body:
+                        raise ResponseTooLarge(self._max_body)
                     if len(head) < 200:
                         head += line
                     if not line.startswith(b"data:"):
@@ -208,6 +240,8 @@ class WireClient:
                         yield event
                 if not events:
                     raise self._not_a_stream(resp.status, "no events", head)
+        except ResponseTooLarge as exc:
+            raise exc.as_provider_error(self.provider) from None
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise self._connection_error(exc) from None
         except ValueError as exc:  # an event line longer than the read buffer
