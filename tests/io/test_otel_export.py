@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +11,9 @@ from click.testing import CliRunner
 
 from agentgauge.cli import cli
 from agentgauge.io._otlp import decode_value
+from otlp_receiver import Receiver, attrs, receiver_factory
+
+__all__ = ["receiver_factory"]  # the fixture, imported for pytest
 
 SUITE = """
 name: weather
@@ -43,48 +43,13 @@ SCRIPT = [
 ]
 
 
-class _Receiver:
-    def __init__(self) -> None:
-        self.requests: list[tuple[str, str, dict[str, Any]]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                outer.requests.append((self.path, self.headers["Content-Type"], json.loads(body)))
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(b"{}")
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def spans(self) -> list[dict[str, Any]]:
-        return [
-            s
-            for _, _, doc in self.requests
-            for rs in doc["resourceSpans"]
-            for ss in rs["scopeSpans"]
-            for s in ss["spans"]
-        ]
-
-
 @pytest.fixture
-def receiver() -> Iterator[_Receiver]:
-    r = _Receiver()
-    thread = threading.Thread(target=r.server.serve_forever, daemon=True)
-    thread.start()
-    yield r
-    r.server.shutdown()
-    r.server.server_close()
+def receiver(receiver_factory: Any) -> Receiver:
+    r: Receiver = receiver_factory()
+    return r
 
 
-def _attrs(span: dict[str, Any]) -> dict[str, Any]:
-    return {a["key"]: decode_value(a["value"]) for a in span["attributes"]}
+_attrs = attrs
 
 
 def _run(tmp_path: Path, *extra: str) -> tuple[Path, str]:
@@ -103,12 +68,15 @@ def _run(tmp_path: Path, *extra: str) -> tuple[Path, str]:
 
 
 def test_run_with_otel_endpoint_sends_the_genai_span_tree(
-    tmp_path: Path, receiver: _Receiver
+    tmp_path: Path, receiver: Receiver
 ) -> None:
     _, out = _run(tmp_path, "--otel-endpoint", receiver.url)
     assert "otel: sent 8 span(s) to the OTLP endpoint" in out
-    path, content_type, _ = receiver.requests[0]
-    assert (path, content_type) == ("/v1/traces", "application/json")
+    request = receiver.requests[0]  # OTLP/HTTP's default body: protobuf
+    assert (request.path, request.headers["content-type"]) == (
+        "/v1/traces",
+        "application/x-protobuf",
+    )
     spans = receiver.spans()
     roots = [s for s in spans if "parentSpanId" not in s]
     assert len(roots) == 2
@@ -148,7 +116,7 @@ def test_run_with_otel_endpoint_sends_the_genai_span_tree(
 
 
 def test_export_otel_file_is_stable_and_matches_what_is_posted(
-    tmp_path: Path, receiver: _Receiver
+    tmp_path: Path, receiver: Receiver
 ) -> None:
     run_dir, _ = _run(tmp_path)
     first, second = tmp_path / "a.json", tmp_path / "b.json"
@@ -159,8 +127,24 @@ def test_export_otel_file_is_stable_and_matches_what_is_posted(
     assert first.read_text() == second.read_text()  # deterministic ids: a re-export is stable
     result = CliRunner().invoke(cli, ["export-otel", str(run_dir), "--endpoint", receiver.url])
     assert result.exit_code == 0, result.output
-    posted = receiver.requests[0][2]
-    assert posted == json.loads(first.read_text())
+    posted = receiver.requests[0].doc  # decoded from protobuf: the same spans as the file
+    written = json.loads(first.read_text())
+    assert _span_set(posted) == _span_set(written)
+    result = CliRunner().invoke(
+        cli, ["export-otel", str(run_dir), "--endpoint", receiver.url, "--protocol", "http/json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert receiver.requests[1].headers["content-type"] == "application/json"
+    assert receiver.requests[1].doc == written  # OTLP/JSON on request: the file's document
+
+
+def _span_set(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]:
+    return sorted(
+        (s["traceId"], s["spanId"], s["name"], attrs(s))
+        for rs in doc["resourceSpans"]
+        for ss in rs["scopeSpans"]
+        for s in ss["spans"]
+    )
 
 
 def test_an_unreachable_or_refusing_endpoint_is_one_line_exit_2(tmp_path: Path) -> None:

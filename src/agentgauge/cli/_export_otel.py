@@ -2,7 +2,8 @@
 
 ::
 
-    agentgauge export-otel RUN_DIR [-o trace.json] [--endpoint URL] [--no-content]
+    agentgauge export-otel RUN_DIR [-o trace.json] [--endpoint URL] [--protocol P]
+                                   [--timeout S] [--no-content]
 
 The work is done by :func:`agentgauge.io.export_run_otlp`; see docs/bring-your-agent.md.
 """
@@ -10,7 +11,6 @@ The work is done by :func:`agentgauge.io.export_run_otlp`; see docs/bring-your-a
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -27,32 +27,57 @@ __all__ = ["command"]
 @click.option(
     "--endpoint",
     envvar="AGENTGAUGE_OTEL_ENDPOINT",
-    help="POST the traces to this OTLP/HTTP receiver (e.g. http://localhost:4318).",
+    help="Send the traces to this OTLP/HTTP receiver (a base URL, e.g. http://localhost:4318; "
+    "/v1/traces is appended). Default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is), else "
+    "$OTEL_EXPORTER_OTLP_ENDPOINT.",
+)
+@click.option(
+    "--protocol",
+    type=click.Choice(["http/protobuf", "http/json"]),
+    help="The body sent: OTLP protobuf (default; needs agentgauge[otlp]) or OTLP/JSON. "
+    "Default: $OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / $OTEL_EXPORTER_OTLP_PROTOCOL.",
+)
+@click.option(
+    "--timeout",
+    "timeout_s",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds one request may take, at the most (default: "
+    "$OTEL_EXPORTER_OTLP_TIMEOUT in milliseconds, else 10).",
 )
 @click.option(
     "--content/--no-content",
     default=True,
     show_default=True,
-    help="Include the conversation (gen_ai.input.messages / gen_ai.output.messages).",
+    help="Include what may quote the conversation: messages and system prompt, tool arguments "
+    "and results, explanations and error messages.",
 )
-def command(run_dir: Path, output: Path | None, endpoint: str | None, content: bool) -> None:
+def command(
+    run_dir: Path,
+    output: Path | None,
+    endpoint: str | None,
+    protocol: str | None,
+    timeout_s: float | None,
+    content: bool,
+) -> None:
     """Export RUN_DIR as OpenTelemetry traces: one trace per case and trial.
 
-    Without -o or --endpoint the OTLP/JSON document is printed.
+    Without -o and without an endpoint (option or environment) the OTLP/JSON document is
+    printed.
     """
-    from ..io import OtelExport, export_run_otlp, iter_results, results_to_otlp
+    from ..io import OtelExport, export_run_otlp, iter_results, otlp_target, results_to_otlp
     from ..runner import read_record
 
     record = read_record(run_dir)
     export = OtelExport(
         run_id=record.run_id, agent=record.agent, suite=record.suite, content=content
     )
-    if output is None and endpoint is None:
+    target = otlp_target(endpoint, protocol=protocol, timeout_s=timeout_s)
+    if output is None and target is None:
         doc = results_to_otlp(iter_results(run_dir), export)
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
         return
-    count = export_run_otlp(run_dir, export, output=output, endpoint=endpoint)
-    shown = re.sub(r"//[^/@]*@", "//", endpoint) if endpoint else ""  # no credentials shown
+    count = export_run_otlp(run_dir, export, output=output, endpoint=target)
+    shown = target.shown if target is not None else ""  # never credentials or a query
     where = " and ".join(x for x in (str(output) if output else "", shown) if x)
     click.echo(f"exported {count} span(s) of run {record.run_id} to {where}")
     sys.stdout.flush()

@@ -41,6 +41,7 @@ from ._mcp import (
     open_mcp,
 )
 from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
+from ._otlp_send import OtlpTarget, otlp_target
 from ._responses import RecordedResponse, read_responses
 from ._rundir import (
     LOCK_FILE,
@@ -101,6 +102,7 @@ __all__ = [
     "MergeReport",
     "Origin",
     "OtelExport",
+    "OtlpTarget",
     "RecordedResponse",
     "ResultsWriter",
     "Severity",
@@ -140,6 +142,7 @@ __all__ = [
     "messages_to_format",
     "open_mcp",
     "open_suite",
+    "otlp_target",
     "pair_bucket",
     "read_document",
     "read_record",

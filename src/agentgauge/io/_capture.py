@@ -307,6 +307,8 @@ def responses_from_traces(path: Path) -> list[RecordedResponse]:
                     labels=conversation.labels,
                     trace=list(conversation.steps),
                     latency_ms=conversation.duration_ms,
+                    # scored per user turn of the case, as the run scored it
+                    conversation=list(conversation.messages),
                 )
             )
         else:

@@ -1,28 +1,26 @@
-"""A run as OpenTelemetry traces following the GenAI semantic conventions (OTLP/JSON).
+"""A run as OpenTelemetry traces following the GenAI semantic conventions.
 
 One trace per case and trial: a root ``invoke_agent`` span with the verdict and scores, a
 ``chat`` child per model call and an ``execute_tool`` child per tool call (docs/bring-your-agent.md
 lists every attribute). Trace and span ids are derived from the run id, case id and trial, so
 exporting the same run twice gives the same ids (a backend deduplicates a re-export).
 
-:func:`results_to_otlp` is pure; :func:`post_otlp` POSTs the JSON to an OTLP/HTTP receiver with
-httpx (a core dependency), so no OpenTelemetry SDK is needed.
+:func:`results_to_otlp` is pure (OTLP/JSON documents); :mod:`._otlp_send` sends them to an
+OTLP/HTTP receiver as protobuf (the official ``opentelemetry-proto`` classes) or JSON, configured
+by the ``OTEL_EXPORTER_OTLP_*`` variables as the SDKs are. No OpenTelemetry SDK is needed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from .._version import __version__
-from ..errors import UserError
-from ..schema import CaseResult, Message, TraceEvent
+from ..schema import CaseResult, Message, TraceEvent, Usage
 from ._otlp import (
     SPAN_KIND_CLIENT,
     SPAN_KIND_INTERNAL,
@@ -32,6 +30,7 @@ from ._otlp import (
     SpanEvent,
     otlp_document,
 )
+from ._otlp_send import OtlpTarget, otlp_target, post_documents
 from ._transcripts_write import messages_to_format
 
 __all__ = [
@@ -39,7 +38,8 @@ __all__ = [
     "case_spans",
     "export_run_otlp",
     "otlp_batches",
-    "post_otlp",
+    "provider_name",
+    "request_model",
     "results_to_otlp",
     "trace_id_for",
 ]
@@ -48,11 +48,13 @@ __all__ = [
 SEMCONV_VERSION: Final = "1.41.0"
 #: cases per OTLP request when posting
 BATCH_CASES: Final = 200
+#: agent spec prefix -> the GenAI conventions' ``gen_ai.provider.name``
 _PROVIDERS: Final = {
     "openai": "openai",
     "azure": "azure.ai.openai",
     "anthropic": "anthropic",
     "gemini": "gcp.gemini",
+    "local": "llama_cpp",
 }
 
 
@@ -63,8 +65,28 @@ class OtelExport:
     run_id: str
     agent: str
     suite: str = ""
-    #: record the conversation (``gen_ai.input.messages`` / ``gen_ai.output.messages``)
+    #: record what may quote the conversation: the messages (system prompt included), tool
+    #: arguments and results, explanations and error messages. Off (``--no-content``): the spans
+    #: keep names, ids, times, counts, statuses and scores only
     content: bool = True
+
+
+def provider_name(agent: str) -> str:
+    """``gen_ai.provider.name`` of an agent spec: the convention's well-known name for a wire
+    API (``openai``, ``anthropic``, ``gcp.gemini`` ...), else the spec's prefix (``python``)."""
+    prefix = agent.split(":", 1)[0] if ":" in agent else agent
+    if prefix in ("http", "https"):
+        return "http"
+    return _PROVIDERS.get(prefix, prefix or "_OTHER")
+
+
+def request_model(agent: str) -> str | None:
+    """The model an agent spec asks for (``openai:gpt-4o-mini?x=1`` -> ``gpt-4o-mini``); None for
+    a spec that names code or a URL rather than a model."""
+    prefix, sep, rest = agent.partition(":")
+    if not sep or (prefix not in _PROVIDERS and prefix != "local"):
+        return None
+    return rest.split("?", 1)[0] or None
 
 
 def trace_id_for(run_id: str, case_id: str, trial: int) -> str:
@@ -100,12 +122,25 @@ def _labels_attrs(labels: Any) -> dict[str, Any]:
     }
 
 
-def _model_span(e: TraceEvent, trace_id: str, n: int, root: str) -> Span:
+def _reported(usage: Usage | None) -> Usage | None:
+    """A model step's usage when the provider reported one: no model call reads 0 input tokens,
+    so 0 in and 0 out is an agent that reports none (a ``python:`` or ``mock:`` agent)."""
+    if usage is None or (usage.input_tokens == 0 and usage.output_tokens == 0):
+        return None
+    return usage
+
+
+def _model_span(e: TraceEvent, trace_id: str, n: int, root: str, export: OtelExport) -> Span:
+    usage = _reported(e.usage)
     attrs: dict[str, Any] = {
         "gen_ai.operation.name": "chat",
-        "gen_ai.request.model": e.model,
-        "gen_ai.usage.input_tokens": e.usage.input_tokens if e.usage else None,
-        "gen_ai.usage.output_tokens": e.usage.output_tokens if e.usage else None,
+        "gen_ai.provider.name": provider_name(export.agent),
+        "gen_ai.request.model": request_model(export.agent) or e.model,
+        "gen_ai.response.model": e.response_model,
+        "gen_ai.response.id": e.response_id,
+        "gen_ai.response.finish_reasons": [e.finish_reason] if e.finish_reason else None,
+        "gen_ai.usage.input_tokens": usage.input_tokens if usage else None,
+        "gen_ai.usage.output_tokens": usage.output_tokens if usage else None,
         "agentgauge.turn": e.turn,
         "agentgauge.cached": e.cached or None,
         "agentgauge.attempts": e.attempts if e.attempts != 1 else None,
@@ -114,32 +149,44 @@ def _model_span(e: TraceEvent, trace_id: str, n: int, root: str) -> Span:
         **_labels_attrs(e.labels),
     }
     if e.error:
-        attrs["error.type"] = "_OTHER"
+        attrs["error.type"] = _error_type(e.error)
+    model = attrs["gen_ai.request.model"]
     return Span(
         trace_id=trace_id,
         span_id=_span_id(trace_id, n),
         parent_id=root,
-        name=f"chat {e.model}" if e.model else "chat",
+        name=f"chat {model}" if model else "chat",
         start_ns=_ns(e.start),
         end_ns=_ns(e.end),
         attributes=attrs,
         status_code=STATUS_ERROR if e.error else 0,
-        status_message=e.error or "",
+        status_message=(e.error or "") if export.content else "",
         kind=SPAN_KIND_CLIENT,
     )
 
 
-def _tool_span(e: TraceEvent, call_id: str | None, trace_id: str, n: int, root: str) -> Span:
+def _error_type(error: str) -> str:
+    """``ProviderError: HTTP 429 ...`` -> ``ProviderError`` (the class name the loop records)."""
+    head = error.split(":", 1)[0].strip()
+    return head if head.isidentifier() else "_OTHER"
+
+
+def _tool_span(
+    e: TraceEvent, call_id: str | None, trace_id: str, n: int, root: str, content: bool
+) -> Span:
     attrs: dict[str, Any] = {
         "gen_ai.operation.name": "execute_tool",
         "gen_ai.tool.name": e.tool,
         "gen_ai.tool.type": "function",
         "gen_ai.tool.call.id": call_id,
-        "gen_ai.tool.call.arguments": _json(e.arguments) if e.arguments is not None else None,
-        "gen_ai.tool.call.result": _json(e.result) if e.result is not None else None,
         "agentgauge.turn": e.turn,
         "agentgauge.fault": e.fault,
     }
+    if content:
+        attrs["gen_ai.tool.call.arguments"] = (
+            _json(e.arguments) if e.arguments is not None else None
+        )
+        attrs["gen_ai.tool.call.result"] = _json(e.result) if e.result is not None else None
     if e.error:
         attrs["error.type"] = e.fault or "_OTHER"
     return Span(
@@ -151,12 +198,12 @@ def _tool_span(e: TraceEvent, call_id: str | None, trace_id: str, n: int, root: 
         end_ns=_ns(e.end),
         attributes=attrs,
         status_code=STATUS_ERROR if e.error else 0,
-        status_message=e.error or "",
+        status_message=(e.error or "") if content else "",
         kind=SPAN_KIND_INTERNAL,
     )
 
 
-def _evaluations(result: CaseResult, at: int) -> tuple[SpanEvent, ...]:
+def _evaluations(result: CaseResult, at: int, content: bool) -> tuple[SpanEvent, ...]:
     events: list[SpanEvent] = []
     for s in result.scores:
         label = "skipped" if s.passed is None else ("pass" if s.passed else "fail")
@@ -164,7 +211,8 @@ def _evaluations(result: CaseResult, at: int) -> tuple[SpanEvent, ...]:
             "gen_ai.evaluation.name": s.name,
             "gen_ai.evaluation.score.value": float(s.value),
             "gen_ai.evaluation.score.label": label,
-            "gen_ai.evaluation.explanation": s.explanation or None,
+            # an explanation quotes arguments and replies: content
+            "gen_ai.evaluation.explanation": (s.explanation or None) if content else None,
         }
         events.append(SpanEvent("gen_ai.evaluation.result", at, attrs))
     return tuple(events)
@@ -193,29 +241,38 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
     call_ids = iter(_tool_call_ids(result.messages))
     for n, e in enumerate(result.trace, start=1):
         if e.kind == "model":
-            children.append(_model_span(e, trace_id, n, root_id))
+            children.append(_model_span(e, trace_id, n, root_id, export))
         else:
-            children.append(_tool_span(e, next(call_ids, None), trace_id, n, root_id))
+            children.append(
+                _tool_span(e, next(call_ids, None), trace_id, n, root_id, export.content)
+            )
     if children:
         start, end = min(s.start_ns for s in children), max(s.end_ns for s in children)
+        # the root span lasts as long as the case took (scored back, its latency is the same)
+        end = max(end, start + _ns(result.latency_ms / 1000))
     else:
         start, end = 0, _ns(result.latency_ms / 1000)
-    provider = _PROVIDERS.get(export.agent.split(":", 1)[0])
+    # unknown usage (an agent or a trace that reports no token counts) is left out, not 0
+    models = [e for e in result.trace if e.kind == "model"]
+    if models:
+        known = any(_reported(e.usage) is not None for e in models)
+    else:
+        known = _reported(result.usage) is not None
+    known = known and result.usage_recorded
     attrs: dict[str, Any] = {
         "gen_ai.operation.name": "invoke_agent",
         "gen_ai.agent.name": export.agent,
-        "gen_ai.provider.name": provider,
+        "gen_ai.provider.name": provider_name(export.agent),
         "gen_ai.conversation.id": result.case_id,
-        # unknown usage (a trace without token counts, scored) is left out, not written as 0
-        "gen_ai.usage.input_tokens": result.usage.input_tokens if result.usage_recorded else None,
-        "gen_ai.usage.output_tokens": result.usage.output_tokens if result.usage_recorded else None,
+        "gen_ai.usage.input_tokens": result.usage.input_tokens if known else None,
+        "gen_ai.usage.output_tokens": result.usage.output_tokens if known else None,
         "agentgauge.case.id": result.case_id,
         "agentgauge.trial": result.trial,
         "agentgauge.status": result.status,
         "agentgauge.score": float(result.score),
         "agentgauge.category": result.category,
         "agentgauge.tags": list(result.tags) or None,
-        "agentgauge.explanation": result.explanation or None,
+        "agentgauge.explanation": (result.explanation or None) if export.content else None,
         "agentgauge.behavior": result.behavior,
         "agentgauge.expected_tools": list(result.expected_tools) or None,
         "agentgauge.cost_usd": result.cost_usd,
@@ -225,6 +282,7 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
     if export.content:
         attrs.update(_conversation_attrs(result))
     reason = (result.error or result.explanation or result.status).splitlines()
+    message = f"{result.status}: {reason[0]}" if export.content else result.status
     root = Span(
         trace_id=trace_id,
         span_id=root_id,
@@ -233,9 +291,9 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
         start_ns=start,
         end_ns=end,
         attributes=attrs,
-        events=_evaluations(result, end),
+        events=_evaluations(result, end, export.content),
         status_code=STATUS_OK if result.status == "passed" else STATUS_ERROR,
-        status_message="" if result.status == "passed" else f"{result.status}: {reason[0]}",
+        status_message="" if result.status == "passed" else message,
         kind=SPAN_KIND_INTERNAL,
     )
     return [root, *children]
@@ -273,58 +331,15 @@ def otlp_batches(
         yield _document(spans, export)
 
 
-def traces_url(endpoint: str) -> str:
-    """``http://host:4318`` -> ``http://host:4318/v1/traces`` (a full ``/v1/traces`` URL stays)."""
-    if not endpoint.startswith(("http://", "https://")):
-        raise UserError(f"--otel-endpoint: expected an http:// or https:// URL, got {endpoint!r}")
-    url = endpoint.rstrip("/")
-    return url if url.endswith("/v1/traces") else f"{url}/v1/traces"
-
-
-def _env_headers() -> dict[str, str]:
-    """``OTEL_EXPORTER_OTLP_HEADERS`` (``key=value,key2=value2``), as the SDK reads it."""
-    raw = os.environ.get("OTEL_EXPORTER_OTLP_TRACES_HEADERS") or os.environ.get(
-        "OTEL_EXPORTER_OTLP_HEADERS", ""
-    )
-    out: dict[str, str] = {}
-    for item in raw.split(","):
-        key, sep, value = item.partition("=")
-        if sep and key.strip():
-            out[key.strip()] = value.strip()
-    return out
-
-
-def post_otlp(documents: Iterable[dict[str, Any]], endpoint: str, timeout_s: float = 30.0) -> int:
-    """POST each document to an OTLP/HTTP receiver as JSON; the number of spans sent.
-
-    Raises :class:`UserError` when the receiver cannot be reached or answers with an error.
-    """
-    import httpx
-
-    url = traces_url(endpoint)
-    shown = re.sub(r"//[^/@]*@", "//", url)  # never print credentials given in the URL
-    headers = {"Content-Type": "application/json", **_env_headers()}
-    sent = 0
-    with httpx.Client(timeout=timeout_s) as client:
-        for doc in documents:
-            body = json.dumps(doc, ensure_ascii=False).encode()
-            try:
-                response = client.post(url, content=body, headers=headers)
-            except httpx.HTTPError as err:
-                raise UserError(f"{shown}: OTLP export failed: {err}") from None
-            if response.status_code >= 300:
-                raise UserError(
-                    f"{shown}: OTLP export failed: HTTP {response.status_code} "
-                    f"{response.text[:200]!r}"
-                )
-            sent += sum(len(ss["spans"]) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"])
-    return sent
-
-
 def export_run_otlp(
-    run_dir: Path, export: OtelExport, *, output: Path | None = None, endpoint: str | None = None
+    run_dir: Path,
+    export: OtelExport,
+    *,
+    output: Path | None = None,
+    endpoint: str | OtlpTarget | None = None,
 ) -> int:
-    """Write a run's results as OTLP/JSON to ``output`` and/or POST them to ``endpoint``.
+    """Write a run's results as OTLP/JSON to ``output`` and/or send them to ``endpoint`` (a base
+    URL, or an :class:`OtlpTarget` with its protocol, headers and timeout).
 
     Returns the number of spans exported (written, else sent).
     """
@@ -337,5 +352,7 @@ def export_run_otlp(
         output.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         count = sum(len(ss["spans"]) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"])
     if endpoint is not None:
-        count = post_otlp(otlp_batches(iter_results(run_dir), export), endpoint)
+        target = otlp_target(endpoint) if isinstance(endpoint, str) else endpoint
+        assert target is not None  # an endpoint was given
+        count = post_documents(otlp_batches(iter_results(run_dir), export), target)
     return count

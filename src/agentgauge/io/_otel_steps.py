@@ -130,14 +130,23 @@ def trace_steps(
     turn = 0
     for span in spans:
         op = operation(span)
+        own = _own_turn(span)
         if op in ("chat", "text_completion", "generate_content", "completion"):
             users = sum(1 for m in chat_inputs.get(span.span_id, []) if m.role == "user")
-            turn = max(0, users - 1)
+            turn = own if own is not None else max(0, users - 1)
             out.append(_model_event(span, turn))
         elif op == "execute_tool":
             call_id = _first(span.attributes, "gen_ai.tool.call.id", "tool_call.id")
             tool_turn = (
                 turn_of_call.get(call_id, turn + 1) - 1 if isinstance(call_id, str) else turn
             )
-            out.append(_tool_event(span, tool_turn))
+            out.append(_tool_event(span, own if own is not None else tool_turn))
     return out
+
+
+def _own_turn(span: Span) -> int | None:
+    """The 0-based user turn agentgauge's own export records on each step (``agentgauge.turn``)."""
+    value = span.attributes.get("agentgauge.turn")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None

@@ -28,8 +28,9 @@ from __future__ import annotations
 import ast
 import json
 import operator
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Final
 
@@ -39,7 +40,13 @@ from ..errors import UserError
 from ..schema import Labels, Message, ToolCall, TraceEvent
 from ._limits import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
 
-__all__ = ["RecordedResponse", "decode_python_calls", "read_responses", "restore_tool_name"]
+__all__ = [
+    "RecordedResponse",
+    "decode_python_calls",
+    "read_responses",
+    "restore_tool_name",
+    "split_turns",
+]
 
 _NATIVE_KEYS: Final = frozenset(
     {"version", "case_id", "trial", "text", "calls", "messages", "labels"}
@@ -73,9 +80,16 @@ class RecordedResponse:
     trace: list[TraceEvent] | None = None
     #: how long the agent took on it (OTLP: the root span, or the turn's spans), when recorded
     latency_ms: float | None = None
+    #: the whole conversation, the case's input and its later user turns included (agentgauge's
+    #: own OTLP export), split at the case's user turns when scored: see :meth:`turns`
+    conversation: list[Message] | None = None
 
-    def turns(self, tool_names: Collection[str]) -> list[list[Message]]:
-        """The agent's turns for ``score_case``: one turn (the case input has one)."""
+    def turns(self, tool_names: Collection[str], user_turns: int = 1) -> list[list[Message]]:
+        """The agent's turns for ``score_case``: one turn, or with a whole ``conversation`` one
+        per user turn of the case (``user_turns``: the input's and each later scripted one),
+        split at the conversation's last ``user_turns`` user messages."""
+        if self.conversation is not None:
+            return split_turns(self.conversation, user_turns)
         if self.messages is not None:
             return [self.messages]
         calls = self.calls
@@ -88,6 +102,20 @@ class RecordedResponse:
             role="assistant", content=self.text, tool_calls=calls, tool_call_id=None, name=None
         )
         return [[message]]
+
+
+def split_turns(conversation: Sequence[Message], user_turns: int) -> list[list[Message]]:
+    """The agent's messages after each of the last ``user_turns`` user messages (a turn the
+    conversation never reached is empty)."""
+    users = [i for i, m in enumerate(conversation) if m.role == "user"][-max(1, user_turns) :]
+    bounds = [*users, len(conversation)]
+    turns = [
+        [m for m in conversation[start + 1 : end] if m.role != "user"]
+        for start, end in pairwise(bounds)
+    ]
+    if not users:
+        turns = [[m for m in conversation if m.role not in ("system", "user")]]
+    return turns + [[] for _ in range(user_turns - len(turns))]
 
 
 def restore_tool_name(name: str, tool_names: Collection[str]) -> str:

@@ -142,6 +142,7 @@ def anthropic_response(body: dict[str, Any]) -> ModelResponse:
         ),
         model=str(body.get("model") or ""),
         finish_reason=_finish(body.get("stop_reason")),
+        response_id=body["id"] if isinstance(body.get("id"), str) and body["id"] else None,
     )
 
 
@@ -153,6 +154,7 @@ class AnthropicStream:
         self.input_tokens = 0
         self.output_tokens = 0
         self.model = ""
+        self.response_id: str | None = None
         self.stop_reason: str | None = None
 
     def feed(self, event: dict[str, Any]) -> bool:
@@ -161,6 +163,7 @@ class AnthropicStream:
         if kind == "message_start":
             message = event.get("message") or {}
             self.model = str(message.get("model") or "")
+            self.response_id = str(message["id"]) if message.get("id") else None
             usage = message.get("usage") or {}
             self.input_tokens = int(usage.get("input_tokens") or 0)
             self.output_tokens = int(usage.get("output_tokens") or 0)
@@ -197,6 +200,7 @@ class AnthropicStream:
             content.append(block)
         body = {
             "content": content,
+            "id": self.response_id,
             "model": self.model,
             "stop_reason": self.stop_reason,
             "usage": {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens},
@@ -208,4 +212,5 @@ class AnthropicStream:
             model=out.model,
             ttft_ms=ttft_ms,
             finish_reason=out.finish_reason,
+            response_id=out.response_id,
         )

@@ -50,6 +50,9 @@ class ModelResponse:
     #: time to first token, when streamed
     ttft_ms: float | None = None
     finish_reason: str | None = None
+    #: the response's id as the API gave it (OpenAI ``id``, Anthropic ``id``, Gemini
+    #: ``responseId``), for the trace (``gen_ai.response.id``)
+    response_id: str | None = None
     #: what the agent reports about its own decision: the route, skill or intents it chose
     #: (``Labels``); recorded on the trace step and in ``CaseResult.predicted_labels``, where
     #: routing / skill / intent accuracy read it (docs/metrics.md, "Diagnosis")

@@ -140,6 +140,7 @@ class GeminiStream:
         self.calls: list[ToolCall] = []
         self.usage = Usage()
         self.model = ""
+        self.response_id: str | None = None
         self.finish: Any = None
 
     def feed(self, body: dict[str, Any]) -> bool:
@@ -151,6 +152,8 @@ class GeminiStream:
             self.usage = usage
         if body.get("model_version"):
             self.model = str(body["model_version"])
+        if body.get("response_id"):
+            self.response_id = str(body["response_id"])
         produced = False
         for part in parts:
             if part.get("thought"):
@@ -181,4 +184,5 @@ class GeminiStream:
             model=self.model,
             ttft_ms=ttft_ms,
             finish_reason=_finish(self.finish, bool(self.calls)),
+            response_id=self.response_id,
         )

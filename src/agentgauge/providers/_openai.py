@@ -197,6 +197,7 @@ class OpenAIProvider:
                 model=out.model,
                 ttft_ms=ttft,
                 finish_reason=out.finish_reason,
+                response_id=out.response_id,
             )
         acc = ChatStream()
         chunks = 0

@@ -165,6 +165,12 @@ def _chat_usage(raw: Any) -> Usage:
     )
 
 
+def _id(body: dict[str, Any]) -> str | None:
+    """The response's ``id`` (a string the API gave), for the trace."""
+    value = body.get("id")
+    return value if isinstance(value, str) and value else None
+
+
 def chat_response(body: dict[str, Any]) -> ModelResponse:
     """A ``chat.completion`` object (decoded JSON) in neutral form (first choice)."""
     choices = body.get("choices") or []
@@ -186,6 +192,7 @@ def chat_response(body: dict[str, Any]) -> ModelResponse:
         usage=_chat_usage(body.get("usage")),
         model=str(body.get("model") or ""),
         finish_reason=_finish(choice.get("finish_reason"), bool(calls)),
+        response_id=_id(body),
     )
 
 
@@ -197,6 +204,7 @@ class ChatStream:
         self.calls: dict[int, dict[str, Any]] = {}
         self.usage = Usage()
         self.model = ""
+        self.response_id: str | None = None
         self.finish_reason: str | None = None
         self.saw_content = False
 
@@ -204,6 +212,7 @@ class ChatStream:
         """Add one chunk; returns True when it carried content or a tool call (a "token")."""
         if chunk.get("model"):
             self.model = str(chunk["model"])
+        self.response_id = self.response_id or _id(chunk)
         if chunk.get("usage"):
             self.usage = _chat_usage(chunk["usage"])
         produced = False
@@ -240,6 +249,7 @@ class ChatStream:
             model=self.model,
             ttft_ms=ttft_ms,
             finish_reason=_finish(self.finish_reason, bool(calls)),
+            response_id=self.response_id,
         )
 
 
@@ -342,6 +352,7 @@ def responses_response(body: dict[str, Any]) -> ModelResponse:
         ),
         model=str(body.get("model") or ""),
         finish_reason=finish,
+        response_id=_id(body),
     )
 
 

@@ -181,6 +181,9 @@ class ModelCaller:
                 cost_usd=cost,
                 attempts=attempts,
                 labels=resp.labels,
+                response_model=resp.model or None,
+                response_id=None if cached else resp.response_id,
+                finish_reason=resp.finish_reason,
             )
         )
         return resp

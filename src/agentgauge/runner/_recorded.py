@@ -80,8 +80,9 @@ async def _recorded_result(
         result = build_result(case, trial, Transcript(), 0.0)
         result.error = result.explanation = _NO_RESPONSE
         return result
-    turns = response.turns(tools.keys())
-    messages = list(response.messages) if response.messages is not None else []
+    turns = response.turns(tools.keys(), 1 + len(case.turns))
+    whole = response.conversation if response.conversation is not None else response.messages
+    messages = list(whole) if whole is not None else []
     tr = Transcript(messages=messages, turns=turns, labels=response.labels)
     if response.trace is not None:
         _steps_into(tr, response.trace)

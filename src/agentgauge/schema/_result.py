@@ -35,6 +35,11 @@ class TraceEvent(Model):
     attempts: int = 1
     #: the route / skill / intents the agent reported with this response (when it did)
     labels: Labels | None = None
+    #: what the API said about its answer, when it said it: the model that answered, the
+    #: response's id and why generation stopped (``stop``, ``tool_calls``, ``length`` ...)
+    response_model: str | None = None
+    response_id: str | None = None
+    finish_reason: str | None = None
     # --- tool steps
     tool: str | None = None
     arguments: dict[str, JsonValue] | None = None

@@ -1,0 +1,128 @@
+"""A loopback OTLP/HTTP receiver for the tests: it decodes what it is sent as a collector does.
+
+Protobuf bodies are parsed with the official ``opentelemetry-proto`` classes
+(``ExportTraceServiceRequest``) and turned into OTLP's JSON mapping (hex ids), so a test reads
+a protobuf request and a JSON one the same way. ``mode`` makes it misbehave: ``refuse`` answers
+401 echoing every request header in its body (a receiver that quotes the credentials it
+rejects), ``unsupported`` answers 415 to protobuf (as Arize Phoenix's JSON-less receivers do to
+what they do not take), ``hang`` never answers until the test ends.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from agentgauge.io._otlp import decode_value
+
+
+@dataclass
+class Request:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    doc: dict[str, Any] = field(default_factory=dict)
+
+
+def _hex_ids(doc: Any) -> Any:
+    if isinstance(doc, dict):
+        return {
+            k: base64.b64decode(v).hex()
+            if k in ("traceId", "spanId", "parentSpanId") and isinstance(v, str)
+            else _hex_ids(v)
+            for k, v in doc.items()
+        }
+    if isinstance(doc, list):
+        return [_hex_ids(v) for v in doc]
+    return doc
+
+
+def decode_protobuf(body: bytes) -> dict[str, Any]:
+    """An ``ExportTraceServiceRequest`` in protobuf as OTLP/JSON (hex ids, as OTLP writes)."""
+    from google.protobuf import json_format
+    from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+
+    message = trace_service_pb2.ExportTraceServiceRequest()
+    message.ParseFromString(body)
+    doc = json_format.MessageToDict(message, use_integers_for_enums=True)
+    return dict(_hex_ids(doc))
+
+
+class Receiver:
+    def __init__(self, mode: str = "ok") -> None:
+        self.mode = mode
+        self.requests: list[Request] = []
+        self.release = threading.Event()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                request = Request(self.path, headers, body)
+                outer.requests.append(request)
+                if outer.mode == "hang":
+                    outer.release.wait(60)  # the test ends it at teardown
+                    return
+                if outer.mode == "refuse":
+                    self._answer(401, json.dumps(headers).encode())
+                    return
+                raw = gzip.decompress(body) if headers.get("content-encoding") == "gzip" else body
+                protobuf = headers.get("content-type") == "application/x-protobuf"
+                if protobuf and outer.mode == "unsupported":
+                    self._answer(415, b"unsupported media type")
+                    return
+                request.doc = decode_protobuf(raw) if protobuf else json.loads(raw)
+                self._answer(200, b"{}")
+
+            def _answer(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def spans(self) -> list[dict[str, Any]]:
+        return [
+            s
+            for r in self.requests
+            for rs in r.doc.get("resourceSpans", [])
+            for ss in rs["scopeSpans"]
+            for s in ss["spans"]
+        ]
+
+
+def attrs(span: dict[str, Any]) -> dict[str, Any]:
+    return {a["key"]: decode_value(a["value"]) for a in span.get("attributes", [])}
+
+
+@pytest.fixture
+def receiver_factory() -> Iterator[Any]:
+    made: list[Receiver] = []
+
+    def make(mode: str = "ok") -> Receiver:
+        r = Receiver(mode)
+        threading.Thread(target=r.server.serve_forever, daemon=True).start()
+        made.append(r)
+        return r
+
+    yield make
+    for r in made:
+        r.release.set()
+        r.server.shutdown()
+        r.server.server_close()
