@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .._version import __version__
-from ..schema import CaseResult, Message, TraceEvent, Usage
+from ..schema import CaseResult, Message, TraceEvent
 from ._otlp import (
     SPAN_KIND_CLIENT,
     SPAN_KIND_INTERNAL,
@@ -122,16 +122,8 @@ def _labels_attrs(labels: Any) -> dict[str, Any]:
     }
 
 
-def _reported(usage: Usage | None) -> Usage | None:
-    """A model step's usage when the provider reported one: no model call reads 0 input tokens,
-    so 0 in and 0 out is an agent that reports none (a ``python:`` or ``mock:`` agent)."""
-    if usage is None or (usage.input_tokens == 0 and usage.output_tokens == 0):
-        return None
-    return usage
-
-
 def _model_span(e: TraceEvent, trace_id: str, n: int, root: str, export: OtelExport) -> Span:
-    usage = _reported(e.usage)
+    usage = e.usage  # None: the agent reported no token counts (left out, never 0)
     attrs: dict[str, Any] = {
         "gen_ai.operation.name": "chat",
         "gen_ai.provider.name": provider_name(export.agent),
@@ -253,12 +245,7 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
     else:
         start, end = 0, _ns(result.latency_ms / 1000)
     # unknown usage (an agent or a trace that reports no token counts) is left out, not 0
-    models = [e for e in result.trace if e.kind == "model"]
-    if models:
-        known = any(_reported(e.usage) is not None for e in models)
-    else:
-        known = _reported(result.usage) is not None
-    known = known and result.usage_recorded
+    known = result.usage_recorded
     attrs: dict[str, Any] = {
         "gen_ai.operation.name": "invoke_agent",
         "gen_ai.agent.name": export.agent,
