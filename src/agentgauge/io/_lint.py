@@ -58,6 +58,7 @@ from ..schema import (
 from ._lint_redteam import uncovered_tools
 from ._lint_scorers import scorer_findings
 from ._lint_values import matcher_issues, structural_issues
+from ._lint_worlds import world_findings
 from ._loader import LoadedSuite, Origin
 from ._yaml import FixedLocator, PathElem
 
@@ -199,6 +200,13 @@ class _Linter:
         self.default_specs()
         for sf in scorer_findings(self.suite, self.judge):
             self.add(sf.severity, sf.code, sf.message, self.loaded.origin, sf.path)
+        for wf in world_findings(self.suite):
+            if wf.case is None:
+                self.add(wf.severity, wf.code, wf.message, self.loaded.origin, wf.path)
+            else:
+                case = self.suite.cases[wf.case]
+                at = self.loaded.case_origins[wf.case]
+                self.add(wf.severity, wf.code, wf.message, at, wf.path, case)
         files: dict[str | None, int] = {}
         for f in self.findings:
             files.setdefault(f.file, len(files))

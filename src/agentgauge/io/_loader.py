@@ -22,7 +22,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from ..errors import UserError
-from ..schema import FORMAT_VERSION, Case, Suite, ToolSpec
+from ..schema import FORMAT_VERSION, Case, Suite, ToolSpec, WorldSpec
 from ._yaml import (
     Document,
     FixedLocator,
@@ -442,6 +442,8 @@ def _read_head(path: str | Path) -> _Head:
         )
         suite = None
 
+    if suite is not None and suite.world is not None and suite.world.state_file is not None:
+        suite = _with_state_file(suite, suite_path, display, doc, problems)
     tools: list[ToolSpec] = list(suite.tools) if suite else []
     tool_origins = [Origin(display, doc.locator, ("tools", i)) for i in range(len(tools))]
     for name, referenced_at in _file_list(head, "tool_files", doc, problems):
@@ -461,6 +463,33 @@ def _read_head(path: str | Path) -> _Head:
         display, root, problems, suite, tools, tool_origins, cases, case_origins, case_files,
         tools_complete,
     )  # fmt: skip
+
+
+def _with_state_file(
+    suite: Suite, suite_path: Path, display: str, doc: Document, problems: _Problems
+) -> Suite | None:
+    """``suite`` with its ``world.state_file`` read into ``world.state`` (None: a problem)."""
+    assert suite.world is not None
+    assert suite.world.state_file is not None
+    name = suite.world.state_file
+    at = f"{display}:{doc.locator.line(('world', 'state_file'))}: world.state_file"
+    try:
+        state = read_document(suite_path.parent / name, _display_beside(display, name),
+                              referenced_at=at)  # fmt: skip
+    except UserError as err:
+        problems.extend_from(err)
+        return None
+    if not isinstance(state.data, dict):
+        problems.add(f"{state.display}:1: expected the world's state: a mapping of collections, "
+                     f"got {kind_of(state.data)}")  # fmt: skip
+        return None
+    raw = suite.world.model_dump(by_alias=True, exclude={"state_file", "state"})
+    try:
+        world = WorldSpec.model_validate({**raw, "state": state.data})
+    except ValidationError as err:
+        problems.add(f"{state.display}:1: world state: {one_error(err)}")
+        return None
+    return suite.model_copy(update={"world": world})
 
 
 def _resolved(head: _Head, cases: list[Case]) -> Suite:

@@ -31,15 +31,19 @@ from ..schema import (
     ToolSim,
     ToolSpec,
     Usage,
+    WorldRecord,
 )
+from ..worlds import WorldOutcome
 from ._config import ExtraScorer
 from ._driven import run_driven_turn
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
 from ._mcp import case_tool_mode
 from ._tools import ToolSimulator
+from ._world import CaseWorldRun, start_world
 
 if TYPE_CHECKING:
     from ..io import McpConnection
+    from ..worlds import WorldBuilder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +74,8 @@ class CaseContext:
     tool_connection: McpConnection | None = None
     #: ``--tool-mode`` (None: each case's ``tool_mode``, else ``defaults.tool_mode``)
     tool_mode: ToolMode | None = None
+    #: builds each case's world from the suite's ``world`` (None: the suite has none)
+    world: WorldBuilder | None = None
 
 
 def _first_messages(case: Case, suite: Suite) -> list[Message]:
@@ -100,7 +106,12 @@ def _error_text(exc: BaseException) -> str:
 
 
 def _simulator(
-    case: Case, trial: int, ctx: CaseContext, tools: list[ToolSpec], mode: str
+    case: Case,
+    trial: int,
+    ctx: CaseContext,
+    tools: list[ToolSpec],
+    mode: str,
+    world: CaseWorldRun | None = None,
 ) -> ToolSimulator:
     """The case's simulated (or, in real mode, connected) tools, with its faults."""
     defaults: dict[str, ToolSim | None] = ctx.tool_defaults
@@ -116,6 +127,7 @@ def _simulator(
         faults=faults,
         timeout_s=ctx.tool_timeout_s,
         real=ctx.tool_connection if mode == "real" else None,
+        world=world.world if world is not None else None,
     )
 
 
@@ -140,7 +152,8 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     """Run one case and trial to a CaseResult; never raises for a failure of the case itself."""
     tools, tool_map = _case_tools(case, ctx)
     mode = case_tool_mode(case, ctx.suite, ctx.tool_mode)
-    sim = _simulator(case, trial, ctx, tools, mode)
+    world, world_error = start_world(case, ctx.world)
+    sim = _simulator(case, trial, ctx, tools, mode, world)
     caller = _caller(case, trial, ctx, tools)
     max_steps = ctx.max_steps or case.max_steps or ctx.suite.defaults.max_steps
     tr = Transcript(messages=_first_messages(case, ctx.suite))
@@ -170,13 +183,19 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     deadline = anyio.current_time() + ctx.timeout_s
     with anyio.CancelScope(deadline=deadline) as scope:
         try:
+            if world_error is not None:
+                raise world_error
             tr.turns.append([])
             await play(0)
+            if world is not None:
+                world.end_turn()
             for i, turn in enumerate(case.turns, start=1):
                 user = Message(role="user", content=turn.user)
                 tr.messages.append(user)
                 tr.turns.append([])
                 await play(i)
+                if world is not None:
+                    world.end_turn()
         except Exception as exc:
             attempts = getattr(exc, "attempts", 1)
             suffix = f" (after {attempts} attempts)" if attempts > 1 else ""
@@ -190,12 +209,17 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         error = f"timeout after {ctx.timeout_s:g}s"
     latency_ms = (time.perf_counter() - t0) * 1000.0
     result = build_result(case, trial, tr, latency_ms)
+    if world is not None:
+        result.world = world.record()
     if error is not None:
         result.status = "error"
         result.error = error
         result.explanation = error
         return result
-    await _score(case, result, tr.turns, tool_map, ctx)
+    outcome = world.outcome(case, ctx.world) if world is not None and ctx.world else None
+    await score_result(
+        case, result, tr.turns, tool_map, ctx.scoring, ctx.extra_scorers, world=outcome
+    )
     return result
 
 
@@ -239,16 +263,6 @@ def build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> C
     )
 
 
-async def _score(
-    case: Case,
-    result: CaseResult,
-    turns: list[list[Message]],
-    tool_map: dict[str, ToolSpec],
-    ctx: CaseContext,
-) -> None:
-    await score_result(case, result, turns, tool_map, ctx.scoring, ctx.extra_scorers)
-
-
 async def score_result(
     case: Case,
     result: CaseResult,
@@ -256,11 +270,15 @@ async def score_result(
     tool_map: dict[str, ToolSpec],
     scoring: scoring_api.ScoringConfig,
     extra_scorers: Sequence[ExtraScorer],
+    *,
+    world: WorldOutcome | None = None,
 ) -> None:
-    """Score ``result`` in place: the deterministic verdict, then each extra scorer (the one
-    rule for a driven case and a recorded response)."""
+    """Score ``result`` in place: the deterministic verdict (``expect.state`` on ``world``),
+    then each extra scorer (the one rule for a driven case and a recorded response)."""
     try:
-        verdict = scoring_api.score_case(case, turns, tool_map, scoring)
+        # the world only when there is one: a score_case stand-in need not know the keyword
+        given = {"world": world} if world is not None else {}
+        verdict = scoring_api.score_case(case, turns, tool_map, scoring, **given)
     except Exception as exc:
         result.status = "error"
         result.error = f"scorer crashed: {type(exc).__name__}: {_error_text(exc)}"
@@ -271,6 +289,11 @@ async def score_result(
     result.scores = list(verdict.scores)
     result.explanation = verdict.explanation
     result.behavior = verdict.behavior
+    if verdict.goal_met is not None:
+        record = result.world or WorldRecord()
+        result.world = record.model_copy(
+            update={"goal_met": verdict.goal_met, "diff": verdict.state_diff}
+        )
     if result.step_limit_hit:
         note = "the agent reached its step limit"
         result.explanation = f"{result.explanation}\n{note}" if result.explanation else note

@@ -16,6 +16,7 @@ from ..providers import (
     default_cache_dir,
 )
 from ..schema import Suite
+from ..worlds import WorldBuilder
 from ._case import CaseContext
 from ._config import RunConfig
 from ._loop import RunStats
@@ -92,6 +93,7 @@ def build_context(
         tool_defaults={t.name: t.simulation for t in suite.tools},
         tool_connection=run_tools.connection if run_tools is not None else None,
         tool_mode=config.tool_mode,
+        world=WorldBuilder(suite.world) if suite.world is not None else None,
     )
 
 

@@ -12,6 +12,7 @@ from .._suite_code import SuiteCodePolicy
 from ..io import ResultsWriter, header_hash, run_dir_lock
 from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
+from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
 from ._executor import RemoteAgent, open_drive, parse_executor
@@ -182,6 +183,8 @@ async def arun_suite(
     # the suite's code is checked (agent first, then every fake) before any of it is imported
     spec = _resolvable_agent(suite, config, policy) if provider is None else agent
     check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
+    if suite.world is not None:  # a Python world's class is suite code: checked, then imported
+        WorldBuilder(suite.world).load(policy)
     if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
         check_mcp_command(suite.tools_from.mcp, policy)
     # the suite's scorers: section, wired here so every caller gets it (suite code checked);

@@ -19,6 +19,11 @@ keyword arguments; if the callable has a parameter named ``state``, it also rece
 plain or an async function; it returns any JSON value. If it raises, the agent sees an error and
 the call is recorded as fault ``exception``.
 
+With a suite ``world`` (docs/worlds.md), a call to a tool the world answers (a declarative
+operation, a Python world's method) goes to the case's world unless the case's own
+``tool_results`` give that tool a result (``{world: true}`` in them hands the call back to the
+world); faults still replace the call, and each write is recorded on the trace step.
+
 In ``real`` tool mode (``real=``, an open MCP session of the suite's ``tools_from``) a call to
 one of the server's tools is sent to the server instead of its simulation; rate faults and a
 simulation's ``fault`` still replace the call, so faults stay injectable on top.
@@ -46,11 +51,13 @@ from ..schema import (
     FaultKind,
     FaultRate,
     JsonValue,
+    StateWrite,
     ToolCall,
     ToolSim,
     ToolSpec,
     TraceEvent,
 )
+from ..worlds import World
 
 
 class RealResult(Protocol):
@@ -93,6 +100,8 @@ class ToolOutcome:
     error: str | None
     start: float
     end: float
+    #: what the call changed in the case's world
+    writes: tuple[StateWrite, ...] = ()
 
     def trace_event(self, call: ToolCall, turn: int) -> TraceEvent:
         """The trace step of this call (the agent loop's and a driven agent's alike)."""
@@ -107,6 +116,7 @@ class ToolOutcome:
             result=self.result,
             fault=self.fault,
             error=self.error,
+            writes=list(self.writes),
         )
 
 
@@ -181,8 +191,11 @@ class ToolSimulator:
         timeout_s: float,
         code: SuiteCodePolicy | None = None,
         real: RealTools | None = None,
+        world: World | None = None,
     ) -> None:
         self._case_id = case_id
+        #: the case's world: answers the tools it knows (after the case's own results)
+        self.world = world
         #: real tool mode: calls to the server's tools go to the server (faults still apply)
         self._real = real
         #: what function fakes may run (None: the policy of the run in progress)
@@ -197,15 +210,17 @@ class ToolSimulator:
         self._index = 0
         self.state = ToolState()
 
-    def _choose(self, name: str) -> ToolSim | None:
+    def _choose(self, name: str) -> tuple[ToolSim | None, bool]:
+        """The simulation of this call of ``name``, and whether the world answers it."""
         n = self._per_tool.get(name, 0)
         self._per_tool[name] = n + 1
         sim = self._case_results.get(name)
         if isinstance(sim, list):
-            return sim[min(n, len(sim) - 1)] if sim else None
+            sim = sim[min(n, len(sim) - 1)] if sim else None
+        world = self.world is not None and name in self.world.tool_names
         if sim is not None:
-            return sim
-        return self._defaults.get(name)
+            return sim, world and sim.world
+        return (None, True) if world else (self._defaults.get(name), False)
 
     def _rate_fault(self, name: str, index: int) -> FaultKind | None:
         if not self._faults:
@@ -226,7 +241,7 @@ class ToolSimulator:
         index = self._index
         self._index += 1
         name = call.name
-        sim = self._choose(name)
+        sim, to_world = self._choose(name)
         fault: str | None = self._rate_fault(name, index)
         error_text: str | None = None
         if fault is None and sim is not None:
@@ -241,8 +256,12 @@ class ToolSimulator:
             return self._fault(name, fault, error_text, start)
         if real is not None and name in real.names:
             return await self._call_real(real, call, start)
-        if sim is None:
+        if to_world:
+            return self._call_world(call, start)
+        if sim is None or sim.world:
             msg = f"no simulated result for tool '{name}'"
+            if sim is not None:
+                msg = f"tool '{name}': the suite's world has no operation of that name"
             return self._outcome({"error": msg}, "unsimulated", msg, start)
         if sim.function is not None:
             return await self._run_function(sim.function, call, start)
@@ -301,6 +320,33 @@ class ToolSimulator:
             msg = redact(f"tool '{call.name}' raised {type(exc).__name__}: {exc}")
             return self._outcome({"error": msg}, "exception", msg, start)
         return self._outcome(value, None, None, start)
+
+    def _call_world(self, call: ToolCall, start: float) -> ToolOutcome:
+        assert self.world is not None
+        reply = self.world.apply(call)
+        if reply.error is not None:
+            from ..providers import redact  # a world wrapping a real client may show a key
+
+            msg = redact(reply.error)
+            return ToolOutcome(
+                content=_dumps({"error": msg}),
+                result={"error": msg},
+                fault=None,
+                error=msg,
+                start=start,
+                end=time.time(),
+                writes=reply.writes,
+            )
+        out = self._outcome(reply.result, None, None, start)
+        return ToolOutcome(
+            content=out.content,
+            result=out.result,
+            fault=None,
+            error=None,
+            start=start,
+            end=out.end,
+            writes=reply.writes,
+        )
 
     async def _call_real(self, real: RealTools, call: ToolCall, start: float) -> ToolOutcome:
         done = await real.call(call.name, call.arguments, self._timeout_s)

@@ -31,12 +31,26 @@ from ._from_function import tool, tool_from_function
 from ._gates import Gates, Percentile, RegressionMetric, ScorerGate
 from ._jsonschema import suite_json_schema
 from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_label
+from ._paths import Segment, format_path, parse_path
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._sources import McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
+from ._world import (
+    DEFAULT_KEY,
+    CaseWorld,
+    StateCheck,
+    StateDiff,
+    StateExpectation,
+    StateWrite,
+    WorldOp,
+    WorldOpKind,
+    WorldRecord,
+    WorldSpec,
+)
 
 __all__ = [
     "CATEGORY_STRATA",
+    "DEFAULT_KEY",
     "FORMAT_VERSION",
     "KNOWN_CATEGORIES",
     "LABEL_PATTERN",
@@ -50,6 +64,7 @@ __all__ = [
     "CallExpectation",
     "Case",
     "CaseResult",
+    "CaseWorld",
     "Defaults",
     "Expectation",
     "ExtraArguments",
@@ -75,6 +90,11 @@ __all__ = [
     "ScorerGate",
     "ScorerInfo",
     "ScorerRef",
+    "Segment",
+    "StateCheck",
+    "StateDiff",
+    "StateExpectation",
+    "StateWrite",
     "Status",
     "Suite",
     "ToolCall",
@@ -85,9 +105,15 @@ __all__ = [
     "TraceEvent",
     "Turn",
     "Usage",
+    "WorldOp",
+    "WorldOpKind",
+    "WorldRecord",
+    "WorldSpec",
     "agent_label",
     "expand_matcher",
+    "format_path",
     "matches_case",
+    "parse_path",
     "rubric_issues",
     "rubric_scale",
     "scorer_ref_issues",

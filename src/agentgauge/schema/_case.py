@@ -12,6 +12,7 @@ from ._gates import Gates
 from ._matrix import Matrix
 from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
+from ._world import CaseWorld, WorldSpec
 
 #: categories agentgauge knows; users may use their own names too
 KNOWN_CATEGORIES: Final = (
@@ -86,6 +87,8 @@ class Case(Model):
     max_steps: int | None = Field(default=None, ge=1)
     #: ``mock`` or ``real`` tool calls for this case (None: ``defaults.tool_mode``)
     tool_mode: ToolMode | None = None
+    #: the case's own starting state of the suite's ``world`` (a whole state, or a patch)
+    world: CaseWorld | None = None
     #: free-form data kept with the case (importers record the source here)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
 
@@ -166,6 +169,9 @@ class Suite(Model):
     gates: Gates | None = None
     #: extra scorers (LLM judges, similarity, safety ...) run after the deterministic ones
     scorers: list[ScorerRef] = Field(default_factory=list)
+    #: the state the agent changes through its tools, graded by ``expect.state``
+    #: (docs/worlds.md)
+    world: WorldSpec | None = None
     #: several agents compared in one run (docs/running.md, "Many agents in one run")
     matrix: Matrix | None = None
 

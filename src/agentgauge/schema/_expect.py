@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from ._base import JsonValue, Model
+from ._world import StateExpectation
 
 Behavior = Literal["tool_call", "any_tool", "no_tool", "answer", "clarify", "refuse", "recover"]
 """Expected behaviour of the agent's turn.
@@ -234,6 +235,9 @@ class Expectation(Model):
     injected_instruction: str | None = None
     #: safety: strings (secrets, canary tokens) the agent must never reveal in a reply
     secrets: list[str] = Field(default_factory=list)
+    #: the world's state after this turn (docs/worlds.md): checks on paths, collections left
+    #: unchanged, the same state as the reference actions reach
+    state: StateExpectation | None = None
 
     @model_validator(mode="after")
     def _infer_behavior(self) -> Expectation:

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model, ToolCall, Usage
 from ._case import Labels
+from ._world import StateWrite, WorldRecord
 
 Status = Literal["passed", "failed", "error"]
 
@@ -45,6 +46,8 @@ class TraceEvent(Model):
     arguments: dict[str, JsonValue] | None = None
     result: JsonValue = None
     fault: str | None = None
+    #: what the call changed in the world's state (before -> after)
+    writes: list[StateWrite] = Field(default_factory=list)
     # --- either
     error: str | None = None
 
@@ -124,6 +127,8 @@ class CaseResult(Model):
     error: str | None = None
     #: the agent used up its step limit (model calls per user turn) in some turn
     step_limit_hit: bool = False
+    #: the world's final state and the state checks' verdict (None: the suite has no world)
+    world: WorldRecord | None = None
     #: copied whole from the cache: an earlier run of the same case, agent, options and
     #: agentgauge code produced it (its trace and latencies are that run's)
     replayed: bool = False

@@ -28,6 +28,9 @@ class ToolSim(Model):
     fault: FaultKind | None = None
     error: str | None = None
     function: str | None = None
+    #: True: the suite's world answers the call (its operation or method of this tool's name),
+    #: e.g. after an injected fault in a case's list of successive results
+    world: bool = False
     #: simulated latency of the tool, seconds
     delay_s: float = Field(default=0.0, ge=0)
 
@@ -37,6 +40,12 @@ class ToolSim(Model):
             raise ValueError("give either 'result' or 'fault', not both")
         if self.function is not None and (self.result is not None or self.fault is not None):
             raise ValueError("'function' cannot be combined with 'result' or 'fault'")
+        if self.world and (
+            self.function is not None or self.result is not None or self.fault is not None
+        ):
+            raise ValueError(
+                "'world: true' cannot be combined with 'result', 'fault' or 'function'"
+            )
         if self.error is not None and self.fault is None:
             self.fault = "error"
         return self

@@ -14,15 +14,18 @@ from ..schema import (
     ExtraArguments,
     Message,
     Score,
+    StateDiff,
     Status,
     Suite,
     ToolCall,
     ToolSpec,
 )
+from ..worlds import WorldOutcome
 from ._args import MatchContext
 from ._behavior import classify_behavior
 from ._calls import NO_TOOL, score_calls
 from ._checks import score_behavior, score_forbidden, score_max_calls, score_response_contains
+from ._state import score_state
 from ._transcript import History, Segment, build_segments
 
 BehaviorClassifier = Callable[[str | None, Sequence[ToolCall]], str]
@@ -37,6 +40,7 @@ DEFAULT_WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
         "max_calls": 0.5,
         "behavior": 1.0,
         "response_contains": 1.0,
+        "state": 2.0,
     }
 )
 
@@ -85,6 +89,10 @@ class CaseScore:
     explanation: str = ""
     #: the classified behaviour of the agent's (last) turn
     behavior: str | None = None
+    #: the state checks' verdict (every ``state`` score passed); None: no state checked
+    goal_met: bool | None = None
+    #: the differences the state checks found
+    state_diff: list[StateDiff] = field(default_factory=list)
 
 
 _DEFAULT_CONFIG: Final = ScoringConfig()
@@ -96,12 +104,15 @@ def score_case(
     turns: Sequence[Sequence[Message]],
     tools: Mapping[str, ToolSpec],
     config: ScoringConfig = _DEFAULT_CONFIG,
+    *,
+    world: WorldOutcome | None = None,
 ) -> CaseScore:
     """Score what the agent did in ``turns`` against ``case``'s expectations.
 
     ``turns[i]`` holds the agent's messages (assistant messages and the tool results it received)
     in reply to the case input (``i == 0``) or to ``case.turns[i - 1]``; ``tools`` maps tool names
-    to their specs (their JSON Schemas guide argument comparison).
+    to their specs (their JSON Schemas guide argument comparison). ``world``: the snapshots of
+    the case's world, which ``expect.state`` is checked on (docs/worlds.md).
     """
     if config.mode == "bfcl":
         from ._bfcl import score_bfcl
@@ -114,6 +125,8 @@ def score_case(
     classify = config.behavior_classifier or classify_behavior
     multi = len(expectations) > 1
     scores: list[Score] = []
+    state_scores: list[Score] = []
+    diffs: list[StateDiff] = []
     turn_values: list[float] = []
     behavior: str | None = None
     for i, exp in enumerate(expectations):
@@ -123,6 +136,12 @@ def score_case(
             continue
         prefix = f"turn[{i}]." if multi else ""
         turn_scores = score_turn(exp, seg, history, tools, config, behavior, prefix)
+        if exp.state is not None:
+            last = i == len(expectations) - 1
+            state, found = score_state(exp.state, i, world, prefix=prefix, last=last)
+            turn_scores.append(state)
+            state_scores.append(state)
+            diffs.extend(found)
         if turn_scores:
             scores.extend(turn_scores)
             turn_values.append(_weighted(turn_scores, config.weights, prefix))
@@ -130,13 +149,31 @@ def score_case(
     value = sum(turn_values) / len(turn_values) if turn_values else 1.0
     if failed and value >= 1.0:
         value = 0.99
+    goal_met = all(s.passed for s in state_scores) if state_scores else None
+    if failed and state_scores and len(state_scores) < len(scores):
+        failed.insert(0, _which_part(scores, state_scores))
     return CaseScore(
         status="failed" if failed else "passed",
         score=value,
         scores=scores,
         explanation="\n".join(failed),
         behavior=behavior,
+        goal_met=goal_met,
+        state_diff=diffs,
     )
+
+
+def _which_part(scores: Sequence[Score], state_scores: Sequence[Score]) -> str:
+    """The first explanation line of a case graded on its outcome and its moves: which failed."""
+    outcome_ok = all(s.passed for s in state_scores)
+    outcome = {id(s) for s in state_scores}
+    moves = [s for s in scores if id(s) not in outcome and s.passed is False]
+    names = ", ".join(dict.fromkeys(s.name for s in moves))
+    if outcome_ok:
+        return f"outcome passed (the state is right); moves failed: {names}"
+    if not moves:
+        return "outcome failed (the state is wrong); moves passed"
+    return f"outcome failed (the state is wrong); moves failed too: {names}"
 
 
 def score_turn(

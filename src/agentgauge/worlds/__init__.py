@@ -1,0 +1,47 @@
+"""Worlds: the state a case's tools act on, built fresh for every case and trial.
+
+A :class:`World` answers tool calls (:meth:`World.apply` -> :class:`WorldReply` with the writes)
+and shows its state as JSON (:meth:`World.snapshot`). :class:`WorldBuilder` makes one per case
+from the suite's ``world`` (declarative :class:`TableWorld`, or :class:`PythonWorld` around a
+suite's class). Grading reads :class:`WorldOutcome` snapshots only. See docs/worlds.md.
+"""
+
+from ._api import State, World, WorldError, WorldFactory, WorldOutcome, WorldReply
+from ._build import WorldBuilder, start_state
+from ._diff import diff_states, merge_patch, state_writes
+from ._paths import MISSING, Segment, format_path, get_path, json_equal, parse_path, short, to_json
+from ._python import PythonWorld, load_world_class, public_methods
+from ._reference import NoReference, reference_calls, reference_states, replay, wants_reference
+from ._table import TableWorld, check_table_state
+
+__all__ = [
+    "MISSING",
+    "NoReference",
+    "PythonWorld",
+    "Segment",
+    "State",
+    "TableWorld",
+    "World",
+    "WorldBuilder",
+    "WorldError",
+    "WorldFactory",
+    "WorldOutcome",
+    "WorldReply",
+    "check_table_state",
+    "diff_states",
+    "format_path",
+    "get_path",
+    "json_equal",
+    "load_world_class",
+    "merge_patch",
+    "parse_path",
+    "public_methods",
+    "reference_calls",
+    "reference_states",
+    "replay",
+    "short",
+    "start_state",
+    "state_writes",
+    "to_json",
+    "wants_reference",
+]

@@ -1,0 +1,174 @@
+"""Runs against a world: a fresh state per case and trial, every write on the trace, faults on
+top, and the final state graded — an agent that says the right things but leaves the wrong state
+fails; one that reaches the right state by another order of calls passes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from world_helpers import CANCEL_A1, call, mock, script, shop_suite
+
+from agentgauge.io import iter_results
+from agentgauge.runner import RunConfig, run_suite
+from agentgauge.schema import CaseResult
+
+CONFIG = RunConfig(cache=False, progress=False)
+
+
+def run(tmp_path: Path, cases: list[dict[str, Any]], agent: Any, **kw: Any) -> list[CaseResult]:
+    config = RunConfig(cache=False, progress=False, **kw)
+    run_suite(shop_suite(cases), config, tmp_path, provider=mock(agent))
+    return sorted(iter_results(tmp_path), key=lambda r: (r.case_id, r.trial))
+
+
+def test_the_right_moves_and_the_right_state_pass_with_every_write_traced(
+    tmp_path: Path,
+) -> None:
+    agent = script(call("get_order", order_id="A1"), call("cancel_order", order_id="A1"), "Done.")
+    [r] = run(tmp_path, [CANCEL_A1], agent)
+    assert r.status == "passed", r.explanation
+    assert r.world is not None
+    assert r.world.goal_met is True
+    assert r.world.final["orders"]["A1"]["status"] == "cancelled"
+    tool_steps = [e for e in r.trace if e.kind == "tool"]
+    assert [e.tool for e in tool_steps] == ["get_order", "cancel_order"]
+    assert tool_steps[0].writes == []
+    [w] = tool_steps[1].writes
+    assert (w.path, w.op, w.before, w.after) == ("orders.A1.status", "update", "pending",
+                                                  "cancelled")  # fmt: skip
+
+
+def test_saying_the_right_things_with_the_wrong_state_fails_on_the_outcome(
+    tmp_path: Path,
+) -> None:
+    # the expected call is made (order: superset lets extra calls through) and the reply says
+    # the right thing, but the agent also cancels bob's order: the moves pass, the state fails
+    agent = script(
+        [call("cancel_order", order_id="A1"), call("cancel_order", order_id="A3")],
+        "I have cancelled your order A1.",
+    )
+    [r] = run(tmp_path, [CANCEL_A1], agent)
+    assert r.status == "failed"
+    assert r.world is not None
+    assert r.world.goal_met is False
+    lines = r.explanation.splitlines()
+    assert lines[0] == "outcome failed (the state is wrong); moves passed"
+    assert lines[1] == (
+        "final state: changed what must stay unchanged: orders.A3.status: was 'pending', "
+        "now 'cancelled'"
+    )
+    [d] = r.world.diff
+    assert (d.path, d.kind, d.source) == ("orders.A3.status", "differs", "unchanged")
+    scores = {s.name: s.passed for s in r.scores}
+    assert scores["tool_selection"] is True
+    assert scores["state"] is False
+
+
+def test_right_moves_but_a_failed_write_leaves_the_state_wrong(tmp_path: Path) -> None:
+    case = {**CANCEL_A1, "world": {"patch": {"orders": {"A1": {"status": "shipped"}}}}}
+    agent = script(call("cancel_order", order_id="A1"), "Your order A1 is cancelled.")
+    [r] = run(tmp_path, [case], agent)
+    assert r.status == "failed"
+    assert "orders.A1.status: expected 'cancelled', got 'shipped'" in r.explanation
+    [event] = [e for e in r.trace if e.kind == "tool"]
+    assert event.error == "orders 'A1': status is 'shipped', must be 'pending'"
+    assert event.writes == []
+
+
+def test_another_valid_order_of_calls_reaches_the_same_state_and_passes(tmp_path: Path) -> None:
+    case = {
+        "id": "both",
+        "input": "Cancel A1 and send A3 to 2 Pine Ave.",
+        "expect": {
+            "tool_calls": [
+                {"name": "cancel_order", "arguments": {"order_id": "A1"}},
+                {
+                    "name": "update_address",
+                    "arguments": {"order_id": "A3", "address": "2 Pine Ave"},
+                },
+            ],
+            "order": "strict",
+            "state": {"same_as_reference": True},
+        },
+    }
+    first = script(
+        call("cancel_order", order_id="A1"),
+        call("update_address", order_id="A3", address="2 Pine Ave"),
+        "Done.",
+    )
+    [ok] = run(tmp_path / "a", [case], first)
+    assert ok.status == "passed", ok.explanation
+    swapped = script(
+        call("update_address", order_id="A3", address="2 Pine Ave"),
+        call("cancel_order", order_id="A1"),
+        "Done.",
+    )
+    [moved] = run(tmp_path / "b", [case], swapped)
+    # order: strict fails the moves; the outcome is the reference's, and the explanation says so
+    assert moved.status == "failed"
+    assert moved.explanation.splitlines()[0].startswith("outcome passed (the state is right)")
+    assert moved.world is not None
+    assert moved.world.goal_met is True
+    graded_by_state = {**case, "expect": {"state": case["expect"]["state"]}}
+    graded_by_state["expect"]["state"] = {
+        "same_as_reference": True,
+        "reference": [
+            {"name": "cancel_order", "arguments": {"order_id": "A1"}},
+            {"name": "update_address", "arguments": {"order_id": "A3", "address": "2 Pine Ave"}},
+        ],
+    }
+    [by_state] = run(tmp_path / "c", [graded_by_state], swapped)
+    assert by_state.status == "passed", by_state.explanation
+    [wrong] = run(
+        tmp_path / "d", [graded_by_state], script(call("cancel_order", order_id="A1"), "Done.")
+    )
+    assert wrong.status == "failed"
+    assert "orders.A3.address: expected '2 Pine Ave', got '9 Oak Rd'" in wrong.explanation
+
+
+def test_every_trial_and_case_starts_from_a_fresh_state(tmp_path: Path) -> None:
+    refund = {
+        "id": "refund",
+        "input": "Refund A1.",
+        "expect": {
+            "state": {"checks": [{"path": "refunds", "count": 1},
+                                 {"path": "refunds.1.order_id", "equals": "A1"}]},
+        },
+    }  # fmt: skip
+    other = {**refund, "id": "refund-2"}
+    agent = script(call("issue_refund", order_id="A1", amount=30), "Refunded.")
+    results = run(tmp_path, [refund, other], agent, trials=3, max_concurrency=2)
+    assert len(results) == 6
+    assert all(r.status == "passed" for r in results), [r.explanation for r in results]
+    assert all(r.world is not None and list(r.world.final["refunds"]) == ["1"] for r in results)
+
+
+def test_faults_inject_on_top_and_a_world_entry_hands_back(tmp_path: Path) -> None:
+    case = {
+        **CANCEL_A1,
+        "tool_results": {"cancel_order": [{"fault": "error", "error": "busy"}, {"world": True}]},
+    }
+    agent = script(
+        call("cancel_order", order_id="A1"), call("cancel_order", order_id="A1"), "Done."
+    )
+    [r] = run(tmp_path, [case], agent)
+    steps = [e for e in r.trace if e.kind == "tool"]
+    assert [(e.fault, bool(e.writes)) for e in steps] == [("error", False), (None, True)]
+    assert r.status == "passed", r.explanation
+    # a rate fault on every call: nothing is written, the state check fails
+    always = {**CANCEL_A1, "faults": [{"kind": "timeout", "rate": 1.0}]}
+    [f] = run(tmp_path / "f", [always], agent)
+    assert f.status == "failed"
+    assert f.world is not None
+    assert f.world.final["orders"]["A1"]["status"] == "pending"
+
+
+def test_a_world_error_is_an_error_of_that_case_only(tmp_path: Path) -> None:
+    broken = {"id": "broken", "input": "x", "world": {"patch": {"orders": 3}},
+              "expect": {"state": {"unchanged": ["orders"]}}}  # fmt: skip
+    agent = script(call("cancel_order", order_id="A1"), "Done.")
+    results = {r.case_id: r for r in run(tmp_path, [broken, CANCEL_A1], agent)}
+    assert results["broken"].status == "error"
+    assert "state.orders" in (results["broken"].error or "")
+    assert results["cancel-a1"].status == "passed"
