@@ -172,3 +172,66 @@ def test_a_world_error_is_an_error_of_that_case_only(tmp_path: Path) -> None:
     assert results["broken"].status == "error"
     assert "state.orders" in (results["broken"].error or "")
     assert results["cancel-a1"].status == "passed"
+
+
+def test_a_resumed_run_gives_the_remaining_cases_fresh_worlds(tmp_path: Path) -> None:
+    cases = [
+        {
+            "id": f"refund-{k}",
+            "input": f"Refund {k}",
+            "expect": {
+                "state": {
+                    "checks": [{"path": "refunds", "count": 1}],
+                    "unchanged": ["orders"],
+                }
+            },
+        }
+        for k in ("A1", "A2", "A3", "A4")
+    ]
+    suite = shop_suite(cases)
+
+    def refund(request: Any) -> Any:
+        last = request.messages[-1]
+        if last.role == "tool":
+            return "Refunded."
+        return call("issue_refund", order_id=(last.content or "").split()[-1], amount=1)
+
+    first = run_suite(suite, RunConfig(cache=False, progress=False, limit=2), tmp_path,
+                      provider=mock(refund))  # fmt: skip
+    assert first.ran == 2
+    out = run_suite(suite, RunConfig(cache=False, progress=False, resume=True), tmp_path,
+                    provider=mock(refund))  # fmt: skip
+    assert (out.resumed, out.ran) == (2, 2)
+    results = {r.case_id: r for r in iter_results(tmp_path)}
+    assert sorted(results) == ["refund-A1", "refund-A2", "refund-A3", "refund-A4"]
+    for key, r in results.items():
+        assert r.status == "passed", (key, r.explanation)
+        assert r.world is not None
+        [(rid, rec)] = r.world.final["refunds"].items()
+        assert (rid, rec["order_id"]) == ("1", key.split("-")[1])
+
+
+def test_recorded_responses_are_graded_on_the_state_their_calls_reach(tmp_path: Path) -> None:
+    import orjson
+
+    from agentgauge.io import read_responses
+    from agentgauge.runner import score_responses
+    from agentgauge.scoring import ScoringConfig
+
+    lines = [
+        {"case_id": "cancel-a1", "calls": [{"name": "cancel_order",
+                                            "arguments": {"order_id": "A1"}}], "text": "Done."},
+        {"case_id": "cancel-a1", "trial": 1, "calls": [
+            {"name": "cancel_order", "arguments": {"order_id": "A1"}},
+            {"name": "cancel_order", "arguments": {"order_id": "A3"}}], "text": "Done."},
+    ]  # fmt: skip
+    path = tmp_path / "responses.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(x) for x in lines))
+    score_responses(shop_suite([CANCEL_A1]), read_responses(path), tmp_path / "run",
+                    ScoringConfig())  # fmt: skip
+    good, bad = sorted(iter_results(tmp_path / "run"), key=lambda r: r.trial)
+    assert good.status == "passed", good.explanation
+    assert good.world is not None
+    assert good.world.final["orders"]["A1"]["status"] == "cancelled"
+    assert bad.status == "failed"
+    assert "orders.A3.status: was 'pending', now 'cancelled'" in bad.explanation

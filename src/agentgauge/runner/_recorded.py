@@ -19,15 +19,18 @@ from typing import Final
 
 import anyio
 
+from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..io import RecordedResponse, ResultsWriter, run_dir_lock, suite_hash, write_record
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSpec, TraceEvent
 from ..scoring import ScoringConfig
+from ..worlds import WorldBuilder
 from ._case import build_result, score_result
 from ._config import ExtraScorer, RunConfig
 from ._file import with_suite_scorers
 from ._loop import Transcript
 from ._plan import git_fields
+from ._world import recorded_world
 
 __all__ = ["ScoreOutcome", "score_responses"]
 
@@ -73,9 +76,11 @@ async def _recorded_result(
     tools: dict[str, ToolSpec],
     scoring: ScoringConfig,
     extra: Sequence[ExtraScorer],
+    world: tuple[WorldBuilder, SuiteCodePolicy] | None = None,
 ) -> CaseResult:
     """The result of one recorded response, built and scored as the runner does for a driven
-    case (a case without a response is an ``error``: "no response")."""
+    case (a case without a response is an ``error``: "no response"). With a suite world, the
+    recorded calls are applied to a fresh one, turn by turn, and its state graded."""
     if response is None:
         result = build_result(case, trial, Transcript(), 0.0)
         result.error = result.explanation = _NO_RESPONSE
@@ -92,7 +97,15 @@ async def _recorded_result(
         result.tool_calls = len(result.calls)
     models = [e for e in tr.trace if e.kind == "model"]
     result.usage_recorded = not models or any(e.usage is not None for e in models)
-    await score_result(case, result, turns, tools, scoring, extra)
+    outcome = None
+    if world is not None:
+        run, outcome, problem = recorded_world(case, world[0], turns, world[1])
+        if problem is not None:
+            result.error = result.explanation = problem
+            return result
+        assert run is not None
+        result.world = run.record()
+    await score_result(case, result, turns, tools, scoring, extra, world=outcome)
     if response.decode_error and result.status != "passed":
         note = f"(response not decodable: {response.decode_error})"
         result.explanation = f"{result.explanation}\n{note}".strip()
@@ -163,6 +176,17 @@ def score_responses(
         )  # fmt: skip
 
 
+def _world(suite: Suite, base: RunConfig) -> tuple[WorldBuilder, SuiteCodePolicy] | None:
+    """The suite's world builder (a Python world's class checked as suite code, then
+    imported) and the policy to build under; None without a world."""
+    if suite.world is None:
+        return None
+    policy = base.code_policy()
+    builder = WorldBuilder(suite.world)
+    builder.load(policy)
+    return builder, policy
+
+
 async def _score_locked(
     suite: Suite, responses: Sequence[RecordedResponse], run_dir: Path, config: ScoringConfig,
     suite_path: Path | None, responses_path: Path | None, skip_missing: bool,
@@ -174,6 +198,7 @@ async def _score_locked(
     wired = with_suite_scorers(base, suite)
     scoring = config.for_suite(suite)
     by_case = _by_case(suite, responses)
+    world = _world(suite, base)
     unknown = sorted(cid for cid in by_case if cid not in {c.id for c in suite.cases})
     statuses: Counter[str] = Counter()
     categories: dict[str, list[int]] = {}
@@ -192,7 +217,7 @@ async def _score_locked(
                 for trial, response in pairs:
                     undecodable += bool(response is not None and response.decode_error)
                     result = await _recorded_result(
-                        case, trial, response, tools, scoring, wired.extra_scorers
+                        case, trial, response, tools, scoring, wired.extra_scorers, world
                     )
                     writer.write(result)
                     statuses[result.status] += 1
