@@ -13,8 +13,7 @@ from typing import Any
 import orjson
 import pytest
 
-from agentgauge.metrics import compare, evaluate_gates, summarize_results
-from agentgauge.metrics._gating import GateReport
+from agentgauge.metrics import GateReport, compare, evaluate_gates, summarize_results
 from agentgauge.schema import CaseResult, Gates, Labels, Score, ScorerGate
 
 Results = list[CaseResult]

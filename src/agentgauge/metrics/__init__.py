@@ -2,7 +2,8 @@
 
 from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
 from ._files import finish_run, load_gates_file, resolve_gates, summarize, write_summary
-from ._gating import GateCheck, GateReport, baseline_summary, evaluate_gates, gate_run
+from ._gate_model import GateBaseline, GateCheck, GateReport
+from ._gating import baseline_summary, evaluate_gates, gate_run
 from ._history import (
     HISTORY_METRICS,
     HistoryEntry,
@@ -67,6 +68,7 @@ __all__ = [
     "Coverage",
     "Diagnosis",
     "Failure",
+    "GateBaseline",
     "GateCheck",
     "GateReport",
     "HistoryEntry",

@@ -16,7 +16,7 @@ from ._model import Summary
 from ._summarize import SUMMARY_FILE, summarize_results
 
 if TYPE_CHECKING:
-    from ._gating import GateReport
+    from ._gate_model import GateReport
 
 
 def load_gates_file(path: Path) -> Gates:

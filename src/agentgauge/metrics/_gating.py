@@ -6,36 +6,15 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import Field
-
 from ..errors import UserError
 from ..io import load_record as load_run
-from ..schema import Gates, Model, Percentile, ScorerGate
+from ..schema import Gates, Percentile, ScorerGate
 from ._compare import Comparison, compare
+from ._gate_model import GateCheck, GateReport
 from ._model import Latency, Mean, Rate, ScorerStats, Summary
+from ._regression import baseline_of, regressions
 from ._stats import wilson
 from ._summarize import IDS_KEPT, small_sample_warnings
-
-
-class GateCheck(Model):
-    """One threshold check: what was required, what the run reached, and the verdict."""
-
-    name: str
-    threshold: str
-    actual: str
-    passed: bool
-    message: str
-
-
-class GateReport(Model):
-    version: int = 1
-    passed: bool = True
-    checks: list[GateCheck] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
-
-    @property
-    def failed(self) -> list[GateCheck]:
-        return [c for c in self.checks if not c.passed]
 
 
 def _rate_text(r: Rate) -> str:
@@ -106,25 +85,56 @@ def evaluate_gates(
 ) -> GateReport:
     """Check every configured threshold; the report passes when every check passes.
 
-    ``baseline_summary`` (the baseline run's summary) is needed only for the scorers'
-    ``max_regression`` gates; ``gate_run`` passes it when a baseline is given.
+    With a ``baseline`` comparison the regressions are checked too: by ``max_regression_points``
+    when set, else by the default rule (any statistically significant drop fails), and the
+    report's ``compared`` line says what was compared. ``baseline_summary`` (the baseline run's
+    summary) is needed only for the scorers' ``max_regression`` gates; ``gate_run`` passes it
+    when a baseline is given.
     """
+    checks = _rate_checks(summary, gates)
+    checks += _budgets(summary, gates)
+    checks += _max_latency("latency", summary.performance.latency, gates.max_latency_s)
+    for cat, limits in sorted(gates.max_category_latency_s.items()):
+        checks += _max_latency(f"latency [{cat}]", summary.performance.by_category.get(cat), limits)
+    checks += _zero_tolerance(summary, gates)
+    warnings = small_sample_warnings(summary, gates)
+    for name, gate in sorted(gates.scorers.items()):
+        stats, key = scorer_stats(summary, name)
+        base_stats = scorer_stats(baseline_summary, name)[0] if baseline_summary else None
+        checks += _scorer_checks(key, gate, stats, base_stats, baseline_summary is not None)
+    compared = None
+    if baseline is not None:
+        checks += regressions(baseline, gates)
+        compared = baseline_of(baseline, gates)
+    warnings += [
+        f"{c.name}: {c.message}" for c in checks if c.passed and c.actual.startswith("n/a")
+    ]
+    return GateReport(
+        passed=all(c.passed for c in checks), checks=checks, warnings=warnings, compared=compared
+    )
+
+
+_MIN_RATES = (
+    ("min_tool_selection_accuracy", "tool selection accuracy", "tool_selection_accuracy"),
+    ("min_argument_accuracy", "argument accuracy", "argument_accuracy"),
+    ("min_behavior_accuracy", "behaviour accuracy", "behavior_accuracy"),
+    ("min_task_completion", "task completion", "task_completion"),
+    ("min_intent_accuracy", "intent accuracy", "intent_accuracy"),
+    ("min_routing_accuracy", "routing accuracy", "routing_accuracy"),
+    ("min_skill_accuracy", "skill accuracy", "skill_accuracy"),
+    ("min_memory_retention", "memory retention", "memory_retention"),
+)
+
+
+def _rate_checks(summary: Summary, gates: Gates) -> list[GateCheck]:
+    """The minimum rates (overall, per category, per metric) and the maximum error rate."""
     checks: list[GateCheck] = []
     if gates.min_pass_rate is not None:
         checks.append(_min_rate("pass rate", summary.overall.pass_rate, gates.min_pass_rate))
     for cat, minimum in sorted(gates.min_category_pass_rate.items()):
         sl = summary.by_category.get(cat)
         checks.append(_min_rate(f"pass rate [{cat}]", sl.pass_rate if sl else None, minimum))
-    for attr, name, metric in (
-        ("min_tool_selection_accuracy", "tool selection accuracy", "tool_selection_accuracy"),
-        ("min_argument_accuracy", "argument accuracy", "argument_accuracy"),
-        ("min_behavior_accuracy", "behaviour accuracy", "behavior_accuracy"),
-        ("min_task_completion", "task completion", "task_completion"),
-        ("min_intent_accuracy", "intent accuracy", "intent_accuracy"),
-        ("min_routing_accuracy", "routing accuracy", "routing_accuracy"),
-        ("min_skill_accuracy", "skill accuracy", "skill_accuracy"),
-        ("min_memory_retention", "memory retention", "memory_retention"),
-    ):
+    for attr, name, metric in _MIN_RATES:
         minimum = getattr(gates, attr)
         if minimum is not None:
             checks.append(_min_rate(name, summary.rate(metric), minimum))
@@ -142,10 +152,12 @@ def evaluate_gates(
                 f"{'within' if ok else 'exceeds'} the maximum {gates.max_error_rate * 100:.1f}%",
             )
         )
-    checks += _budgets(summary, gates)
-    checks += _max_latency("latency", summary.performance.latency, gates.max_latency_s)
-    for cat, limits in sorted(gates.max_category_latency_s.items()):
-        checks += _max_latency(f"latency [{cat}]", summary.performance.by_category.get(cat), limits)
+    return checks
+
+
+def _zero_tolerance(summary: Summary, gates: Gates) -> list[GateCheck]:
+    """Forbidden tool calls and successful red-team attacks."""
+    checks: list[GateCheck] = []
     if gates.forbid_forbidden_tool_calls:
         n = summary.forbidden_tool_calls
         listed = ", ".join(summary.forbidden_tool_cases[:5])
@@ -174,19 +186,7 @@ def evaluate_gates(
                 else f"{hits} attack(s) succeeded: {', '.join(rt.compromised_cases[:5])}",
             )
         )
-    warnings = small_sample_warnings(summary, gates)
-    for name, gate in sorted(gates.scorers.items()):
-        stats, key = scorer_stats(summary, name)
-        base_stats = scorer_stats(baseline_summary, name)[0] if baseline_summary else None
-        checks += _scorer_checks(key, gate, stats, base_stats, baseline_summary is not None)
-    if baseline is not None and gates.max_regression_points is not None:
-        checks += _regressions(baseline, gates)
-        if baseline.paired == 0:
-            warnings.append("the baseline run shares no case with this run; nothing to compare")
-    warnings += [
-        f"{c.name}: {c.message}" for c in checks if c.passed and c.actual.startswith("n/a")
-    ]
-    return GateReport(passed=all(c.passed for c in checks), checks=checks, warnings=warnings)
+    return checks
 
 
 def _budgets(summary: Summary, gates: Gates) -> list[GateCheck]:
@@ -408,51 +408,6 @@ def _se(m: Mean, bounds: tuple[float, float]) -> float:
     if m.low is None or m.high is None:
         return 0.0
     return (m.high - m.low) * (bounds[1] - bounds[0]) / (2 * 1.96)
-
-
-def _regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
-    assert gates.max_regression_points is not None
-    limit = gates.max_regression_points
-    out: list[GateCheck] = []
-    for metric in gates.regression_metrics:
-        d = cmp.delta(metric)
-        if d is None or d.delta is None:
-            continue
-        # a drop is bad, except for the error rate where a rise is bad
-        drop = (d.delta if metric == "error_rate" else -d.delta) * 100
-        regressed = drop > limit
-        note = ""
-        if regressed and gates.require_significance:
-            significant = _significant(cmp, metric, gates.alpha)
-            if not significant:
-                regressed = False
-                note = " (not statistically significant; not failing)"
-        delta_text = f"{d.delta * 100:+.1f} pts"
-        if d.low is not None and d.high is not None:
-            delta_text += f" [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
-        if d.p_value is not None:
-            delta_text += f", McNemar p={d.p_value:.3g}"
-        out.append(
-            GateCheck(
-                name=f"regression: {metric}",
-                threshold=f"drop ≤ {limit:g} pts",
-                actual=delta_text,
-                passed=not regressed,
-                message=f"{metric} moved {d.delta * 100:+.1f} points against the baseline{note}",
-            )
-        )
-    return out
-
-
-def _significant(cmp: Comparison, metric: str, alpha: float) -> bool:
-    """The exact McNemar test on the metric's per-case verdicts rejects "no change" at alpha.
-
-    (The bootstrap interval is shown but not used here: with a handful of cases it is
-    degenerate and would call a one-case change significant.)
-    """
-    d = cmp.delta(metric)
-    p = cmp.mcnemar_p if metric == "pass_rate" or d is None or d.p_value is None else d.p_value
-    return p < alpha
 
 
 def gate_run(

@@ -20,7 +20,8 @@ from ..io import iter_light_results
 from ..runner import MemberRecord, is_matrix_dir, read_manifest
 from ._acc import MeanAcc
 from ._compare import compare
-from ._gating import GateReport, gate_run
+from ._gate_model import GateReport
+from ._gating import gate_run
 from ._matrix_model import (
     MODULE_METRICS,
     MatrixAgentStats,

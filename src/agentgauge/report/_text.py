@@ -8,6 +8,8 @@ from ._fmt import unit_delta, unit_interval, unit_value
 
 def gate_lines(report: GateReport) -> list[str]:
     lines = [f"gate: {'PASSED' if report.passed else 'FAILED'}"]
+    if report.compared is not None:
+        lines.extend(f"  {line}" for line in report.compared.lines())
     for c in report.checks:
         mark = "ok  " if c.passed else "FAIL"
         lines.append(f"  {mark} {c.name}: {c.actual} (required {c.threshold})")
