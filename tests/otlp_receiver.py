@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from agentgauge.io._otlp import decode_value
+from agentgauge.exchange._otlp import decode_value
 
 
 @dataclass

@@ -69,12 +69,12 @@ def test_an_upward_import_fails(tree_copy: Path) -> None:
 
 
 def test_a_lazy_upward_import_inside_a_function_fails(tree_copy: Path) -> None:
-    (tree_copy / "src/agentgauge/io/_lazy_up.py").write_text(
+    (tree_copy / "src/agentgauge/files/_lazy_up.py").write_text(
         "def f() -> object:\n    from ..judges import Judge\n\n    return Judge\n"
     )
     out = _lint(tree_copy)
     assert out.returncode == 1
-    assert "agentgauge.io._lazy_up -> agentgauge.judges" in out.stdout
+    assert "agentgauge.files._lazy_up -> agentgauge.judges" in out.stdout
 
 
 def test_a_private_import_across_packages_fails(tree_copy: Path) -> None:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from agentgauge.cli import cli
 from agentgauge.io import load_suite
 
-DATA = Path(__file__).resolve().parents[1] / "io" / "importers" / "data"
+DATA = Path(__file__).resolve().parents[1] / "importers" / "data"
 
 
 def _run(*args: str) -> tuple[int, str, str]:

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from agentgauge.cli import cli
+from agentgauge.exchange._otlp import Span, otlp_document, read_spans
 from agentgauge.io import iter_results
-from agentgauge.io._otlp import Span, otlp_document, read_spans
 from agentgauge.schema import CaseResult
 
 T0 = 1_764_583_200_000_000_000  # ns

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agentgauge.errors import UserError
-from agentgauge.io._responses import decode_python_calls, read_responses, restore_tool_name
+from agentgauge.exchange._responses import decode_python_calls, read_responses, restore_tool_name
 
 
 def write(tmp_path: Path, rows: list[Any]) -> Path:

@@ -17,7 +17,7 @@ pytest.importorskip("mcp")
 
 from agentgauge.cli import cli
 
-SERVER = Path(__file__).resolve().parents[1] / "io" / "mcp" / "quick_server.py"
+SERVER = Path(__file__).resolve().parents[1] / "exchange" / "mcp" / "quick_server.py"
 COMMAND = shlex.join([sys.executable, str(SERVER)])
 
 

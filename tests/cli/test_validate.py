@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from agentgauge.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
-BROKEN = REPO / "tests" / "io" / "fixtures" / "broken"
+BROKEN = REPO / "tests" / "suites" / "fixtures" / "broken"
 QUICKSTART = REPO / "examples" / "quickstart"
 
 TOOL = (

@@ -25,7 +25,7 @@ from agentgauge.schema import ToolCall
 from agentgauge.scoring._api import score_case as real_score_case
 from agentgauge.testing import MockProvider
 
-SERVER = Path(__file__).resolve().parents[1] / "io" / "mcp" / "quick_server.py"
+SERVER = Path(__file__).resolve().parents[1] / "exchange" / "mcp" / "quick_server.py"
 
 SUITE = """
 name: mcp-weather

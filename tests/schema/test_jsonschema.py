@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from agentgauge.cli import cli
-from agentgauge.io._yaml import read_document
+from agentgauge.files._yaml import read_document
 
 jsonschema = pytest.importorskip("jsonschema")
 

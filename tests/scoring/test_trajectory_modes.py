@@ -417,7 +417,7 @@ def test_expectation_rules(data: dict[str, Any], message: str) -> None:
 
 
 def test_new_fields_survive_export() -> None:
-    from agentgauge.io._export import case_record
+    from agentgauge.suites._export import case_record
 
     case = Case.model_validate(
         {

@@ -1,60 +1,74 @@
-"""Reading and writing files: suites, results, importers, exporters and tool converters."""
+"""Compatibility facade: every name ``agentgauge.io`` exported before the io/ split (issue 23),
+re-exported from the package that now owns it. New code imports those packages; code inside
+agentgauge never imports this one.
 
-from ._capture import CapturedCase, capture_cases
-from ._convert import (
-    TOOL_FORMATS,
-    ToolFormat,
-    bfcl_schema_to_json_schema,
-    bfcl_type,
-    read_tools_file,
-    tools_from_data,
-    tools_to_format,
-)
-from ._export import (
-    EXPORT_FORMATS,
-    RESPONSES_FILE,
-    ExportFormat,
-    export_suite,
-    responses_from_metadata,
-    write_responses,
-    write_suite,
-)
-from ._lint import (
-    STRATA_TARGETS,
-    CategoryCount,
-    CategoryMix,
-    LintFinding,
-    Severity,
-    SuiteCheck,
-    category_mix,
-    check_suite,
-    lint_suite,
-)
-from ._loader import LoadedSuite, Origin, find_suite_file, load_cases, load_suite, read_suite
-from ._mcp import (
+- :mod:`agentgauge.files`: bounded reading of any file (limits, the YAML/JSON reader with line
+  numbers, validation problems): ``Document``, ``read_document``, ``read_yaml_text``,
+  ``validation_problems``;
+- :mod:`agentgauge.formats`: tool formats and transcripts (``read_tools_file``, ``tools_to_format``,
+  ``messages_from_data``, ``messages_to_format``, ``json_text_calls`` ...);
+- :mod:`agentgauge.suites`: suite files (``load_suite``, ``open_suite``, ``lint_suite``,
+  ``check_suite``, ``write_suite``, ``export_suite`` ...);
+- :mod:`agentgauge.rundir`: the run directory (``iter_results``, ``ResultsWriter``,
+  ``write_record``, ``merge_runs`` ...);
+- :mod:`agentgauge.importers`: other datasets as suites (``import_suite``, ``IMPORTERS`` ...;
+  ``agentgauge.io.importers`` still works);
+- :mod:`agentgauge.exchange`: OpenTelemetry, capture, recorded responses and MCP
+  (``results_to_otlp``, ``capture_cases``, ``read_responses``, ``open_mcp`` ...).
+"""
+
+from ..exchange import (
+    CapturedCase,
     McpCallResult,
     McpConnection,
     McpLoad,
+    OtelExport,
+    OtlpTarget,
+    RecordedResponse,
+    capture_cases,
+    export_run_otlp,
     list_mcp_tools,
     mcp_source_from_cli,
     merge_tools,
     open_mcp,
+    otlp_target,
+    read_responses,
+    results_to_otlp,
 )
-from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
-from ._otlp_send import OtlpTarget, otlp_target
-from ._responses import RecordedResponse, read_responses
-from ._rundir import (
+from ..files import Document, read_document, read_yaml_text, validation_problems
+from ..formats import (
+    TOOL_FORMATS,
+    TRANSCRIPT_FORMATS,
+    ToolFormat,
+    TranscriptError,
+    TranscriptFormat,
+    bfcl_schema_to_json_schema,
+    bfcl_type,
+    detect_format,
+    json_text_calls,
+    messages_from_data,
+    messages_to_format,
+    read_tools_file,
+    tools_from_data,
+    tools_to_format,
+)
+from ..importers import IMPORTERS, ImportOptions, import_suite, load_suite_any, looks_like_bfcl
+from ..rundir import (
     LOCK_FILE,
     RESULTS_FILE,
     RUN_FILE,
     Finished,
+    MergeReport,
     ResultsWriter,
+    Shard,
     encode_result,
     header_hash,
     iter_light_results,
     iter_results,
     journal_has_results,
     load_record,
+    merge_runs,
+    pair_bucket,
     read_record,
     run_dir_lock,
     scan_finished,
@@ -62,20 +76,35 @@ from ._rundir import (
     write_json_atomic,
     write_record,
 )
-from ._shards import MergeReport, Shard, merge_runs, pair_bucket
-from ._stream import StreamedSuite, open_suite
-from ._text_calls import json_text_calls
-from ._transcripts import (
-    TRANSCRIPT_FORMATS,
-    TranscriptError,
-    TranscriptFormat,
-    detect_format,
-    messages_from_data,
+from ..suites import (
+    EXPORT_FORMATS,
+    RESPONSES_FILE,
+    STRATA_TARGETS,
+    CategoryCount,
+    CategoryMix,
+    ExportFormat,
+    LintFinding,
+    LoadedSuite,
+    Origin,
+    Severity,
+    StreamedSuite,
+    SuiteCheck,
+    category_mix,
+    check_suite,
+    export_suite,
+    find_suite_file,
+    lint_suite,
+    load_cases,
+    load_suite,
+    open_suite,
+    read_suite,
+    responses_from_metadata,
+    write_responses,
+    write_suite,
 )
-from ._transcripts_write import messages_to_format
-from ._yaml import Document, read_document, read_yaml_text
-from ._yaml_errors import validation_problems
-from .importers import IMPORTERS, ImportOptions, import_suite, load_suite_any, looks_like_bfcl
+
+# ``agentgauge.io.importers`` (a module now) stays reachable as an attribute, as before
+from . import importers as importers
 
 __all__ = [
     "EXPORT_FORMATS",

@@ -1,0 +1,289 @@
+"""Tools from a running MCP server (``tools_from: {mcp: ...}``), through the official SDK.
+
+:func:`open_mcp` starts (stdio) or connects to (streamable HTTP) a server, lists its tools once
+and keeps the session open for the run: the tool definitions are read once per run (the cache
+of a run), and in ``real`` tool mode :meth:`McpConnection.call` sends a call to the server.
+:func:`list_mcp_tools` is the one-shot form the ``agentgauge tools`` commands use.
+
+Every failure to start, connect or list is one :class:`~agentgauge.errors.UserError` line
+naming the server; the measured load (success, latency, tool count) is a :class:`McpLoad`,
+recorded in ``run.json``. The ``mcp`` package is imported only here, and only when used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import tempfile
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import orjson
+
+from ..errors import MissingExtraError, UserError
+from ..schema import JsonValue, McpSource, ToolSpec
+
+__all__ = [
+    "McpCallResult",
+    "McpConnection",
+    "McpLoad",
+    "list_mcp_tools",
+    "mcp_source_from_cli",
+    "merge_tools",
+    "open_mcp",
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class McpLoad:
+    """How loading the tool module went: recorded in run.json as ``options.tool_source``."""
+
+    target: str
+    transport: str
+    ok: bool
+    latency_ms: float
+    tool_count: int
+    error: str | None = None
+
+    def as_json(self) -> dict[str, JsonValue]:
+        return {
+            "kind": "mcp",
+            "target": self.target,
+            "transport": self.transport,
+            "ok": self.ok,
+            "latency_ms": round(self.latency_ms, 3),
+            "tool_count": self.tool_count,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class McpCallResult:
+    """One real call: the text the agent sees, the value recorded, and the error if any."""
+
+    content: str
+    result: JsonValue
+    error: str | None
+
+
+def _sdk() -> Any:
+    try:
+        import mcp
+    except ImportError:
+        raise MissingExtraError("mcp", "mcp") from None
+    return mcp
+
+
+def mcp_source_from_cli(value: str) -> McpSource:
+    """``--mcp "python server.py"`` (a command line, split like a shell) or ``--mcp URL``."""
+    value = value.strip()
+    if value.startswith(("http://", "https://")):
+        return McpSource(url=value)
+    try:
+        argv = shlex.split(value)
+    except ValueError as exc:
+        raise UserError(f"--mcp {value!r}: {exc}") from None
+    if not argv:
+        raise UserError("--mcp: give a server command line or an http(s):// URL")
+    return McpSource(command=argv)
+
+
+def _tool_spec(tool: Any) -> ToolSpec:
+    """An SDK ``Tool`` as our ToolSpec, through the MCP tool-format converter."""
+    from ..formats import tools_from_data
+
+    data = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
+    data.setdefault("inputSchema", {"type": "object", "properties": {}})
+    (spec,) = tools_from_data(data)
+    return spec
+
+
+def _text_of(result: Any) -> tuple[str, JsonValue]:
+    """What the agent sees of a ``CallToolResult``, and the JSON value recorded for it."""
+    structured = getattr(result, "structured_content", None)
+    texts = [
+        block.text
+        for block in result.content
+        if getattr(block, "type", None) == "text" and isinstance(block.text, str)
+    ]
+    if structured is not None:
+        value: JsonValue = structured
+        if isinstance(structured, dict) and set(structured) == {"result"}:
+            value = structured["result"]  # the SDK wraps a plain return value so
+        return orjson.dumps(value).decode(), value
+    text = "\n".join(texts)
+    if not texts:
+        kinds = sorted({str(getattr(b, "type", "?")) for b in result.content})
+        text = f"[{', '.join(kinds)} content]" if kinds else ""
+    try:
+        parsed: JsonValue = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        parsed = text
+    return text, parsed
+
+
+class McpConnection:
+    """An open session with one MCP server: its tools (listed once) and real calls."""
+
+    def __init__(self, source: McpSource, client: Any, tools: list[ToolSpec], load: McpLoad):
+        self.source = source
+        self._client = client
+        self.tools = tools
+        self.load = load
+        self.names = frozenset(t.name for t in tools)
+
+    async def call(
+        self, name: str, arguments: dict[str, JsonValue], timeout_s: float
+    ) -> McpCallResult:
+        """Send one tool call to the server. A tool error, a protocol error or a dropped
+        connection is an error result the agent sees, never an exception."""
+        where = f"MCP server {self.source.target}"
+        try:
+            with anyio.fail_after(timeout_s):
+                result = await self._client.call_tool(name, dict(arguments))
+        except TimeoutError:
+            return _error_result(f"tool '{name}' timed out after {timeout_s:g}s ({where})")
+        except Exception as exc:
+            return _error_result(f"{where}: tool '{name}' failed: {type(exc).__name__}: {exc}")
+        text, value = _text_of(result)
+        if getattr(result, "is_error", False):
+            return _error_result(text or f"tool '{name}' reported an error")
+        return McpCallResult(content=text, result=value, error=None)
+
+
+def _error_result(msg: str) -> McpCallResult:
+    return McpCallResult(
+        content=orjson.dumps({"error": msg}).decode(), result={"error": msg}, error=msg
+    )
+
+
+def _server_arg(source: McpSource, root: Path, errlog: TextIO | None) -> Any:
+    mcp = _sdk()
+    if source.url is not None:
+        return source.url
+    assert source.command is not None
+    from mcp.client.stdio import stdio_client
+
+    command, *args = source.command
+    env = dict(os.environ) | source.env
+    params = mcp.StdioServerParameters(command=command, args=args, env=env, cwd=str(root))
+    # the server's own log goes to a file: its last line explains a server that failed to start
+    return stdio_client(params, errlog=errlog) if errlog is not None else params
+
+
+def _last_line(errlog: TextIO | None) -> str:
+    if errlog is None:
+        return ""
+    with contextlib.suppress(OSError, ValueError):
+        errlog.seek(0)
+        lines = [line.strip() for line in errlog.read()[-4000:].splitlines() if line.strip()]
+        if lines:
+            return f" (server stderr: {lines[-1][:300]})"
+    return ""
+
+
+def _failure(source: McpSource, exc: BaseException, where: str) -> str:
+    inner = exc
+    while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
+        inner = inner.exceptions[0]
+    detail = str(inner).splitlines()[0] if str(inner) else type(inner).__name__
+    how = "start" if source.command is not None else "connect to"
+    return (
+        f"{where}: could not {how} the MCP server '{source.target}': "
+        f"{type(inner).__name__}: {detail}"
+    )
+
+
+@contextlib.asynccontextmanager
+async def open_mcp(
+    source: McpSource, root: Path | str = ".", *, where: str = "tools_from.mcp"
+) -> AsyncIterator[McpConnection]:
+    """Start or connect to the server, list its tools, and keep the session open.
+
+    ``root`` is the folder a ``command`` runs in (the suite's). This does not check the suite
+    code policy: the caller does (a suite's ``command`` needs the user's opt-in). Raises a
+    one-line UserError when the server cannot be started, reached or listed in
+    ``source.timeout_s``, or lacks a tool ``source.tools`` names; ``where`` starts it.
+    """
+    mcp = _sdk()
+    transport = "stdio" if source.command is not None else "streamable-http"
+    t0 = time.perf_counter()
+    stack = contextlib.AsyncExitStack()
+    errlog: TextIO | None = None
+    if source.command is not None:
+        errlog = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))  # noqa: SIM115
+    try:
+        # the session's task groups must not sit inside a cancel scope we leave early: the
+        # handshake is bounded by the SDK's read timeout, the listing by our own
+        client = await stack.enter_async_context(
+            mcp.Client(
+                _server_arg(source, Path(root), errlog), read_timeout_seconds=source.timeout_s
+            )
+        )
+        with anyio.fail_after(source.timeout_s):
+            listed = await client.list_tools()
+            raw = list(listed.tools)
+            while listed.next_cursor:
+                listed = await client.list_tools(cursor=listed.next_cursor)
+                raw.extend(listed.tools)
+    except MissingExtraError:
+        await stack.aclose()
+        raise
+    except BaseException as exc:
+        detail = _last_line(errlog)
+        with contextlib.suppress(BaseException):
+            await stack.aclose()
+        if isinstance(exc, anyio.get_cancelled_exc_class()) or not isinstance(exc, Exception):
+            raise
+        if isinstance(exc, TimeoutError):
+            raise UserError(
+                f"{where}: the MCP server '{source.target}' did not list its tools "
+                f"within {source.timeout_s:g}s{detail}"
+            ) from None
+        raise UserError(_failure(source, exc, where) + detail) from None
+    try:
+        tools = [_tool_spec(t) for t in raw]
+        if source.tools:
+            by_name = {t.name: t for t in tools}
+            missing = [n for n in source.tools if n not in by_name]
+            if missing:
+                raise UserError(
+                    f"{where}: the MCP server '{source.target}' has no tool "
+                    f"{', '.join(repr(m) for m in missing)} (it has: {', '.join(sorted(by_name))})"
+                )
+            tools = [by_name[n] for n in source.tools]
+        load = McpLoad(
+            target=source.target,
+            transport=transport,
+            ok=True,
+            latency_ms=(time.perf_counter() - t0) * 1000.0,
+            tool_count=len(tools),
+        )
+        yield McpConnection(source, client, tools, load)
+    finally:
+        with contextlib.suppress(Exception):
+            await stack.aclose()
+
+
+def list_mcp_tools(
+    source: McpSource, root: Path | str = ".", *, where: str = "--mcp"
+) -> tuple[list[ToolSpec], McpLoad]:
+    """Start or connect to the server, list its tools and disconnect (blocking)."""
+
+    async def main() -> tuple[list[ToolSpec], McpLoad]:
+        async with open_mcp(source, root, where=where) as conn:
+            return conn.tools, conn.load
+
+    return anyio.run(main)
+
+
+def merge_tools(own: Sequence[ToolSpec], served: Sequence[ToolSpec]) -> list[ToolSpec]:
+    """The suite's tools, then the served ones it does not define itself (a tool the suite
+    defines by the same name wins: its description, schema and simulation)."""
+    names = {t.name for t in own}
+    return [*own, *(t for t in served if t.name not in names)]

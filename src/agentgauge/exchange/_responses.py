@@ -1,0 +1,513 @@
+"""Recorded responses ("bring your own responses"): read them for scoring without a model.
+
+One JSON object per line, in either form (the two may be mixed):
+
+- agentgauge's own: ``{"case_id", "trial"?, "text"?, "calls"?: [{"name", "arguments"}],
+  "labels"?: {"route", "skill", "intents"}}`` (``labels``: what the agent reported choosing), or
+  ``{"case_id", "trial"?, "messages": [...]}`` with the agent's whole transcript for the case
+  (assistant turns and the tool results it received; in our form or any vendor format
+  ``io/_transcripts.py`` reads); ``arguments`` may be an object or a JSON string. A
+  ``text`` with no ``calls`` whose whole text is a JSON tool call,
+  ``{"name": ..., "arguments": {...}}`` or a list of them (what prompt-mode models write, and
+  When2Call's ready ``tool_call`` answers), is read as those calls (form ``native-json-text``),
+  so the behaviour and tool-selection scores see the same call (docs/scoring.md);
+- an OTLP/JSON trace export of the agent (detected), read as ``agentgauge capture`` reads it
+  (``io/_capture.py``);
+- BFCL's result files: ``{"id", "result", ...}`` where ``result`` is a list of
+  ``{"<function name>": "<JSON arguments>"}`` (function-calling models; the arguments may also
+  be an object) or a string of Python call syntax such as ``"[math.factorial(number=5)]"``
+  (prompt-mode models). Python syntax is decoded like BFCL does, safely: literals, names,
+  nested calls and arithmetic on literals only, never evaluated as code. A result that cannot
+  be decoded is kept as text with no call (for BFCL's irrelevance categories that is the right
+  answer). Function-calling models cannot use ``.`` in tool names, so a called name such as
+  ``math_factorial`` is mapped back to the case's ``math.factorial``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import operator
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from ..errors import UserError
+from ..files import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
+from ..schema import Labels, Message, ToolCall, TraceEvent
+
+__all__ = [
+    "RecordedResponse",
+    "decode_python_calls",
+    "read_responses",
+    "restore_tool_name",
+    "split_turns",
+]
+
+_NATIVE_KEYS: Final = frozenset(
+    {"version", "case_id", "trial", "text", "calls", "messages", "labels"}
+)
+_MAX_PROBLEMS: Final = 50
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResponse:
+    """One recorded response: what the agent said and called for one case and trial."""
+
+    case_id: str
+    trial: int
+    calls: list[ToolCall]
+    text: str | None
+    #: ``file:line`` of the record, for messages
+    where: str
+    #: ``native``, ``native-json-text`` (calls decoded from a JSON text), ``bfcl-fc``
+    #: (function-calling result), ``bfcl-prompt`` (Python syntax) or ``otlp`` (traces)
+    form: str
+    #: a whole transcript (``messages`` in the native form)
+    messages: list[Message] | None = None
+    #: why no valid call could be decoded from a BFCL result (it then counts as "no call")
+    decode_error: str | None = None
+    #: the call names were rewritten by a function-calling API (``.`` became ``_``)
+    dotted_names_mangled: bool = field(default=False)
+    #: the route / skill / intents the agent reported (native ``labels``), for the module metrics
+    labels: Labels | None = None
+    #: the model and tool steps with their times, model, token usage and errors, when the
+    #: response was read from OpenTelemetry traces (``form`` ``otlp``)
+    trace: list[TraceEvent] | None = None
+    #: how long the agent took on it (OTLP: the root span, or the turn's spans), when recorded
+    latency_ms: float | None = None
+    #: the whole conversation, the case's input and its later user turns included (agentgauge's
+    #: own OTLP export), split at the case's user turns when scored: see :meth:`turns`
+    conversation: list[Message] | None = None
+
+    def turns(self, tool_names: Collection[str], user_turns: int = 1) -> list[list[Message]]:
+        """The agent's turns for ``score_case``: one turn, or with a whole ``conversation`` one
+        per user turn of the case (``user_turns``: the input's and each later scripted one),
+        split at the conversation's last ``user_turns`` user messages."""
+        if self.conversation is not None:
+            return split_turns(self.conversation, user_turns)
+        if self.messages is not None:
+            return [self.messages]
+        calls = self.calls
+        if self.dotted_names_mangled:
+            calls = [
+                ToolCall(name=restore_tool_name(c.name, tool_names), arguments=c.arguments, id=c.id)
+                for c in calls
+            ]
+        message = Message(
+            role="assistant", content=self.text, tool_calls=calls, tool_call_id=None, name=None
+        )
+        return [[message]]
+
+
+def split_turns(conversation: Sequence[Message], user_turns: int) -> list[list[Message]]:
+    """The agent's messages after each of the last ``user_turns`` user messages (a turn the
+    conversation never reached is empty)."""
+    users = [i for i, m in enumerate(conversation) if m.role == "user"][-max(1, user_turns) :]
+    bounds = [*users, len(conversation)]
+    turns = [
+        [m for m in conversation[start + 1 : end] if m.role != "user"]
+        for start, end in pairwise(bounds)
+    ]
+    if not users:
+        turns = [[m for m in conversation if m.role not in ("system", "user")]]
+    return turns + [[] for _ in range(user_turns - len(turns))]
+
+
+def restore_tool_name(name: str, tool_names: Collection[str]) -> str:
+    """``math_factorial`` -> ``math.factorial`` when that is one of ``tool_names``."""
+    if name in tool_names:
+        return name
+    for tool in tool_names:
+        if "." in tool and tool.replace(".", "_") == name:
+            return tool
+    return name
+
+
+# ------------------------------------------------------------------------- Python call syntax
+
+
+class _Undecodable(Exception):
+    pass
+
+
+_BIN_OPS: Final[dict[type, Callable[[Any, Any], Any]]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+}
+_UNARY_OPS: Final[dict[type, Callable[[Any], Any]]] = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Not: operator.not_,
+    ast.Invert: operator.invert,
+}
+_MAX_SIZE: Final = 100_000
+
+
+def _literal(node: ast.expr) -> Any:
+    """A literal expression's value with Python's own semantics (what ``eval`` would give)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY_OPS:
+        return _UNARY_OPS[type(node.op)](_literal(node.operand))
+    if isinstance(node, ast.BinOp) and type(node.op) in _BIN_OPS:
+        left, right = _literal(node.left), _literal(node.right)
+        if isinstance(node.op, ast.Pow) and (
+            not isinstance(right, int | float) or abs(right) > 1000 or abs(left) > 10**6
+        ):
+            raise _Undecodable("exponent too large to evaluate safely")
+        if isinstance(node.op, ast.Mult) and (
+            (isinstance(left, str | list | tuple) and isinstance(right, int) and right > _MAX_SIZE)
+            or (
+                isinstance(right, str | list | tuple) and isinstance(left, int) and left > _MAX_SIZE
+            )
+        ):
+            raise _Undecodable("repetition too large to evaluate safely")
+        return _BIN_OPS[type(node.op)](left, right)
+    if isinstance(node, ast.List):
+        return [_literal(e) for e in node.elts]
+    if isinstance(node, ast.Tuple):
+        return tuple(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):
+            raise _Undecodable("** in a dict")
+        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values, strict=True)}  # type: ignore[arg-type]
+    raise _Undecodable(f"cannot evaluate {type(node).__name__} safely")
+
+
+def _value(node: ast.expr) -> Any:
+    """An argument value, decoded the way BFCL's AST decoder does (without running code)."""
+    if isinstance(node, ast.Constant):
+        return "..." if node.value is Ellipsis else node.value
+    if isinstance(node, ast.UnaryOp):
+        # BFCL negates the operand's constant whatever the operator is; keep that
+        operand = node.operand
+        if not isinstance(operand, ast.Constant):
+            raise _Undecodable("unary operator on a non-constant")
+        constant: Any = operand.value
+        try:
+            return -constant
+        except TypeError as err:
+            raise _Undecodable(str(err)) from None
+    if isinstance(node, ast.List):
+        return [_value(e) for e in node.elts]
+    if isinstance(node, ast.Dict):
+        out: dict[Any, Any] = {}
+        for k, v in zip(node.keys, node.values, strict=True):
+            if k is None:
+                raise _Undecodable("** in a dict")
+            try:
+                out[_value(k)] = _value(v)
+            except TypeError as err:  # unhashable key
+                raise _Undecodable(str(err)) from None
+        return out
+    if isinstance(node, ast.BinOp):
+        try:
+            return _literal(node)
+        except (ArithmeticError, TypeError, ValueError) as err:
+            raise _Undecodable(str(err)) from None
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call):
+        if not node.keywords:
+            return ast.unparse(node)
+        return _call(node)
+    if isinstance(node, ast.Tuple):
+        return tuple(_value(e) for e in node.elts)
+    if isinstance(node, ast.Subscript):
+        return ast.unparse(node.value) + "[" + ast.unparse(node.slice) + "]"
+    raise _Undecodable(f"unsupported syntax {type(node).__name__}")
+
+
+def _call_name(node: ast.Call) -> str:
+    parts: list[str] = []
+    func = node.func
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    return ".".join(reversed(parts))
+
+
+def _call(node: ast.Call) -> dict[str, dict[str, Any]]:
+    args = {("**" if kw.arg is None else kw.arg): _value(kw.value) for kw in node.keywords}
+    return {_call_name(node): args}
+
+
+def decode_python_calls(text: str) -> list[ToolCall]:
+    """Decode ``[f(a=1), g.h(b='x')]`` like BFCL's prompt-mode decoder; ``ValueError`` if not.
+
+    Positional arguments are ignored (as BFCL does); only keyword arguments are kept.
+    """
+    source = text.strip("`\n ")
+    if not source.startswith("["):
+        source = "[" + source
+    if not source.endswith("]"):
+        source = source + "]"
+    source = source.strip().strip("'")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError) as err:
+        raise ValueError(f"not Python call syntax: {err}") from None
+    body = tree.body
+    if isinstance(body, ast.Call):
+        nodes: list[ast.expr] = [body]
+    elif isinstance(body, ast.List | ast.Tuple | ast.Set):
+        nodes = list(body.elts)
+    else:
+        raise ValueError(f"not a list of calls ({type(body).__name__})")
+    calls: list[ToolCall] = []
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            raise ValueError(f"not a function call: {ast.unparse(node)[:60]}")
+        try:
+            ((name, args),) = _call(node).items()
+        except _Undecodable as err:
+            raise ValueError(str(err)) from None
+        calls.append(ToolCall(name=name, arguments=args, id=None))
+    return calls
+
+
+# ------------------------------------------------------------------------- BFCL results
+
+
+def _json_args(raw: Any) -> Any:
+    if not isinstance(raw, str):
+        return raw
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        data = _python_json(raw)  # NaN / Infinity, which Python's json (used by BFCL) accepts
+    if too_deep(data, raw) is not None:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _python_json(raw: str | bytes) -> Any:
+    """Python's json reading of what orjson refuses, within the limits (docs/suite-format.md)."""
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if out_of_range_int(data) is not None:
+        raise ValueError("an integer beyond 64 bits")
+    return data
+
+
+def _bfcl_fc(result: list[Any]) -> tuple[list[ToolCall], str | None]:
+    calls: list[ToolCall] = []
+    for i, item in enumerate(result):
+        if not isinstance(item, dict) or not item:
+            return [], f"result[{i}] is not a {{function name: arguments}} object"
+        name = next(iter(item))
+        try:
+            args = _json_args(item[name])
+        except ValueError as err:
+            return [], f"result[{i}].{name}: arguments are not valid JSON ({err})"
+        if not isinstance(args, dict):
+            return [], f"result[{i}].{name}: arguments are not an object"
+        calls.append(ToolCall(name=str(name), arguments=args, id=None))
+    return calls, None
+
+
+def _from_bfcl(data: dict[str, Any], where: str) -> RecordedResponse:
+    case_id = data["id"]
+    if not isinstance(case_id, str):
+        raise UserError(f"{where}: id: expected a string")
+    result = data.get("result")
+    if isinstance(result, str):
+        try:
+            calls = decode_python_calls(result)
+        except ValueError as err:
+            return RecordedResponse(case_id, 0, [], result, where, "bfcl-prompt", None, str(err))
+        return RecordedResponse(case_id, 0, calls, None, where, "bfcl-prompt")
+    # an undecodable result is kept as the reply text, like a prompt-mode string, so the bfcl
+    # mode reports it as BFCL does (ast_decoder:decoder_failed), not as a reply with no call
+    if isinstance(result, list):
+        calls, error = _bfcl_fc(result)
+        text = json.dumps(result, ensure_ascii=False) if error else None
+        return RecordedResponse(
+            case_id, 0, calls, text, where, "bfcl-fc", None, error, dotted_names_mangled=True
+        )
+    return RecordedResponse(
+        case_id,
+        0,
+        [],
+        json.dumps(result, ensure_ascii=False),
+        where,
+        "bfcl-fc",
+        None,
+        f"result is {type(result).__name__}",
+    )
+
+
+# ------------------------------------------------------------------------- native form
+
+
+def _native_calls(raw: Any, where: str) -> list[ToolCall]:
+    if not isinstance(raw, list):
+        raise UserError(f"{where}: calls: expected a list of {{name, arguments}}")
+    calls: list[ToolCall] = []
+    for i, c in enumerate(raw):
+        if not isinstance(c, dict) or not isinstance(c.get("name"), str):
+            raise UserError(f"{where}: calls[{i}]: expected {{name, arguments}}")
+        extra = set(c) - {"name", "arguments", "id"}
+        if extra:
+            raise UserError(f"{where}: calls[{i}]: unknown field(s) {sorted(extra)}")
+        try:
+            args = _json_args(c.get("arguments", {}))
+        except ValueError:
+            raise UserError(f"{where}: calls[{i}].arguments: not valid JSON") from None
+        if not isinstance(args, dict):
+            raise UserError(f"{where}: calls[{i}].arguments: expected an object")
+        call_id = c.get("id")
+        if call_id is not None and not isinstance(call_id, str):
+            raise UserError(f"{where}: calls[{i}].id: expected a string")
+        calls.append(ToolCall(name=c["name"], arguments=args, id=call_id))
+    return calls
+
+
+def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
+    extra = set(data) - _NATIVE_KEYS
+    if extra:
+        raise UserError(
+            f"{where}: unknown field(s) {sorted(extra)} (known: {sorted(_NATIVE_KEYS)})"
+        )
+    case_id = data["case_id"]
+    if not isinstance(case_id, str):
+        raise UserError(f"{where}: case_id: expected a string")
+    trial = data.get("trial", 0)
+    if not isinstance(trial, int) or isinstance(trial, bool) or trial < 0:
+        raise UserError(f"{where}: trial: expected a whole number >= 0")
+    text = data.get("text")
+    if text is not None and not isinstance(text, str):
+        raise UserError(f"{where}: text: expected a string")
+    if "messages" in data:
+        if "calls" in data or text is not None:
+            raise UserError(f"{where}: give either messages or text/calls, not both")
+        raw = data["messages"]
+        if not isinstance(raw, list) or not raw:
+            raise UserError(f"{where}: messages: expected a list of messages (at least one)")
+        from ..formats import TranscriptError, foreign_conversation
+
+        try:  # a transcript in a vendor's format (OpenAI, Anthropic, Gemini, LangChain ...)
+            raw = foreign_conversation(raw) or raw
+        except TranscriptError as err:
+            at = "" if err.index is None else f"[{err.index}]"
+            raise UserError(f"{where}: messages{at}: {err.detail}") from None
+        try:
+            messages = [Message.model_validate(m) for m in raw]
+        except ValueError as err:
+            raise UserError(f"{where}: messages: {str(err).splitlines()[0]}") from None
+        calls = [c for m in messages if m.role == "assistant" for c in m.tool_calls]
+        finals = [m.content for m in messages if m.role == "assistant" and m.content]
+        return RecordedResponse(
+            case_id, trial, calls, finals[-1] if finals else None, where, "native", messages
+        )
+    calls = _native_calls(data.get("calls", []), where)
+    if not calls and text is not None:
+        from ..formats import json_text_calls
+
+        written = json_text_calls(text)
+        if written is not None:  # a prompt-mode tool call written as JSON text: real calls
+            return RecordedResponse(case_id, trial, written, text, where, "native-json-text")
+    return RecordedResponse(case_id, trial, calls, text, where, "native")
+
+
+def _labels(raw: Any, where: str) -> Labels:
+    from pydantic import ValidationError
+
+    try:
+        return Labels.model_validate(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        at = "".join(f".{p}" for p in first["loc"])
+        raise UserError(
+            f"{where}: labels{at}: {first['msg']} (expected {{route, skill, intents}})"
+        ) from None
+
+
+def _records(path: Path) -> Iterator[tuple[int, bytes]]:
+    if not path.exists() and not path.is_symlink():
+        raise UserError(f"{path}: no such responses file")
+    # a regular file within the size limit (never a device or pipe); see docs/suite-format.md
+    with open_input(path, str(path)) as fh:
+        for number, raw in enumerate(fh, start=1):
+            if raw.strip():
+                yield number, raw
+
+
+def read_responses(path: str | Path) -> list[RecordedResponse]:
+    """Read a responses file (native or BFCL form, one JSON object per line).
+
+    Raises :class:`UserError` listing every bad line as ``file:line: message`` (including a
+    second response for the same case and trial).
+    """
+    p = Path(path)
+    from ._otlp import looks_like_otlp
+
+    if looks_like_otlp(p):  # OpenTelemetry traces of the agent (docs/bring-your-agent.md)
+        from ._capture import responses_from_traces
+
+        return responses_from_traces(p)
+    out: list[RecordedResponse] = []
+    problems: list[str] = []
+    seen: dict[tuple[str, int], str] = {}
+    for number, raw in _records(p):
+        where = f"{p}:{number}"
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as err:
+            try:  # what orjson refuses but Python's json (BFCL's reader) accepts: NaN
+                data = _python_json(raw)
+            except ValueError as fallback:
+                ours = str(fallback).startswith(("nested deeper", "an integer beyond"))
+                reason = str(fallback) if ours else err.args[0]
+                problems.append(f"{where}: invalid JSON: {reason}")
+                continue
+        deep = too_deep(data, raw)
+        if deep is not None:
+            problems.append(too_deep_message(str(p), number, deep))
+            continue
+        try:
+            if not isinstance(data, dict):
+                raise UserError(f"{where}: expected a JSON object")
+            if "case_id" in data:
+                response = _from_native(data, where)
+                if data.get("labels") is not None:
+                    response = replace(response, labels=_labels(data["labels"], where))
+            elif "id" in data and "result" in data:
+                response = _from_bfcl(data, where)
+            else:
+                raise UserError(
+                    f"{where}: not a response: expected case_id (agentgauge) or id + result (BFCL)"
+                )
+        except UserError as err:
+            problems.append(str(err))
+            continue
+        key = (response.case_id, response.trial)
+        if key in seen:
+            problems.append(
+                f"{where}: a second response for case '{key[0]}' trial {key[1]} "
+                f"(first at {seen[key]})"
+            )
+            continue
+        seen[key] = where
+        out.append(response)
+        if len(problems) >= _MAX_PROBLEMS:
+            break
+    if problems:
+        raise UserError(problems[0], problems=problems)
+    if not out:
+        raise UserError(f"{p}:1: no responses in the file (expected one JSON object per line)")
+    return out

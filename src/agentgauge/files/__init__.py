@@ -1,0 +1,52 @@
+"""Bounded reading of every file agentgauge reads, whoever wrote it.
+
+The size, nesting-depth and integer-range limits (``_limits``), the YAML 1.2 / JSON / JSONL reader
+that keeps line numbers (``_yaml``) and pydantic validation errors turned into one-line
+``file:line: field: message`` problems (``_yaml_errors``). Every loader and importer reads
+through here, so a hostile input is refused the same way wherever it arrives.
+"""
+
+from ._limits import (
+    MAX_DEPTH,
+    PathElem,
+    decode_utf8,
+    open_input,
+    out_of_range_int,
+    read_text,
+    too_deep,
+    too_deep_message,
+)
+from ._yaml import (
+    Document,
+    FixedLocator,
+    Locator,
+    iter_jsonl,
+    read_document,
+    read_json_text,
+    read_yaml_text,
+)
+from ._yaml import _CoreLoader as CoreLoader
+from ._yaml_errors import format_path, kind_of, unknown_field_message, validation_problems
+
+__all__ = [
+    "MAX_DEPTH",
+    "CoreLoader",
+    "Document",
+    "FixedLocator",
+    "Locator",
+    "PathElem",
+    "decode_utf8",
+    "format_path",
+    "iter_jsonl",
+    "kind_of",
+    "open_input",
+    "out_of_range_int",
+    "read_document",
+    "read_json_text",
+    "read_text",
+    "read_yaml_text",
+    "too_deep",
+    "too_deep_message",
+    "unknown_field_message",
+    "validation_problems",
+]

@@ -1,0 +1,45 @@
+"""Tool formats and transcripts: converting tool definitions between providers' formats
+(``_convert``), reading and writing conversations in other frameworks' message formats
+(``_transcripts*``) and tool calls written as JSON text (``_text_calls``). Pure functions over
+data; files are read through :mod:`agentgauge.files`.
+"""
+
+from ._convert import (
+    TOOL_FORMATS,
+    ToolFormat,
+    bfcl_schema_to_json_schema,
+    bfcl_type,
+    read_tools_file,
+    tool_from_data,
+    tools_from_data,
+    tools_to_format,
+)
+from ._text_calls import json_text_calls
+from ._transcripts import (
+    TRANSCRIPT_FORMATS,
+    TranscriptError,
+    TranscriptFormat,
+    detect_format,
+    foreign_conversation,
+    messages_from_data,
+)
+from ._transcripts_write import messages_to_format
+
+__all__ = [
+    "TOOL_FORMATS",
+    "TRANSCRIPT_FORMATS",
+    "ToolFormat",
+    "TranscriptError",
+    "TranscriptFormat",
+    "bfcl_schema_to_json_schema",
+    "bfcl_type",
+    "detect_format",
+    "foreign_conversation",
+    "json_text_calls",
+    "messages_from_data",
+    "messages_to_format",
+    "read_tools_file",
+    "tool_from_data",
+    "tools_from_data",
+    "tools_to_format",
+]

@@ -1,0 +1,48 @@
+"""The run directory: ``run.json`` and the ``results.jsonl`` journal, read and written in one
+place (``_rundir``: the lock, atomic writes, truncation rules), and shards of one run merged
+into one (``_shards``)."""
+
+from ._rundir import (
+    LOCK_FILE,
+    RESULTS_FILE,
+    RUN_FILE,
+    Finished,
+    ResultsWriter,
+    encode_result,
+    header_hash,
+    iter_light_results,
+    iter_results,
+    journal_has_results,
+    load_record,
+    read_record,
+    run_dir_lock,
+    scan_finished,
+    suite_hash,
+    write_json_atomic,
+    write_record,
+)
+from ._shards import MergeReport, Shard, merge_runs, pair_bucket
+
+__all__ = [
+    "LOCK_FILE",
+    "RESULTS_FILE",
+    "RUN_FILE",
+    "Finished",
+    "MergeReport",
+    "ResultsWriter",
+    "Shard",
+    "encode_result",
+    "header_hash",
+    "iter_light_results",
+    "iter_results",
+    "journal_has_results",
+    "load_record",
+    "merge_runs",
+    "pair_bucket",
+    "read_record",
+    "run_dir_lock",
+    "scan_finished",
+    "suite_hash",
+    "write_json_atomic",
+    "write_record",
+]

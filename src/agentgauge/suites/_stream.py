@@ -1,0 +1,195 @@
+"""Streaming a suite: its header now, its cases one at a time, for runs too big to hold.
+
+:func:`open_suite` reads a suite's header (name, tools, defaults, gates, scorers and its inline
+cases) and then checks every case of its ``case_files`` in one streaming pass: each problem is
+reported exactly as :func:`~agentgauge.io.load_suite` reports it (``file:line: field: message``,
+all of them together), and a case id used twice is a problem too — but no case of a case file is
+kept. :meth:`StreamedSuite.iter_cases` then reads the cases again from disk, one at a time.
+
+JSONL case files are read line by line (never the whole file at once); a YAML or JSON case file
+is read whole, one file at a time.
+
+```python
+from agentgauge.io import open_suite
+
+streamed = open_suite("suites/big/suite.yaml")   # raises UserError listing every problem
+print(streamed.suite.name, streamed.count)        # the header; how many cases in all
+for case in streamed.iter_cases():                # inline cases, then each case file's
+    ...
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
+from pathlib import Path
+from typing import Final
+
+import orjson
+
+from ..errors import UserError
+from ..files import FixedLocator, decode_utf8, open_input, too_deep, too_deep_message
+from ..schema import Case, Suite
+from ._loader import (
+    _JSONL_SUFFIXES,
+    _MAX_PROBLEMS,
+    Origin,
+    _Head,
+    _Problems,
+    _read_case_file,
+    _read_head,
+    _resolved,
+    _validate_case,
+)
+
+__all__ = ["CaseVisitor", "StreamedSuite", "open_suite"]
+
+CaseVisitor = Callable[[Case], object]
+"""Sees each case of the checking pass, in order (inline cases first)."""
+
+_CaseFiles = Sequence[tuple[Path, str, str | None]]
+_NO_FIELD: Final = ()
+
+
+class StreamedSuite:
+    """A suite whose cases are read from disk each time they are iterated.
+
+    ``suite`` is the header: tools from ``tool_files`` merged in, ``case_files`` emptied, and
+    ``cases`` holding only the inline cases. ``count`` is the number of cases in all.
+    """
+
+    __slots__ = ("_case_files", "count", "file", "suite")
+
+    def __init__(self, suite: Suite, file: str, count: int, case_files: _CaseFiles) -> None:
+        self.suite = suite
+        #: the suite file as shown in messages
+        self.file = file
+        #: inline cases plus the cases of every case file
+        self.count = count
+        self._case_files = case_files
+
+    def __repr__(self) -> str:
+        return f"StreamedSuite({self.suite.name!r}, {self.count} cases, file={self.file!r})"
+
+    def iter_cases(self) -> Iterator[Case]:
+        """Every case, in :func:`load_suite` order: the inline cases, then each case file's.
+
+        A case file that changed since :func:`open_suite` checked it and no longer reads is a
+        :class:`~agentgauge.errors.UserError` at the first problem.
+        """
+        yield from self.suite.cases
+        problems = _Problems()
+        for case, _ in _file_cases(self._case_files, problems):
+            if problems.lines:
+                break
+            yield case
+        problems.raise_if_any()
+
+
+def open_suite(
+    path: str | Path, *, visit: Callable[[Suite], CaseVisitor] | None = None
+) -> StreamedSuite:
+    """Read a suite's header and check all its cases without keeping those of its case files.
+
+    ``visit`` (optional) is called with the header (when it is valid) before the cases are
+    checked; the callable it returns sees every valid case of the checking pass, in order — a
+    way to compute something over all cases (a hash, a count) without a pass of one's own. It
+    should collect, not raise.
+
+    Raises :class:`~agentgauge.errors.UserError` listing every problem found, one
+    ``file:line: field: message`` line each (those :func:`load_suite` reports, plus case ids used
+    twice).
+    """
+    head = _read_head(path)
+    problems = head.problems
+    header = _resolved(head, head.cases) if head.suite is not None else None
+    on_case = visit(header) if visit is not None and header is not None else None
+
+    first: dict[str, int] = {}
+    #: (where the second use is, id, ordinal of the first use)
+    twice: list[tuple[str, str, int]] = []
+    count = 0
+    for case, origin in _all_cases(head, problems):
+        seen = first.setdefault(case.id, count)
+        if seen != count and len(twice) < _MAX_PROBLEMS:
+            twice.append((origin.where("id"), case.id, seen))
+        if on_case is not None:
+            on_case(case)
+        count += 1
+    if twice:
+        _report_twice(head, twice, problems)
+    problems.raise_if_any()
+    assert header is not None  # no problems means the head validated
+    return StreamedSuite(header, head.display, count, tuple(head.case_files))
+
+
+def _all_cases(head: _Head, problems: _Problems) -> Iterator[tuple[Case, Origin]]:
+    return chain(
+        zip(head.cases, head.case_origins, strict=True), _file_cases(head.case_files, problems)
+    )
+
+
+def _report_twice(head: _Head, twice: list[tuple[str, str, int]], problems: _Problems) -> None:
+    """Problems for ids used twice (a second pass finds where each first use was)."""
+    wanted = {ordinal for _, _, ordinal in twice}
+    where: dict[int, str] = {}
+    for i, (_, origin) in enumerate(_all_cases(head, _Problems())):
+        if i in wanted:
+            where[i] = origin.where()
+            if len(where) == len(wanted):
+                break
+    for at, case_id, ordinal in twice:
+        first_at = where.get(ordinal, "an earlier case")
+        problems.add(f"{at}: id: case id '{case_id}' is used twice (first at {first_at})")
+
+
+def _file_cases(case_files: _CaseFiles, problems: _Problems) -> Iterator[tuple[Case, Origin]]:
+    for file, display, referenced_at in case_files:
+        if problems.full:
+            return
+        if file.suffix.lower() in _JSONL_SUFFIXES:
+            yield from _jsonl_cases(file, display, referenced_at, problems)
+        else:
+            cases, origins = _read_case_file(file, display, problems, referenced_at)
+            yield from zip(cases, origins, strict=True)
+
+
+def _jsonl_cases(
+    path: Path, display: str, referenced_at: str | None, problems: _Problems
+) -> Iterator[tuple[Case, Origin]]:
+    """The cases of a JSONL file, read line by line (lines numbered as ``str.splitlines``)."""
+    mark = len(problems.lines)
+    number = 0
+    try:
+        with open_input(path, display, referenced_at=referenced_at) as fh:
+            for raw in fh:
+                # decoded line by line (a byte \n never occurs inside a UTF-8 character)
+                chunk = decode_utf8(raw, display, first_line=number + 1)
+                if number == 0:
+                    chunk = chunk.removeprefix("\ufeff")
+                for line in chunk.splitlines():
+                    number += 1
+                    stripped = line.strip()
+                    if not stripped or stripped[0] == "#" or stripped.startswith("//"):
+                        continue
+                    try:
+                        data = orjson.loads(stripped)
+                    except orjson.JSONDecodeError as err:
+                        msg = getattr(err, "msg", str(err))
+                        problems.add(f"{display}:{number}: invalid JSON: {msg}")
+                        continue
+                    deep = too_deep(data, stripped)
+                    if deep is not None:
+                        problems.add(too_deep_message(display, number, deep))
+                        continue
+                    origin = Origin(display, FixedLocator(number))
+                    case = _validate_case(data, origin, _NO_FIELD, problems)
+                    if case is not None:
+                        yield case, origin
+                    if problems.full:
+                        return
+    except UserError as err:
+        # a file that cannot be read is one problem (as load_suite reports it), not its lines
+        del problems.lines[mark:]
+        problems.extend_from(err)
