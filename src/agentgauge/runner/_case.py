@@ -313,3 +313,7 @@ async def score_result(
         for s in failed:
             line = f"{s.name}: {s.explanation}" if s.explanation else s.name
             result.explanation = f"{result.explanation}\n{line}" if result.explanation else line
+    if result.status == "failed" and len(result.scores) > len(verdict.scores):
+        # a failing judge, assert or python: scorer counts in the case score too
+        extra_scores = result.scores[len(verdict.scores) :]
+        result.score = scoring_api.failed_case_score(result.score, verdict.scores, extra_scores)

@@ -7,7 +7,7 @@ the agent produced (assistant turns and the tool results it received, in order) 
 case input (``i == 0``) or to ``case.turns[i - 1]``.
 """
 
-from ._api import BehaviorClassifier, CaseScore, ScoringConfig, score_case
+from ._api import BehaviorClassifier, CaseScore, ScoringConfig, failed_case_score, score_case
 from ._behavior import classify_behavior
 from ._extra import (
     Check,
@@ -51,6 +51,7 @@ __all__ = [
     "check_numeric_grounding",
     "classify_behavior",
     "extract_numeric",
+    "failed_case_score",
     "final_expectation",
     "final_text",
     "is_judge_error",

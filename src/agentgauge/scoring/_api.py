@@ -176,6 +176,20 @@ def _which_part(scores: Sequence[Score], state_scores: Sequence[Score]) -> str:
     return f"outcome failed (the state is wrong); moves failed too: {names}"
 
 
+def failed_case_score(
+    value: float, expectation_scores: Sequence[Score], extra_scores: Sequence[Score]
+) -> float:
+    """The score of a *failed* case whose suite scorers (judges, ``assert``, ``python:``) ran:
+    the mean of the expectations' score (when the case has expectations that decided) and the
+    value of each decided scorer score, below 1.0 (capped at 0.99 like every failed case), so a
+    case failed by a scorer never shows 1.00."""
+    terms = [value] if any(s.passed is not None for s in expectation_scores) else []
+    terms += [s.value for s in extra_scores if s.passed is not None]
+    if not terms:
+        return min(value, 0.99)
+    return min(sum(terms) / len(terms), 0.99)
+
+
 def score_turn(
     exp: Expectation,
     seg: Segment,
