@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-__all__ = ["allow_suite_code_option", "gates_option", "text_or_json_option"]
+__all__ = ["allow_suite_code_option", "gates_option", "judge_option", "text_or_json_option"]
 
 #: ``--gates FILE``: gate thresholds from a YAML file instead of the suite's ``gates:``
 gates_option = click.option(
@@ -38,4 +38,13 @@ allow_suite_code_option = click.option(
     envvar="AGENTGAUGE_ALLOW_SUITE_CODE",
     help="Let the suite run Python files of its own folder (function: fakes, a python: agent "
     "or judge it names); see 'Code a suite can run' in docs/suite-format.md.",
+)
+
+#: ``--judge SPEC``: the judge of the suite's judge scorers, for ``run`` and ``score`` (stored as
+#: ``judge``; recorded in run.json)
+judge_option = click.option(
+    "--judge",
+    envvar="AGENTGAUGE_JUDGE",
+    help="Judge spec for the suite's judge scorers (default: the suite's defaults.judge); "
+    "with no scorers: section, turns on the semantic-equivalence fallback. Recorded in run.json.",
 )
