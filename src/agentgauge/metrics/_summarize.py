@@ -22,6 +22,8 @@ from ._model import (
     Summary,
     ToolSelection,
     Trials,
+    mean_on_scale,
+    scorer_scale,
 )
 from ._redteam import RedteamAcc
 from ._stats import pass_at_k, pass_hat_k
@@ -223,6 +225,19 @@ class _Acc:
             if s.scale is not None and split_score_name(s.name)[1] == name:
                 self.scorer_scale[name] = s.scale
                 return
+
+    def _scorer(self, name: str, mean: MeanAcc, rate: RateAcc, failed: list[str]) -> ScorerStats:
+        scale = scorer_scale(name, self.scorer_scale.get(name))
+        built = mean.build(self.confidence)
+        return ScorerStats(
+            mean=built,
+            pass_rate=rate.build(self.confidence),
+            failures=rate.n - rate.passed,
+            failed_cases=failed,
+            **self._uncertain(name),
+            scale=scale,
+            mean_on_scale=mean_on_scale(built, scale),
+        )
 
     def _uncertain(self, name: str) -> dict[str, Any]:
         counts, ids = self.scorer_uncertain.get(name, ([0, 0], []))
@@ -451,14 +466,7 @@ class _Acc:
             ),
             trials=trials,
             scorers={
-                name: ScorerStats(
-                    mean=mean.build(c),
-                    pass_rate=rate.build(c),
-                    failures=rate.n - rate.passed,
-                    failed_cases=failed,
-                    **self._uncertain(name),
-                    scale=self.scorer_scale.get(name),
-                )
+                name: self._scorer(name, mean, rate, failed)
                 for name, (mean, rate, failed) in sorted(self.scorer_stats.items())
             },
             forbidden_tool_calls=self.forbidden,
