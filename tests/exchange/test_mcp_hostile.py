@@ -26,10 +26,12 @@ pytest.importorskip("mcp")
 
 from agentgauge.cli import cli
 from agentgauge.errors import UserError
-from agentgauge.io import iter_results, list_mcp_tools, load_suite
+from agentgauge.exchange import list_mcp_tools
 from agentgauge.providers import ModelRequest
+from agentgauge.rundir import iter_results
 from agentgauge.runner import RunConfig, run_suite
 from agentgauge.schema import McpSource, ToolCall
+from agentgauge.suites import load_suite
 from agentgauge.testing import MockProvider
 from hostile_http import HostileServer
 
