@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-__all__ = ["allow_suite_code_option", "gates_option", "judge_option", "text_or_json_option"]
+if TYPE_CHECKING:
+    from ..judges import ProgressFactory
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = [
+    "allow_suite_code_option",
+    "gates_option",
+    "judge_option",
+    "progress_factory",
+    "progress_options",
+    "text_or_json_option",
+]
 
 #: ``--gates FILE``: gate thresholds from a YAML file instead of the suite's ``gates:``
 gates_option = click.option(
@@ -48,3 +63,33 @@ judge_option = click.option(
     help="Judge spec for the suite's judge scorers (default: the suite's defaults.judge); "
     "with no scorers: section, turns on the semantic-equivalence fallback. Recorded in run.json.",
 )
+
+
+def progress_options(f: F) -> F:
+    """``--progress/--no-progress`` (stored as ``progress``) and ``-q/--quiet`` (``quiet``), for
+    the commands whose judge calls take a while (``calibrate``, ``compare --judge``)."""
+    f = click.option("--quiet", "-q", is_flag=True, help="No progress display (as --no-progress).")(
+        f
+    )
+    return click.option(
+        "--progress/--no-progress",
+        default=None,
+        help="Progress on stderr (default: only on a terminal; --progress off a terminal prints "
+        "a line every 10 s).",
+    )(f)
+
+
+def progress_factory(
+    progress: bool | None, quiet: bool, *, label: str, unit: str
+) -> ProgressFactory | None:
+    """The progress display of ``run`` (a bar on a terminal, plain lines otherwise) for a judge
+    job, or None: ``--quiet`` / ``--no-progress``, or by default when stderr is no terminal."""
+    enabled = progress if progress is not None else sys.stderr.isatty()
+    if quiet or not enabled:
+        return None
+    from ..runner import ProgressReporter
+
+    def start(total: int) -> ProgressReporter:
+        return ProgressReporter(total, enabled=True, stream=sys.stderr, label=label, unit=unit)
+
+    return start
