@@ -114,6 +114,7 @@ def _quality(summary: Summary) -> MatrixQuality:
         arguments_partial=summary.arguments_partial,
         behavior=summary.behavior,
         task_completion=summary.task_completion,
+        goal_completion=summary.overall.goal_completion,
         scorers={name: s.mean for name, s in sorted(summary.scorers.items())},
         scorer_scales={
             name: scorer_scale(name, s.scale) for name, s in sorted(summary.scorers.items())

@@ -58,6 +58,9 @@ class Slice(Model):
     #: mean partial-credit score over scored results
     mean_score: float | None = None
     latency: Latency = Field(default_factory=Latency)
+    #: goal completion: scored results whose final state passed their state checks, out of the
+    #: scored results that check the state (``expect.state``, docs/worlds.md); n 0: none do
+    goal_completion: Rate = Field(default_factory=Rate)
 
 
 class ConfusionCell(Model):
@@ -270,6 +273,7 @@ class Summary(Model):
             "argument_accuracy": self.arguments_strict,
             "behavior_accuracy": self.behavior,
             "task_completion": self.task_completion,
+            "goal_completion": self.overall.goal_completion,
             "intent_accuracy": self.diagnosis.intent_accuracy,
             "routing_accuracy": self.diagnosis.routing_accuracy,
             "skill_accuracy": self.diagnosis.skill_accuracy,

@@ -118,8 +118,9 @@ class _Acc:
 
     def add(self, r: CaseResult) -> None:
         scored = r.status != "error"
+        goal = r.world.goal_met if r.world is not None else None
         for acc in self._slices(r):
-            acc.add(r.status, r.score, r.latency_ms)
+            acc.add(r.status, r.score, r.latency_ms, goal)
         self.results_seen += 1
         self.redteam.add(r)
         self.replayed += r.replayed
@@ -568,6 +569,8 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
         gated.append(("behaviour accuracy", summary.behavior.n))
     if gates.min_task_completion is not None:
         gated.append(("task completion", summary.task_completion.n))
+    if gates.min_goal_completion is not None:
+        gated.append(("goal completion", summary.overall.goal_completion.n))
     d = summary.diagnosis
     for minimum, name, rate in (
         (gates.min_intent_accuracy, "intent accuracy", d.intent_accuracy),
