@@ -42,9 +42,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzz_files import FILE_TARGETS, file_ops, write_file_base
 
 SEED = int(os.environ.get("AGENTGAUGE_FUZZ_SEED", "20261201"))
-#: mutations per target file (7 targets)
+#: mutations per target file (17 targets: 7 suite-side, 10 of fuzz_files.py)
 COUNT = int(os.environ.get("AGENTGAUGE_FUZZ_COUNT", "40"))
 #: seconds one input may take in the worker (generous: the machine may be busy)
 LIMIT_S = float(os.environ.get("AGENTGAUGE_FUZZ_LIMIT_S", "10"))
@@ -233,6 +234,9 @@ TARGETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+TARGETS.update(FILE_TARGETS)  # run directories and command-line files (fuzz_files.py)
+
+
 def write_base(folder: Path) -> None:
     """The valid inputs every mutation starts from."""
     for name, text, _ in TARGETS.values():
@@ -240,6 +244,7 @@ def write_base(folder: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     (folder / "bfcl" / "BFCL_v4_irrelevance.json").write_text(BFCL_IRRELEVANCE, encoding="utf-8")
+    write_file_base(folder)
 
 
 # ------------------------------------------------------------------------------------ mutations
@@ -382,6 +387,8 @@ def _deep(text: str, rng: random.Random, kind: str) -> str:
             if '"metadata"' not in lines[i] or rng.random() < 0.2:
                 lines[i] = _nested_json(depth, rng)
             return "\n".join(lines) + "\n"
+        if '"description"' not in text:  # a record: nest under its first key
+            return text.replace("{", f'{{"x-deep": {_nested_json(depth, rng)}, ', 1)
         return text.replace(
             '"description"', f'"x-deep": {_nested_json(depth, rng)}, "description"', 1
         )
@@ -443,13 +450,13 @@ RETYPED: tuple[Any, ...] = (
 )
 
 
-def _retype(text: str, rng: random.Random) -> str:
+def _retype(text: str, rng: random.Random, kind: str) -> str:
     """A JSON text with one value (anywhere in one record) replaced by a value of another type."""
     lines = text.splitlines()
     records = [i for i, line in enumerate(lines) if line.strip().startswith(("{", "["))]
     if not records:
         return text
-    whole = not text.lstrip().startswith("{")  # a JSON array document, not JSON Lines
+    whole = kind == "json"  # a JSON document, not JSON Lines
     i = rng.choice(records)
     source = text if whole else lines[i]
     try:
@@ -489,6 +496,8 @@ def _dupkey(text: str, rng: random.Random, kind: str) -> str:
         )
     lines = text.splitlines()
     keyed = [i for i, line in enumerate(lines) if re.match(r"^\s*(- )?[A-Za-z_]+:", line)]
+    if not keyed:  # plain text: its lines twice
+        return text + text
     i = rng.choice(keyed)
     line = lines[i]
     dup = line.replace("- ", "  ", 1) if line.lstrip().startswith("- ") else line
@@ -542,7 +551,7 @@ def _mutate(
         names += ["retype", "retype", "retype"]
     if target == "suite":
         names += ["file", "file"]
-    if target in ("responses", "bfcl-questions", "bfcl-answers"):
+    if target in ("responses", "bfcl-questions", "bfcl-answers") or target in FILE_TARGETS:
         names += ["special"]
     how = rng.choice(names)
     if how == "flip":
@@ -562,7 +571,7 @@ def _mutate(
     if how == "alias":
         return how, _alias(text, rng).encode()
     if how == "retype":
-        return how, _retype(text, rng).encode()
+        return how, _retype(text, rng, kind).encode()
     if how == "tag":
         return how, _replace_value(text, rng, rng.choice(ODD_TAGS)).encode()
     if how == "file":
@@ -677,12 +686,84 @@ def _op_tools(folder: Path) -> None:
     read_tools_file(next(folder.glob("tools-under-test.*")))
 
 
+def run_cli(job: dict[str, Any]) -> dict[str, Any]:
+    """One ``agentgauge`` command in the worker (``{"op": "cli", "args": [...], "env": {...}}``):
+    exit 2 is a rejection (its stderr lines), 0 or 1 (a failed gate) an acceptance, an exception
+    the command let out (or a traceback it printed) a crash."""
+    import traceback
+
+    from click.testing import CliRunner
+
+    from agentgauge.cli import cli
+
+    env = {str(k): (None if v is None else str(v)) for k, v in (job.get("env") or {}).items()}
+    result = CliRunner().invoke(cli, [str(a) for a in job["args"]], env=env)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        assert result.exc_info is not None
+        err = result.exception
+        return {
+            "status": "crash",
+            "error": f"{type(err).__name__}: {str(err)[:300]}",
+            "trace": "".join(traceback.format_exception(*result.exc_info))[-3000:],
+        }
+    if "Traceback (most recent call last)" in stderr + result.stdout:
+        return {"status": "crash", "error": "printed a traceback", "trace": stderr[-3000:]}
+    if result.exit_code == 2 and stderr.startswith("Usage: ") and "\nError: " in stderr:
+        # click's own refusal of an argument (--labels naming a folder): its usage message
+        return {"status": "usage", "lines": []}
+    if result.exit_code == 2:
+        return {"status": "rejected", "lines": stderr.splitlines() or ["(nothing on stderr)"]}
+    if result.exit_code in (0, 1):
+        return {"status": "ok", "lines": stderr.splitlines()}
+    return {"status": "crash", "error": f"exit {result.exit_code}", "trace": stderr[-3000:]}
+
+
+def _op_resume(folder: Path) -> None:
+    """What ``run --resume`` reads of the run directory before anything runs."""
+    from agentgauge.io import read_record, scan_finished
+
+    read_record(folder / "run")
+    scan_finished(folder / "run")
+
+
+def _cli_op(name: str) -> Callable[[Path], None]:
+    """The command ``name`` of :func:`fuzz_files.file_ops`, run as :func:`run_cli` runs it:
+    exit 2 raises its lines as a UserError, a crash raises."""
+
+    def op(folder: Path) -> None:
+        import click
+
+        from agentgauge.errors import UserError
+
+        answer = run_cli({"args": file_ops(folder)[name], "env": file_env(folder)})
+        if answer["status"] == "usage":
+            raise click.UsageError("refused by the command-line parser")
+        if answer["status"] == "rejected":
+            raise UserError(answer["lines"][0], problems=answer["lines"])
+        if answer["status"] == "crash":
+            raise RuntimeError(f"{answer['error']}\n{answer['trace']}")
+
+    return op
+
+
+def file_env(folder: Path) -> dict[str, str | None]:
+    """The user's state of a command (history, cache, config) kept inside the input folder."""
+    return {
+        "AGENTGAUGE_HISTORY": str(folder / "history.sqlite"),
+        "AGENTGAUGE_CACHE_DIR": str(folder / "cache"),
+        "XDG_CONFIG_HOME": str(folder / "config"),
+    }
+
+
 OPS: dict[str, Callable[[Path], None]] = {
     "validate": _op_validate,
     "run": _op_run,
     "score": _op_score,
     "bfcl": _op_bfcl,
     "tools": _op_tools,
+    "resume": _op_resume,
+    **{name: _cli_op(name) for name in file_ops(Path("."))},
 }
 
 
@@ -699,6 +780,9 @@ def worker_main() -> None:
     os.dup2(devnull, 2)
     sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the worker
     sys.stderr = sys.stdout
+    import click
+
+    import agentgauge.cli
     import agentgauge.cli._import
     import agentgauge.cli._score
     import agentgauge.io  # noqa: F401
@@ -710,10 +794,15 @@ def worker_main() -> None:
         job = json.loads(line)
         answer: dict[str, Any]
         try:
-            OPS[job["op"]](Path(job["folder"]))
-            answer = {"status": "ok"}
+            if job["op"] == "cli":
+                answer = run_cli(job)
+            else:
+                OPS[job["op"]](Path(job["folder"]))
+                answer = {"status": "ok"}
         except UserError as err:
             answer = {"status": "rejected", "lines": [str(p) for p in err.problems]}
+        except click.UsageError:
+            answer = {"status": "usage"}
         except BaseException as err:
             if isinstance(err, KeyboardInterrupt):
                 raise
@@ -729,7 +818,7 @@ def worker_main() -> None:
 
 @dataclass
 class Outcome:
-    status: str  # ok | rejected | crash | hang
+    status: str  # ok | rejected | usage (click refused an argument) | crash | hang
     lines: list[str] = field(default_factory=list)
     error: str = ""
     trace: str = ""
@@ -775,7 +864,11 @@ class Harness:
             self.proc.wait()
             self.proc = None
 
-    def run(self, op: str, folder: Path) -> Outcome:
+    def cli(self, *args: object, env: dict[str, str | None] | None = None) -> Outcome:
+        """``agentgauge ARGS`` in the worker (see :func:`run_cli`)."""
+        return self.run("cli", Path("."), args=[str(a) for a in args], env=env)
+
+    def run(self, op: str, folder: Path, **extra: object) -> Outcome:
         if self.proc is None:
             self.proc = self._start()
         proc = self.proc
@@ -783,7 +876,8 @@ class Harness:
         assert proc.stdout is not None
         t0 = time.perf_counter()
         try:
-            proc.stdin.write((json.dumps({"op": op, "folder": str(folder)}) + "\n").encode())
+            job = {"op": op, "folder": str(folder), **extra}
+            proc.stdin.write((json.dumps(job) + "\n").encode())
             proc.stdin.flush()
         except BrokenPipeError:
             self.stop()

@@ -166,7 +166,7 @@ def test_foreign_corrupt_and_newer_files_are_one_line_errors(tmp_path: Path) -> 
         record_run(tmp_path, summary("r1"), path=foreign)
     corrupt = tmp_path / "corrupt.sqlite"
     corrupt.write_bytes(b"this is not sqlite at all " * 100)
-    with pytest.raises(UserError, match=r"corrupt\.sqlite: cannot use the run history") as err:
+    with pytest.raises(UserError, match=r"corrupt\.sqlite:1: cannot use the run history") as err:
         read_history(path=corrupt)
     assert "\n" not in str(err.value)
     newer = tmp_path / "newer.sqlite"

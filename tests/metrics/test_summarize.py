@@ -437,5 +437,7 @@ def test_truncated_last_line_is_skipped_and_bad_lines_are_user_errors(tmp_path: 
     (tmp_path / "results.jsonl").write_bytes(good + b'{"case_id": "cut", "sta')
     assert summarize(tmp_path).overall.results == 10
     (tmp_path / "results.jsonl").write_bytes(b'{"case_id": "x"}\n' + good)
-    with pytest.raises(UserError, match=r"results.jsonl:1: not a valid result line"):
+    with pytest.raises(
+        UserError, match=r"results.jsonl:1: status: required field is missing \(not a valid result"
+    ):
         summarize(tmp_path)

@@ -127,7 +127,7 @@ def _gate_member(
     try:
         _, report, _ = gate_run(out_dir / m.run_dir, gates_file=gates_file, baseline=base)
     except UserError as err:
-        raise UserError(f"member {m.label} ({m.agent}): {err}") from None
+        raise UserError(f"{err} (member {m.label}, {m.agent})") from None
     if warning is not None:
         report.warnings.append(warning)
     return MemberGate(

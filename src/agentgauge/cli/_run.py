@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ._history import history_options, judge_samples_option
-from ._options import allow_suite_code_option, judge_option
+from ._options import allow_suite_code_option
 
 if TYPE_CHECKING:
     from ..runner import RunConfig, RunOutcome
@@ -119,7 +119,12 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "Given more than once, every agent runs over the suite (OUT/<label>/ each) and they are "
     "compared; LABEL=SPEC names one (docs/running.md, 'Many agents in one run').",
 )
-@judge_option
+@click.option(
+    "--judge",
+    envvar="AGENTGAUGE_JUDGE",
+    help="Judge spec for the suite's judge scorers (default: the suite's defaults.judge); "
+    "with no scorers: section, turns on the semantic-equivalence fallback.",
+)
 @click.option(
     "-o",
     "--output",
@@ -432,12 +437,12 @@ def _system(f: dict[str, Any]) -> str | None:
     source = click.get_current_context().get_parameter_source("system")
     if text is not None and source == ParameterSource.COMMANDLINE:
         raise UserError("run: give --system or --system-file, not both")
-    try:
-        return path.read_text(encoding="utf-8").rstrip("\r\n")
-    except UnicodeDecodeError:
-        raise UserError(f"--system-file {path}: not UTF-8 text") from None
-    except OSError as err:
-        raise UserError(f"--system-file {path}: cannot read it ({err.strerror})") from None
+    from ..files import read_plain_text
+
+    if not path.exists() and not path.is_symlink():
+        raise UserError(f"--system-file {path}: cannot read it (no such file)")
+    # with the input limits: a device, FIFO, huge file, bad UTF-8 or NUL is one located line
+    return read_plain_text(path, str(path)).rstrip("\r\n")
 
 
 def _refuse_changed_system(resume_dir: Path, given: str | None, recorded: object) -> None:

@@ -9,9 +9,15 @@ through here, so a hostile input is refused the same way wherever it arrives.
 from ._limits import (
     MAX_DEPTH,
     PathElem,
+    check_database,
     decode_utf8,
+    iter_lines,
+    max_file_bytes,
     open_input,
     out_of_range_int,
+    parse_json,
+    read_bytes,
+    read_plain_text,
     read_text,
     too_deep,
     too_deep_message,
@@ -26,7 +32,14 @@ from ._yaml import (
     read_yaml_text,
 )
 from ._yaml import _CoreLoader as CoreLoader
-from ._yaml_errors import format_path, kind_of, unknown_field_message, validation_problems
+from ._yaml_errors import (
+    format_path,
+    kind_of,
+    read_model_file,
+    unknown_field_message,
+    validated,
+    validation_problems,
+)
 
 __all__ = [
     "MAX_DEPTH",
@@ -35,18 +48,26 @@ __all__ = [
     "FixedLocator",
     "Locator",
     "PathElem",
+    "check_database",
     "decode_utf8",
     "format_path",
     "iter_jsonl",
+    "iter_lines",
     "kind_of",
+    "max_file_bytes",
     "open_input",
     "out_of_range_int",
+    "parse_json",
+    "read_bytes",
     "read_document",
     "read_json_text",
+    "read_model_file",
+    "read_plain_text",
     "read_text",
     "read_yaml_text",
     "too_deep",
     "too_deep_message",
     "unknown_field_message",
+    "validated",
     "validation_problems",
 ]

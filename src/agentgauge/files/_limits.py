@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Final
 
+import orjson
 import yaml
 
 from ..errors import UserError
@@ -267,11 +268,12 @@ def decode_utf8(data: bytes, display: str, *, first_line: int = 1) -> str:
 
 @contextmanager
 def open_input(
-    path: Path, display: str, *, referenced_at: str | None = None
+    path: Path, display: str, *, referenced_at: str | None = None, whole: bool = True
 ) -> Iterator[IO[bytes]]:
     """An input file opened for reading bytes, after checking it is one that may be read:
     a regular file (never a device, pipe or socket, which could block or never end) within the
-    size limit (:func:`max_file_bytes`). Problems are :class:`UserError` as :func:`reading`
+    size limit (:func:`max_file_bytes`; ``whole=False``: a file read line by line, whose lines
+    :func:`iter_lines` caps instead). Problems are :class:`UserError` as :func:`reading`
     words them."""
     limit = max_file_bytes()
     with reading(display, referenced_at=referenced_at):
@@ -286,7 +288,7 @@ def open_input(
             raise UserError(
                 f"{prefix}not a regular file: {display} (devices, pipes and sockets are not read)"
             )
-        if info.st_size > limit:
+        if whole and info.st_size > limit:
             raise UserError(
                 f"{prefix}{display if referenced_at else 'the file'} is larger than the "
                 f"{_mb(limit)} limit on input files ({_mb(info.st_size)}; set {MAX_FILE_ENV} "
@@ -319,6 +321,86 @@ def read_text(path: Path, display: str, *, referenced_at: str | None = None) -> 
     ``referenced_at`` (``"suite.yaml:7: case_files[0]"``) names where the file was referenced.
     """
     return decode_utf8(read_bytes(path, display, referenced_at=referenced_at), display)
+
+
+def read_plain_text(path: Path, display: str, *, referenced_at: str | None = None) -> str:
+    """Like :func:`read_text`, for a file of plain text (a system prompt, a prompt template):
+    a NUL byte, which no text file holds, is refused with its line."""
+    data = read_bytes(path, display, referenced_at=referenced_at)
+    at = data.find(b"\x00")
+    if at >= 0:
+        line = data.count(b"\n", 0, at) + 1
+        column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+        raise UserError(
+            f"{display}:{line}: a NUL byte at column {column}: not a text file (save it as UTF-8 "
+            "text)"
+        )
+    return decode_utf8(data, display)
+
+
+def iter_lines(path: Path, display: str) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` of a file read line by line, each line with its line end.
+
+    For files that may rightly be larger than the file-size limit (a run's ``results.jsonl``, a
+    shard's): the file is checked as :func:`open_input` checks it but its size is not; each
+    *line* must be within :func:`max_file_bytes`, so a file without line ends (a sparse or
+    endless one) is refused once the limit is read, never held whole.
+    """
+    limit = max_file_bytes()
+    with open_input(path, display, whole=False) as fh, reading(display):
+        number = 0
+        while True:
+            raw = fh.readline(limit + 1)
+            if not raw:
+                return
+            number += 1
+            if len(raw) > limit:
+                raise UserError(
+                    f"{display}:{number}: the line is longer than the {_mb(limit)} limit on "
+                    f"input files (a line of a file read line by line; set {MAX_FILE_ENV} to "
+                    "raise it)"
+                )
+            yield number, raw
+
+
+def parse_json(raw: bytes | str, display: str, line: int = 1, *, what: str | None = None) -> Any:
+    """One JSON document (a whole file, or the JSONL line ``line``): invalid JSON (bad UTF-8,
+    NUL bytes included) or nesting deeper than :data:`MAX_DEPTH` is a :class:`UserError`
+    naming ``file:line`` (and ``what`` the line should have been: ``"result line"``)."""
+    tail = f" (not a valid {what})" if what else ""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as err:
+        msg = str(getattr(err, "msg", err))
+        if "depth limit" in msg or "recursion" in msg:
+            raise UserError(too_deep_message(display, line, ()) + tail) from None
+        at = line + max(int(getattr(err, "lineno", 1)), 1) - 1
+        raise UserError(f"{display}:{at}: invalid JSON: {' '.join(msg.split())}{tail}") from None
+    deep = too_deep(data, raw)
+    if deep is not None:
+        raise UserError(too_deep_message(display, line, deep) + tail)
+    return data
+
+
+def check_database(path: Path, display: str) -> None:
+    """A database file (SQLite) about to be opened must be absent (it is then made) or a
+    regular file: a device, FIFO or socket could block the open or feed it without end.
+
+    Its size is not limited (a history or cache grows by design); SQLite refuses a file that
+    is not a database itself.
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise UserError(f"{display}:1: cannot read {display}: {err.strerror or err}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UserError(f"{display}:1: is a directory, expected a database file: {display}")
+    if not stat.S_ISREG(info.st_mode):
+        raise UserError(
+            f"{display}:1: not a regular file: {display} (devices, pipes and sockets are not read)"
+        )
 
 
 @contextmanager

@@ -23,14 +23,18 @@ import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from .._messages import did_you_mean as did_you_mean
 from .._messages import format_path as format_path
 from .._messages import kind_of as kind_of
-from ._yaml import Locator, PathElem
+from ..errors import UserError
+from ._yaml import FixedLocator, Locator, PathElem, read_document
+
+_M = TypeVar("_M", bound=BaseModel)
 
 #: at most this many characters per message (pydantic's can run long)
 _MAX_MESSAGE = 240
@@ -266,3 +270,35 @@ def validation_problems(
         located.append((line or 0, f"{where}: {field}: {msg}" if field else f"{where}: {msg}"))
     located.sort(key=lambda pair: pair[0])  # stable: same-line errors keep pydantic's order
     return [text for _, text in located]
+
+
+def validated(
+    model: type[_M],
+    data: Any,
+    *,
+    display: str,
+    locator: Locator | int,
+    what: str | None = None,
+) -> _M:
+    """``data`` validated as ``model``; a :class:`UserError` with one ``file:line: field:
+    message`` line per problem otherwise (``what``, e.g. ``"run record"``, is added to the
+    first line: ``... (not a valid run record)``). ``locator``: the document's positions, or
+    the line every value is on (a JSONL record)."""
+    if isinstance(locator, int):
+        locator = FixedLocator(locator)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = validation_problems(exc, data, display=display, locator=locator, model=model)
+        if not problems:  # pydantic always names one; never an empty error
+            problems = [f"{display}:{locator.line(()) or 1}: {one_line(str(exc))}"]
+        if what:
+            problems[0] += f" (not a valid {what})"
+        raise UserError(problems[0], problems=problems) from None
+
+
+def read_model_file(path: Path, model: type[_M], display: str, *, what: str | None = None) -> _M:
+    """A JSON (``.json``) or YAML file holding one ``model``, read with the input limits and
+    validated; every problem is a ``file:line: field: message`` line."""
+    doc = read_document(path, display)
+    return validated(model, doc.data, display=display, locator=doc.locator, what=what)

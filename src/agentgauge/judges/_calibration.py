@@ -25,12 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from ..errors import JudgeError, UserError
 from ._judge import Judge, JudgeConfig, JudgeResult
-from ._progress import JudgeProgress, ProgressFactory
 from ._tasks import JudgeTask, get_task
 from ._templates import Template
 
@@ -119,22 +117,18 @@ def read_labels(
 ) -> list[LabelledExample]:
     """Parse a labels file; problems name the line. ``rubrics`` (:func:`suite_rubrics`) are the
     ``rubric:NAME`` tasks a line may name."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read labels ({exc.strerror})") from None
+    from ..files import parse_json, read_bytes, validated
+
+    display = str(path)
+    if not path.exists() and not path.is_symlink():
+        raise UserError(f"{path}: cannot read labels (no such file)")
+    raw = read_bytes(path, display)  # with the input limits (size, special files)
     out: list[LabelledExample] = []
     for n, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            ex = LabelledExample.model_validate(orjson.loads(line))
-        except orjson.JSONDecodeError as exc:
-            raise UserError(f"{path}:{n}: invalid JSON ({exc})") from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"])
-            raise UserError(f"{path}:{n}: {where}: {first['msg']}") from None
+        data = parse_json(line, display, n)
+        ex = validated(LabelledExample, data, display=display, locator=n)
         try:
             task = resolve_task(ex.task, rubrics)
         except UserError as exc:
@@ -147,7 +141,7 @@ def read_labels(
             raise UserError(f"{path}:{n}: label {ex.label!r} must be an integer {lo}-{hi}")
         out.append(ex.model_copy(update={"label": label}))
     if not out:
-        raise UserError(f"{path}: no labelled examples")
+        raise UserError(f"{path}:1: no labelled examples")
     return out
 
 
@@ -286,31 +280,15 @@ async def calibrate(
     *,
     tasks: Sequence[str] = (),
     rubrics: Mapping[str, CalibrationTask] | None = None,
-    progress: ProgressFactory | None = None,
 ) -> CalibrationReport:
     """Run the judge on every example (of ``tasks``, if given) and measure agreement.
-    ``rubrics`` (:func:`suite_rubrics`) answer the ``rubric:NAME`` examples; ``progress`` is
-    told how many examples will be judged and each one judged."""
-    chosen = [(i, ex) for i, ex in enumerate(examples) if not tasks or ex.task in tasks]
-    shown = progress(len(chosen)) if progress is not None else None
-    try:
-        return await _calibrate(judge, chosen, tasks, rubrics, shown)
-    finally:
-        if shown is not None:
-            shown.close()
-
-
-async def _calibrate(
-    judge: Judge,
-    chosen: Sequence[tuple[int, LabelledExample]],
-    tasks: Sequence[str],
-    rubrics: Mapping[str, CalibrationTask] | None,
-    progress: JudgeProgress | None,
-) -> CalibrationReport:
+    ``rubrics`` (:func:`suite_rubrics`) answer the ``rubric:NAME`` examples."""
     by_task: dict[str, list[tuple[str, str]]] = {}
     errors: dict[str, list[str]] = {}
     differ: dict[str, list[str]] = {}
-    for i, ex in chosen:
+    for i, ex in enumerate(examples):
+        if tasks and ex.task not in tasks:
+            continue
         by_task.setdefault(ex.task, [])
         errors.setdefault(ex.task, [])
         differ.setdefault(ex.task, [])
@@ -324,11 +302,7 @@ async def _calibrate(
                 )
         except JudgeError as exc:
             errors[ex.task].append(f"{ex.id or i}: {exc}")
-            if progress is not None:
-                progress.advance("error")
             continue
-        if progress is not None:
-            progress.advance("ok")
         pair = (str(ex.label), _judge_label(result))
         by_task[ex.task].append(pair)
         if pair[0] != pair[1]:
@@ -358,11 +332,10 @@ def calibrate_file(
     *,
     tasks: Sequence[str] = (),
     suite: Path | None = None,
-    progress: ProgressFactory | None = None,
 ) -> CalibrationReport:
     """Build the judge of ``config``, run it on the labelled examples in ``labels_path`` (JSONL)
     and measure agreement (what ``agentgauge calibrate`` calls). ``suite``: the suite whose
-    rubrics the ``rubric:NAME`` lines name; ``progress``: as :func:`calibrate`."""
+    rubrics the ``rubric:NAME`` lines name."""
     import anyio
 
     judge = Judge.from_config(config)
@@ -371,7 +344,7 @@ def calibrate_file(
 
     async def measure() -> CalibrationReport:
         try:
-            return await calibrate(judge, examples, tasks=tasks, rubrics=rubrics, progress=progress)
+            return await calibrate(judge, examples, tasks=tasks, rubrics=rubrics)
         finally:
             await judge.aclose()
 

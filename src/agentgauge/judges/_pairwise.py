@@ -30,7 +30,6 @@ from ..io import iter_light_results, iter_results
 from ..schema import CaseResult, Model
 from ..scoring import tool_results_text
 from ._judge import Judge, JudgeConfig
-from ._progress import ProgressFactory
 
 Scope = Literal["all", "changed"]
 #: what the judge's two answers mean for the new run against the base run
@@ -302,14 +301,9 @@ def summarize_pairs(
 
 
 async def compare_runs_pairwise(
-    judge: Judge,
-    base_run: Path,
-    new_run: Path,
-    config: PairwiseConfig,
-    progress: ProgressFactory | None = None,
+    judge: Judge, base_run: Path, new_run: Path, config: PairwiseConfig
 ) -> PairwiseComparison:
-    """Judge the new run's replies against the base run's (see the module docstring);
-    ``progress`` is told how many cases will be judged and each one judged."""
+    """Judge the new run's replies against the base run's (see the module docstring)."""
     import anyio
 
     base_v, new_v = _verdicts(Path(base_run)), _verdicts(Path(new_run))
@@ -318,21 +312,14 @@ async def compare_runs_pairwise(
     new = _sides(Path(new_run), set(ids), new_v)
     found: dict[str, PairwiseCase] = {}
     limiter = anyio.CapacityLimiter(config.concurrency)
-    shown = progress(len(ids)) if progress is not None else None
 
     async def one(cid: str) -> None:
         async with limiter:
             found[cid] = await judge_pair(judge, cid, base[cid], new[cid])
-        if shown is not None:
-            shown.advance("error" if found[cid].error else "ok")
 
-    try:
-        async with anyio.create_task_group() as tg:
-            for cid in ids:
-                tg.start_soon(one, cid)
-    finally:
-        if shown is not None:
-            shown.close()
+    async with anyio.create_task_group() as tg:
+        for cid in ids:
+            tg.start_soon(one, cid)
     result = summarize_pairs(
         [found[c] for c in ids],
         judge=judge.name,
@@ -351,14 +338,8 @@ async def compare_runs_pairwise(
     )
 
 
-def compare_pairwise(
-    base_run: Path,
-    new_run: Path,
-    config: PairwiseConfig,
-    progress: ProgressFactory | None = None,
-) -> PairwiseComparison:
-    """Build the judge of ``config`` and judge the two runs (what ``compare --judge`` calls);
-    ``progress``: as :func:`compare_runs_pairwise`."""
+def compare_pairwise(base_run: Path, new_run: Path, config: PairwiseConfig) -> PairwiseComparison:
+    """Build the judge of ``config`` and judge the two runs (what ``compare --judge`` calls)."""
     import anyio
 
     for run in (base_run, new_run):
@@ -368,7 +349,7 @@ def compare_pairwise(
 
     async def measure() -> PairwiseComparison:
         try:
-            return await compare_runs_pairwise(judge, base_run, new_run, config, progress)
+            return await compare_runs_pairwise(judge, base_run, new_run, config)
         finally:
             await judge.aclose()
 

@@ -113,10 +113,12 @@ def load_template(task: str, override_dir: Path | None = None) -> Template:
     """The template of ``task``: ``override_dir/<task>.md`` (or ``.txt``) if present, else the
     one shipped with agentgauge."""
     if override_dir is not None:
+        from ..files import read_plain_text
+
         for suffix in (".md", ".txt"):
             path = override_dir / f"{task}{suffix}"
-            if path.is_file():
-                return parse_template(path.read_text(encoding="utf-8"), source=str(path))
+            if path.exists() or path.is_symlink():  # any kind of file: the limits refuse some
+                return parse_template(read_plain_text(path, str(path)), source=str(path))
     resource = resources.files("agentgauge.judges").joinpath("prompts", f"{task}.md")
     if not resource.is_file():
         raise UserError(f"no judge template for task '{task}'")

@@ -93,8 +93,11 @@ def _quick_gates(path: Path) -> Gates | None:
 
     Raises :class:`_Unsure` whenever the quick read fails, so that nothing is guessed.
     """
+    from ..files import read_bytes
+
     try:
-        text = path.read_text(encoding="utf-8")
+        # with the input limits: a special or huge file is left to the loader, which refuses it
+        text = read_bytes(path, str(path)).decode("utf-8")
         if path.suffix.lower() == ".json":
             data = orjson.loads(text)
         else:
@@ -145,7 +148,8 @@ def suite_exists(path: Path) -> bool:
         from ..io import looks_like_bfcl
 
         return find_suite_file(path) is not None or looks_like_bfcl(path)
-    return path.is_file()
+    # any kind of file (a FIFO, a device) is there: reading it refuses it with its reason
+    return path.exists() or path.is_symlink()
 
 
 def suite_gates(run: RunRecord | None) -> Gates | None:

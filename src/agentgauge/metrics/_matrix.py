@@ -11,11 +11,13 @@ their number (Holm) and ranks the agents.
 from __future__ import annotations
 
 import math
+import os
 from array import array
 from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import read_model_file
 from ..io import iter_light_results
 from ..runner import MemberRecord, is_matrix_dir, read_manifest
 from ._acc import MeanAcc
@@ -33,7 +35,7 @@ from ._matrix_model import (
     Quantile,
     ScenarioStats,
 )
-from ._model import Rate, Summary, mean_on_scale, scorer_scale
+from ._model import Rate, Summary
 from ._stats import z_value
 
 __all__ = [
@@ -114,15 +116,7 @@ def _quality(summary: Summary) -> MatrixQuality:
         arguments_partial=summary.arguments_partial,
         behavior=summary.behavior,
         task_completion=summary.task_completion,
-        goal_completion=summary.overall.goal_completion,
         scorers={name: s.mean for name, s in sorted(summary.scorers.items())},
-        scorer_scales={
-            name: scorer_scale(name, s.scale) for name, s in sorted(summary.scorers.items())
-        },
-        scorers_on_scale={
-            name: mean_on_scale(s.mean, scorer_scale(name, s.scale))
-            for name, s in sorted(summary.scorers.items())
-        },
         scorer_pass_rates={name: s.pass_rate for name, s in sorted(summary.scorers.items())},
         modules=modules,
     )
@@ -315,10 +309,6 @@ def read_matrix(out_dir: Path | str) -> MatrixComparison:
     if not is_matrix_dir(out_dir):
         raise UserError(f"{out_dir}: not a matrix folder (no matrix.json)")
     path = out_dir / COMPARISON_FILE
-    if path.is_file():
-        try:
-            return MatrixComparison.model_validate_json(path.read_bytes())
-        except ValueError as exc:
-            first = str(exc).splitlines()[0]
-            raise UserError(f"{path}: not a valid matrix comparison: {first}") from None
+    if os.path.lexists(path):  # read with the input limits, whatever kind of file it is
+        return read_model_file(path, MatrixComparison, str(path), what="matrix comparison")
     return compare_matrix(out_dir)

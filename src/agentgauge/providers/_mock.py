@@ -18,15 +18,26 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
 import orjson
-import yaml
+from pydantic import ValidationError
 
 from ..errors import ProviderError, UserError
+from ..files import (
+    FixedLocator,
+    decode_utf8,
+    format_path,
+    kind_of,
+    parse_json,
+    read_bytes,
+    read_yaml_text,
+    validation_problems,
+)
 from ..schema import Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
 from ._common import as_bool
@@ -169,32 +180,42 @@ class MockProvider:
 # --------------------------------------------------------------------------- script files
 
 
-def reply_from_dict(item: dict[str, Any], *, where: str) -> MockReply:
+def reply_from_dict(
+    item: dict[str, Any], *, where: str, at: tuple[str | int, ...] = ()
+) -> MockReply:
     """One script-file entry: ``{"text": ...}``, ``{"calls": [...]}`` (both may be given), or
-    ``{"error": {"status": 429, "retry_after": 1, "message": "..."}}``."""
+    ``{"error": {"status": 429, "retry_after": 1, "message": "..."}}``.
+
+    ``where`` names the entry (``script.jsonl:3``), ``at`` its path in the file (``(2,)``: the
+    third item of a YAML list): problems read ``script.jsonl:3: calls[0].name: ...``.
+    """
+
+    def fail(path: tuple[str | int, ...], message: str) -> UserError:
+        shown = format_path((*at, *path))
+        return UserError(f"{where}: {shown}: {message}" if shown else f"{where}: {message}")
+
     unknown = set(item) - {"text", "calls", "error"}
     if unknown:
-        raise UserError(f"{where}: unknown key(s) {sorted(unknown)} (expected text, calls, error)")
+        raise fail((), f"unknown key(s) {sorted(unknown)} (expected text, calls, error)")
     if "error" in item:
-        err = item["error"]
-        if not isinstance(err, dict):
-            err = {"message": str(err)}
-        status = err.get("status")
-        retry_after = err.get("retry_after")
-        return ProviderError(
-            str(err.get("message") or f"mock error (status {status})"),
-            status=int(status) if status is not None else None,
-            retry_after=float(retry_after) if retry_after is not None else None,
-            transient=err.get("transient"),
-        )
+        return _scripted_error(item["error"], lambda f, m: fail(("error", f), m))
     calls: list[ToolCall] = []
-    for raw in item.get("calls") or []:
+    raw_calls = item.get("calls") or []
+    if not isinstance(raw_calls, list):
+        raise fail(("calls",), f"expected a list of calls, got {kind_of(raw_calls)}")
+    for j, raw in enumerate(raw_calls):
         if not isinstance(raw, dict) or "name" not in raw:
-            raise UserError(f"{where}: each call needs a 'name' (got {raw!r})")
+            shown = repr(raw) if len(repr(raw)) <= 80 else repr(raw)[:79] + "…"
+            raise fail(("calls", j), f"each call needs a 'name' (got {shown})")
         try:
             calls.append(ToolCall.model_validate(raw))
-        except ValueError as exc:
-            raise UserError(f"{where}: bad call {raw!r}: {exc}") from None
+        except ValidationError as exc:
+            display, _, line = where.rpartition(":")
+            locator = FixedLocator(int(line) if line.isdigit() else None)
+            problems = validation_problems(
+                exc, raw, display=display, locator=locator, shown=(*at, "calls", j)
+            )
+            raise UserError(problems[0], problems=problems) from None
     text = item.get("text")
     if text is not None and not isinstance(text, str):
         text = str(text)
@@ -203,39 +224,71 @@ def reply_from_dict(item: dict[str, Any], *, where: str) -> MockReply:
     return Message(role="assistant", content=text, tool_calls=calls)
 
 
-def load_script(path: Path) -> list[MockReply]:
-    """Read a script file: JSONL (one reply per line) or YAML (a list of replies)."""
+def _scripted_error(err: Any, fail: Callable[[str, str], UserError]) -> ProviderError:
+    if not isinstance(err, dict):
+        err = {"message": str(err)}
+    status = _number(err.get("status"), int, "status", fail)
+    retry_after = _number(err.get("retry_after"), float, "retry_after", fail)
+    transient = err.get("transient")
+    return ProviderError(
+        str(err.get("message") or f"mock error (status {status})"),
+        status=None if status is None else int(status),
+        retry_after=retry_after,
+        transient=transient if isinstance(transient, bool) else None,
+    )
+
+
+def _number(
+    value: Any, kind: type[int] | type[float], field: str, fail: Callable[[str, str], UserError]
+) -> float | None:
+    if value is None:
+        return None
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"mock:{path}: cannot read script ({exc.strerror})") from None
-    items: list[Any]
+        number: float | None = kind(value)
+    except (TypeError, ValueError, OverflowError):
+        number = None
+    if number is None or isinstance(value, bool) or not math.isfinite(number):
+        raise fail(field, f"expected a number, got {kind_of(value)}")
+    return float(number)
+
+
+def _read_script(path: Path) -> tuple[list[MockReply], bytes]:
+    """A script file's replies and its bytes, read with the input limits (a regular file within
+    the size limit, nesting depth and YAML alias expansion): JSONL (one reply per line; also
+    ``.json``) or YAML (a list of replies). Every problem names ``file:line``."""
+    display = str(path)
+    if not path.exists() and not path.is_symlink():
+        raise UserError(f"mock:{path}: cannot read script (no such file)")
+    data = read_bytes(path, display)
+    items: list[tuple[str, tuple[str | int, ...], Any]] = []
     if path.suffix in (".yaml", ".yml"):
-        try:
-            loaded = yaml.safe_load(data)
-        except yaml.YAMLError as exc:
-            raise UserError(f"mock:{path}: invalid YAML ({exc})") from None
-        if not isinstance(loaded, list):
-            raise UserError(f"mock:{path}: expected a list of replies")
-        items = [(f"{path}[{i}]", x) for i, x in enumerate(loaded)]
+        doc = read_yaml_text(decode_utf8(data, display), display, path)
+        if not isinstance(doc.data, list):
+            first = doc.locator.line(()) or 1
+            raise UserError(
+                f"{display}:{first}: expected a list of replies, got {kind_of(doc.data)}"
+            )
+        items = [(f"{display}:{doc.locator.line((i,))}", (i,), x) for i, x in enumerate(doc.data)]
     else:
-        items = []
-        for n, line in enumerate(data.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                items.append((f"{path}:{n}", orjson.loads(line)))
-            except orjson.JSONDecodeError as exc:
-                raise UserError(f"{path}:{n}: invalid JSON ({exc})") from None
+        for n, raw in enumerate(data.split(b"\n"), 1):
+            if raw.strip():
+                items.append((f"{display}:{n}", (), parse_json(raw, display, n)))
     script: list[MockReply] = []
-    for where, x in items:
+    for where, at, x in items:
         if isinstance(x, str):
             script.append(x)
         elif isinstance(x, dict):
-            script.append(reply_from_dict(x, where=where))
+            script.append(reply_from_dict(x, where=where, at=at))
         else:
-            raise UserError(f'{where}: expected an object like {{"text": ...}}')
-    return script
+            shown = format_path(at)
+            prefix = f"{where}: {shown}: " if shown else f"{where}: "
+            raise UserError(f'{prefix}expected an object like {{"text": ...}}, got {kind_of(x)}')
+    return script, data
+
+
+def load_script(path: Path) -> list[MockReply]:
+    """Read a script file: JSONL (one reply per line) or YAML (a list of replies)."""
+    return _read_script(path)[0]
 
 
 def _echo(request: ModelRequest) -> str:
@@ -275,11 +328,10 @@ def create(rest: str, **options: Any) -> MockProvider:
         raise UserError(
             f"mock:{rest}: expected 'mock:', 'mock:echo' or 'mock:PATH.jsonl' / 'mock:PATH.yaml'"
         )
-    provider = MockProvider(
-        load_script(path), repeat_last=repeat_last, name=f"mock:{rest}", record=record
-    )
-    # an edited script is another agent (load_script has read the file: it exists)
-    provider.cache_tag = f"script:{_digest(path.read_bytes())}:repeat_last={repeat_last}"
+    script, data = _read_script(path)
+    provider = MockProvider(script, repeat_last=repeat_last, name=f"mock:{rest}", record=record)
+    # an edited script is another agent (the bytes the script was read from)
+    provider.cache_tag = f"script:{_digest(data)}:repeat_last={repeat_last}"
     return provider
 
 

@@ -31,8 +31,17 @@ from typing import IO
 import orjson
 from pydantic import BaseModel
 
+from .._messages import kind_of
 from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
+from ..files import (
+    iter_lines,
+    parse_json,
+    read_model_file,
+    too_deep,
+    too_deep_message,
+    validated,
+)
 from ..schema import CaseResult, RunRecord, Suite
 
 __all__ = [
@@ -48,6 +57,7 @@ __all__ = [
     "journal_has_results",
     "load_record",
     "read_record",
+    "result_pair",
     "run_dir_lock",
     "scan_finished",
     "suite_hash",
@@ -119,15 +129,15 @@ def read_record(run_dir: Path) -> RunRecord:
 
 
 def load_record(run_dir: Path) -> RunRecord | None:
-    """``run.json``, or None when the directory has none (results written by other tools)."""
+    """``run.json``, or None when the directory has none (results written by other tools).
+
+    Read with the input limits (a regular file, within the size limit and nesting depth); a
+    record that does not validate is a UserError per problem: ``run.json:LINE: field: message``.
+    """
     path = Path(run_dir) / RUN_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
-    try:
-        return RunRecord.model_validate_json(path.read_bytes())
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise UserError(f"{path}: not a valid run record: {first}") from exc
+    return read_model_file(path, RunRecord, str(path), what="run record")
 
 
 def write_record(run_dir: Path, record: RunRecord) -> None:
@@ -221,48 +231,55 @@ def _results_path(path: Path) -> Path:
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` of every whole, non-blank line: the one truncation rule (a last
-    line without a newline is a write cut short, and is not read)."""
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.endswith(b"\n"):
-                return
-            if raw.strip():
-                yield lineno, raw
+    line without a newline is a write cut short, and is not read). Each line is within the
+    input limit on one line (``iter_lines``); the file may be larger."""
+    for lineno, raw in iter_lines(path, str(path)):
+        if not raw.endswith(b"\n"):
+            return
+        if raw.strip():
+            yield lineno, raw
 
 
-def _bad_line(path: Path, lineno: int, exc: Exception) -> UserError:
-    first = str(exc).splitlines()[0]
-    return UserError(f"{path}:{lineno}: not a valid result line: {first}")
+def _result(path: Path, lineno: int, raw: bytes, *, light: bool = False) -> CaseResult:
+    """One journal line as a :class:`CaseResult`: invalid JSON, nesting deeper than the input
+    limit or a failed validation is a UserError ``results.jsonl:LINE: field: message``.
+    ``light``: ``messages`` and ``trace`` are dropped before the depth check and validation."""
+    display = str(path)
+    what = "result line"
+    if not light:
+        data = parse_json(raw, display, lineno, what=what)
+    else:
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            data = parse_json(raw, display, lineno, what=what)  # raises, naming the line
+        if isinstance(data, dict):
+            for key in _HEAVY:
+                data.pop(key, None)
+        deep = too_deep(data, raw)
+        if deep is not None:
+            raise UserError(f"{too_deep_message(display, lineno, deep)} (not a valid {what})")
+    return validated(CaseResult, data, display=display, locator=lineno, what=what)
 
 
 def iter_results(path: Path) -> Iterator[CaseResult]:
     """Read results one at a time (streaming: never holds the whole file). ``path`` is the run
     directory or its results file."""
     path = _results_path(path)
-    if not path.exists():
+    if not os.path.lexists(path):
         raise UserError(f"{path}: no such results file")
     for lineno, raw in _lines(path):
-        try:
-            yield CaseResult.model_validate(orjson.loads(raw))
-        except (orjson.JSONDecodeError, ValueError) as exc:
-            raise _bad_line(path, lineno, exc) from exc
+        yield _result(path, lineno, raw)
 
 
 def iter_light_results(path: Path) -> Iterator[CaseResult]:
     """Like :func:`iter_results`, with ``messages`` and ``trace`` left empty (metrics and
     reports never read them; they are dropped before validation)."""
     path = _results_path(path)
-    if not path.exists():
+    if not os.path.lexists(path):
         raise UserError(f"{path}: no such results file")
     for lineno, raw in _lines(path):
-        try:
-            data = orjson.loads(raw)
-            if isinstance(data, dict):
-                for key in _HEAVY:
-                    data.pop(key, None)
-            yield CaseResult.model_validate(data)
-        except (orjson.JSONDecodeError, ValueError) as exc:
-            raise _bad_line(path, lineno, exc) from exc
+        yield _result(path, lineno, raw, light=True)
 
 
 @dataclass(kw_only=True)
@@ -275,6 +292,20 @@ class Finished:
     errors: int = 0
 
 
+def result_pair(path: Path, lineno: int, data: object) -> tuple[str, int]:
+    """The ``(case id, trial)`` of a parsed journal line, read without validating the rest;
+    a line without them is a UserError ``results.jsonl:LINE: field: message``."""
+    where = f"{path}:{lineno}"
+    if not isinstance(data, dict):
+        raise UserError(f"{where}: expected a result object, got {kind_of(data)}")
+    case_id, trial = data.get("case_id"), data.get("trial", 0)
+    if not isinstance(case_id, str | int) or isinstance(case_id, bool):
+        raise UserError(f"{where}: case_id: expected a string, got {kind_of(case_id)}")
+    if not isinstance(trial, int) or isinstance(trial, bool):
+        raise UserError(f"{where}: trial: expected an integer, got {kind_of(trial)}")
+    return str(case_id), trial
+
+
 def scan_finished(run_dir: Path) -> Finished:
     """Read the journal's finished pairs and cut off a truncated last line (a kill mid-write).
 
@@ -283,21 +314,18 @@ def scan_finished(run_dir: Path) -> Finished:
     """
     path = run_dir / RESULTS_FILE
     out = Finished()
-    if not path.exists():
+    if not os.path.lexists(path):
         return out
     good_end = 0
-    with open(path, "rb") as fh:
-        for raw in fh:
-            if not raw.endswith(b"\n"):
-                break
-            good_end += len(raw)
-    for lineno, raw in _lines(path):
-        try:
-            data = orjson.loads(raw)
-            pair = (str(data["case_id"]), int(data.get("trial", 0)))
-            status = data.get("status")
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise UserError(f"{path}:{lineno}: not a valid result line ({exc})") from exc
+    for lineno, raw in iter_lines(path, str(path)):
+        if not raw.endswith(b"\n"):
+            break
+        good_end += len(raw)
+        if not raw.strip():
+            continue
+        data = parse_json(raw, str(path), lineno, what="result line")
+        pair = result_pair(path, lineno, data)
+        status = data.get("status")
         if pair not in out.pairs:
             out.pairs.add(pair)
             if status == "passed":

@@ -29,13 +29,16 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
+from ..files import parse_json
 from ..schema import RunRecord
 from ._rundir import (
     RESULTS_FILE,
+    RUN_FILE,
     ResultsWriter,
     _lines,
     load_record,
     read_record,
+    result_pair,
     run_dir_lock,
     write_record,
 )
@@ -131,11 +134,10 @@ def _line_digest(raw: bytes) -> int:
 
 
 def _parse(path: Path, lineno: int, raw: bytes) -> tuple[str, int, dict[str, object]]:
-    try:
-        data = orjson.loads(raw)
-        return str(data["case_id"]), int(data.get("trial", 0)), data
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise UserError(f"{path}:{lineno}: not a valid result line ({exc})") from exc
+    """A journal line's pair and data (read with the input limits: depth, one line's size)."""
+    data = parse_json(raw, str(path), lineno, what="result line")
+    case_id, trial = result_pair(path, lineno, data)
+    return case_id, trial, data
 
 
 def _verdict(data: dict[str, object]) -> bytes:
@@ -167,15 +169,18 @@ def _check_same(dirs: Sequence[Path], records: Sequence[RunRecord]) -> int | Non
     for d, rec in zip(dirs[1:], records[1:], strict=True):
         for field, what in _SAME:
             mine, theirs = getattr(rec, field), getattr(first, field)
-            if mine != theirs:
+            if mine != theirs:  # named by the record that differs (line 1: the file)
                 raise UserError(
-                    f"merge: {d} and {d0} are runs of different {what}s ({field} {mine} vs "
-                    f"{theirs}); only shards of one run can be merged"
+                    f"{d / RUN_FILE}:1: {field}: merge: {d} and {d0} are runs of different "
+                    f"{what}s ({field} {mine} vs {theirs}); only shards of one run can be merged"
                 )
     counts = {Shard.parse(r.shard).count for r in records if r.shard}
     if len(counts) > 1:
+        odd = next(
+            d for d, r in zip(dirs, records, strict=True) if r.shard and r.shard != first.shard
+        )
         raise UserError(
-            "merge: the runs split the suite differently (--shard i/"
+            f"{odd / RUN_FILE}:1: shard: merge: the runs split the suite differently (--shard i/"
             + " vs i/".join(map(str, sorted(counts)))
             + "); only shards of one split can be merged"
         )

@@ -14,6 +14,7 @@ members is ``metrics.compare_matrix``.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ from pydantic import Field
 
 from .._secrets import register_env, scrub
 from ..errors import AgentGaugeError, RunInterrupted, SuiteCodeRefused, UserError
+from ..files import read_bytes, read_model_file
 from ..io import RUN_FILE, Shard, load_record, write_json_atomic
 from ..schema import JsonValue, MatrixEntry, Model, Suite, agent_label, valid_label
 from ._config import RunConfig, RunOutcome, options_config
@@ -230,20 +232,18 @@ class MatrixOutcome:
 
 
 def is_matrix_dir(path: Path | str) -> bool:
-    """Whether ``path`` is a matrix folder (it holds ``matrix.json``)."""
-    return (Path(path) / MATRIX_FILE).is_file()
+    """Whether ``path`` is a matrix folder (it holds ``matrix.json``, whatever kind of file:
+    :func:`read_manifest` refuses one that is not a regular file)."""
+    return os.path.lexists(Path(path) / MATRIX_FILE)
 
 
 def read_manifest(out_dir: Path | str) -> MatrixManifest:
-    """``OUT/matrix.json``; a missing or invalid one is a UserError."""
+    """``OUT/matrix.json``, read with the input limits; a missing one is a UserError, an
+    invalid one a UserError per problem (``matrix.json:LINE: field: message``)."""
     path = Path(out_dir) / MATRIX_FILE
-    try:
-        return MatrixManifest.model_validate_json(path.read_bytes())
-    except FileNotFoundError:
-        raise UserError(f"{out_dir}: not a matrix folder (no {MATRIX_FILE})") from None
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        raise UserError(f"{path}: not a valid matrix manifest: {first}") from None
+    if not os.path.lexists(path):
+        raise UserError(f"{out_dir}: not a matrix folder (no {MATRIX_FILE})")
+    return read_model_file(path, MatrixManifest, str(path), what="matrix manifest")
 
 
 def _write_manifest(out_dir: Path, manifest: MatrixManifest) -> None:
@@ -291,10 +291,10 @@ def suite_members(path: Path | str) -> list[MatrixMember] | None:
 
     file = find_suite_file(Path(path))
     try:
-        if file is None or b"matrix" not in file.read_bytes():
+        if file is None or b"matrix" not in read_bytes(file, str(file)):
             return None
-    except OSError:
-        return None  # the run itself reports the unreadable file
+    except UserError:
+        return None  # the run itself reports the unreadable file (special, too big ...)
     suite = _read_suite(Path(path))
     return _suite_members(suite) if suite.matrix is not None else None
 

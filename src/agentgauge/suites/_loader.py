@@ -127,10 +127,11 @@ class _Problems:
 
 
 def find_suite_file(path: Path) -> Path | None:
-    """The suite file ``path`` names: itself, or the suite file of the folder ``path``."""
+    """The suite file ``path`` names: itself (any kind of file: reading it refuses a device
+    or FIFO with its reason), or the suite file of the folder ``path``."""
     if path.is_dir():
         return next((path / n for n in SUITE_FILE_NAMES if (path / n).is_file()), None)
-    return path if path.is_file() else None
+    return path if path.exists() or path.is_symlink() else None
 
 
 def _suite_file(path: Path) -> Path:
