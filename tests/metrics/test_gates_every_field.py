@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 from agentgauge.metrics import GateReport, compare, evaluate_gates, summarize_results
-from agentgauge.schema import CaseResult, Gates, Labels, Score, ScorerGate
+from agentgauge.schema import CaseResult, Gates, Labels, Score, ScorerGate, WorldRecord
 
 Results = list[CaseResult]
 
@@ -49,6 +49,7 @@ def _good() -> Results:
             ],
             labels=Labels(route="kb", skill="faq", intents=["refund"]),
             predicted_labels=Labels(route="kb", skill="faq", intents=["refund"]),
+            world=WorldRecord(goal_met=True),
         )
         for i in range(4)
     ]
@@ -74,6 +75,7 @@ def _bad() -> Results:
             ],
             labels=Labels(route="kb", skill="faq", intents=["refund"]),
             predicted_labels=Labels(route="skill", skill="booking", intents=["cancel"]),
+            world=WorldRecord(goal_met=False),
         )
         for i in range(4)
     ]
@@ -99,6 +101,7 @@ CHECKS: dict[str, dict[str, Any]] = {
     "min_argument_accuracy": {"min_argument_accuracy": 0.9},
     "min_behavior_accuracy": {"min_behavior_accuracy": 0.9},
     "min_task_completion": {"min_task_completion": 0.9},
+    "min_goal_completion": {"min_goal_completion": 0.9},
     "min_intent_accuracy": {"min_intent_accuracy": 0.9},
     "min_routing_accuracy": {"min_routing_accuracy": 0.9},
     "min_skill_accuracy": {"min_skill_accuracy": 0.9},

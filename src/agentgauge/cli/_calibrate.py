@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 import orjson
 
+from ._options import progress_factory, progress_options
+
 
 def _fmt(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.3f}"
@@ -54,6 +56,7 @@ def _fmt(x: float | None) -> str:
     type=click.FloatRange(-1, 1),
     help="Warn for each task whose kappa is below this.",
 )
+@progress_options
 def command(
     labels_path: Path,
     spec: str,
@@ -64,13 +67,16 @@ def command(
     as_json: bool,
     min_kappa: float,
     suite_path: Path | None,
+    progress: bool | None,
+    quiet: bool,
 ) -> None:
     from ..judges import JudgeConfig, calibrate_file
 
     config = JudgeConfig(
         spec=spec, samples=samples, cache=not no_cache, templates_dir=templates_dir
     )
-    report = calibrate_file(labels_path, config, tasks=tasks, suite=suite_path)
+    shown = progress_factory(progress, quiet, label="calibrating", unit="examples")
+    report = calibrate_file(labels_path, config, tasks=tasks, suite=suite_path, progress=shown)
     warnings = report.low_agreement(min_kappa)
     if as_json:
         data = {**report.to_json(), "min_kappa": min_kappa, "warnings": warnings}

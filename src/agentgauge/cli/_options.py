@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-__all__ = ["allow_suite_code_option", "gates_option", "text_or_json_option"]
+if TYPE_CHECKING:
+    from ..judges import ProgressFactory
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = [
+    "allow_suite_code_option",
+    "gates_option",
+    "judge_option",
+    "progress_factory",
+    "progress_options",
+    "text_or_json_option",
+]
 
 #: ``--gates FILE``: gate thresholds from a YAML file instead of the suite's ``gates:``
 gates_option = click.option(
@@ -39,3 +54,42 @@ allow_suite_code_option = click.option(
     help="Let the suite run Python files of its own folder (function: fakes, a python: agent "
     "or judge it names); see 'Code a suite can run' in docs/suite-format.md.",
 )
+
+#: ``--judge SPEC``: the judge of the suite's judge scorers, for ``run`` and ``score`` (stored as
+#: ``judge``; recorded in run.json)
+judge_option = click.option(
+    "--judge",
+    envvar="AGENTGAUGE_JUDGE",
+    help="Judge spec for the suite's judge scorers (default: the suite's defaults.judge); "
+    "with no scorers: section, turns on the semantic-equivalence fallback. Recorded in run.json.",
+)
+
+
+def progress_options(f: F) -> F:
+    """``--progress/--no-progress`` (stored as ``progress``) and ``-q/--quiet`` (``quiet``), for
+    the commands whose judge calls take a while (``calibrate``, ``compare --judge``)."""
+    f = click.option("--quiet", "-q", is_flag=True, help="No progress display (as --no-progress).")(
+        f
+    )
+    return click.option(
+        "--progress/--no-progress",
+        default=None,
+        help="Progress on stderr (default: only on a terminal; --progress off a terminal prints "
+        "a line every 10 s).",
+    )(f)
+
+
+def progress_factory(
+    progress: bool | None, quiet: bool, *, label: str, unit: str
+) -> ProgressFactory | None:
+    """The progress display of ``run`` (a bar on a terminal, plain lines otherwise) for a judge
+    job, or None: ``--quiet`` / ``--no-progress``, or by default when stderr is no terminal."""
+    enabled = progress if progress is not None else sys.stderr.isatty()
+    if quiet or not enabled:
+        return None
+    from ..runner import ProgressReporter
+
+    def start(total: int) -> ProgressReporter:
+        return ProgressReporter(total, enabled=True, stream=sys.stderr, label=label, unit=unit)
+
+    return start

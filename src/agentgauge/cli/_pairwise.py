@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ._options import progress_factory, progress_options
+
 if TYPE_CHECKING:
     from ..judges import PairwiseComparison
 
@@ -48,6 +50,7 @@ def judge_options(fn: F) -> F:
         click.option(
             "--no-judge-cache", is_flag=True, help="Do not read or write the judge cache."
         ),
+        progress_options,
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -63,6 +66,8 @@ def judge_runs(
     judge_limit: int,
     judge_markdown: Path | None,
     no_judge_cache: bool,
+    progress: bool | None = None,
+    quiet: bool = False,
 ) -> PairwiseComparison | None:
     """The pairwise comparison when ``--judge`` is given (None otherwise)."""
     if judge_spec is None:
@@ -78,7 +83,8 @@ def judge_runs(
         scope="changed" if judge_cases == "changed" else "all",
         limit=judge_limit,
     )
-    result = compare_pairwise(base_run, new_run, config)
+    shown = progress_factory(progress, quiet, label="judging", unit="cases")
+    result = compare_pairwise(base_run, new_run, config, progress=shown)
     if judge_markdown is not None:
         from ..report import pairwise_markdown
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ._history import history_options, judge_samples_option
-from ._options import allow_suite_code_option
+from ._options import allow_suite_code_option, judge_option
 
 if TYPE_CHECKING:
     from ..runner import RunConfig, RunOutcome
@@ -119,12 +119,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     "Given more than once, every agent runs over the suite (OUT/<label>/ each) and they are "
     "compared; LABEL=SPEC names one (docs/running.md, 'Many agents in one run').",
 )
-@click.option(
-    "--judge",
-    envvar="AGENTGAUGE_JUDGE",
-    help="Judge spec for the suite's judge scorers (default: the suite's defaults.judge); "
-    "with no scorers: section, turns on the semantic-equivalence fallback.",
-)
+@judge_option
 @click.option(
     "-o",
     "--output",

@@ -2,7 +2,7 @@
 
 ::
 
-    agentgauge score SUITE --responses FILE -o RUN_DIR [--mode default|bfcl]
+    agentgauge score SUITE --responses FILE -o RUN_DIR [--mode default|bfcl] [--judge SPEC]
 
 The work is done by :func:`agentgauge.runner.score_responses` (scored as ``run`` scores, with
 the suite's ``scorers:``); the command parses flags, writes the summary and prints.
@@ -19,7 +19,7 @@ import click
 from ..io import load_suite_any
 from ..runner import RunConfig, ScoreOutcome, score_responses
 from ._history import history_options, judge_samples_option
-from ._options import allow_suite_code_option
+from ._options import allow_suite_code_option, judge_option
 
 __all__ = ["command"]
 
@@ -85,6 +85,7 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     help="Leave out cases with no response (default: record them as errors).",
 )
 @allow_suite_code_option
+@judge_option
 @judge_samples_option
 @history_options
 def command(
@@ -95,6 +96,7 @@ def command(
     overwrite: bool,
     skip_missing: bool,
     allow_suite_code: bool,
+    judge: str | None,
     judge_samples: int | None,
     history: Path | None,
     no_history: bool,
@@ -127,6 +129,7 @@ def command(
         run_config=RunConfig(
             suite_path=str(suite.resolve()),
             allow_suite_code=allow_suite_code or None,
+            judge=judge or None,
             judge_samples=judge_samples,
         ),
     )

@@ -13,6 +13,7 @@ recorded in ``run.json``. The ``mcp`` package is imported only here, and only wh
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shlex
 import tempfile
@@ -27,6 +28,7 @@ import orjson
 
 from ..errors import MissingExtraError, UserError
 from ..schema import JsonValue, McpSource, ToolSpec
+from ._mcp_stdio import McpWatch, quiet_sdk_logs, stdio_transport
 
 __all__ = [
     "McpCallResult",
@@ -130,26 +132,45 @@ def _text_of(result: Any) -> tuple[str, JsonValue]:
 class McpConnection:
     """An open session with one MCP server: its tools (listed once) and real calls."""
 
-    def __init__(self, source: McpSource, client: Any, tools: list[ToolSpec], load: McpLoad):
+    def __init__(
+        self,
+        source: McpSource,
+        client: Any,
+        tools: list[ToolSpec],
+        load: McpLoad,
+        watch: McpWatch | None = None,
+    ) -> None:
         self.source = source
         self._client = client
         self.tools = tools
         self.load = load
         self.names = frozenset(t.name for t in tools)
+        self._watch = watch or McpWatch()
 
     async def call(
         self, name: str, arguments: dict[str, JsonValue], timeout_s: float
     ) -> McpCallResult:
-        """Send one tool call to the server. A tool error, a protocol error or a dropped
-        connection is an error result the agent sees, never an exception."""
+        """Send one tool call to the server. A tool error, a protocol error, a line that is not
+        JSON-RPC while it runs or a dropped connection is an error result the agent sees,
+        never an exception."""
         where = f"MCP server {self.source.target}"
-        try:
-            with anyio.fail_after(timeout_s):
-                result = await self._client.call_tool(name, dict(arguments))
-        except TimeoutError:
-            return _error_result(f"tool '{name}' timed out after {timeout_s:g}s ({where})")
-        except Exception as exc:
-            return _error_result(f"{where}: tool '{name}' failed: {type(exc).__name__}: {exc}")
+        faults = self._watch.count
+        with anyio.CancelScope() as scope:
+            stop_listening = self._watch.listen(scope.cancel)
+            try:
+                with anyio.fail_after(timeout_s):
+                    result = await self._client.call_tool(name, dict(arguments))
+            except TimeoutError:
+                return _error_result(f"tool '{name}' timed out after {timeout_s:g}s ({where})")
+            except Exception as exc:
+                detail = " ".join(str(exc).split())[:300]
+                return _error_result(
+                    f"{where}: tool '{name}' failed: {type(exc).__name__}: {detail}"
+                )
+            finally:
+                stop_listening()
+        if scope.cancelled_caught or self._watch.count != faults:
+            return _error_result(f"{where}: tool '{name}': the server {self._watch.last}")
         text, value = _text_of(result)
         if getattr(result, "is_error", False):
             return _error_result(text or f"tool '{name}' reported an error")
@@ -162,18 +183,31 @@ def _error_result(msg: str) -> McpCallResult:
     )
 
 
-def _server_arg(source: McpSource, root: Path, errlog: TextIO | None) -> Any:
-    mcp = _sdk()
-    if source.url is not None:
-        return source.url
-    assert source.command is not None
-    from mcp.client.stdio import stdio_client
+def _transport(
+    source: McpSource, root: Path, errlog: TextIO | None, watch: McpWatch, stack: Any
+) -> Any:
+    """What ``mcp.Client`` connects through: our stdio transport for a command, the SDK's
+    streamable-HTTP client (its httpx2 client given the reply cap) for a URL."""
+    from ..providers import cap_httpx_client, max_response_bytes
 
-    command, *args = source.command
-    env = dict(os.environ) | source.env
-    params = mcp.StdioServerParameters(command=command, args=args, env=env, cwd=str(root))
-    # the server's own log goes to a file: its last line explains a server that failed to start
-    return stdio_client(params, errlog=errlog) if errlog is not None else params
+    if source.url is not None:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        http = stack.push_async_callback  # the SDK leaves a client it was given open
+        client = cap_httpx_client(create_mcp_http_client())
+        http(client.aclose)
+        return streamable_http_client(source.url, http_client=client)
+    assert source.command is not None
+    assert errlog is not None
+    return stdio_transport(
+        list(source.command),
+        env=dict(os.environ) | source.env,
+        cwd=root,
+        errlog=errlog,
+        watch=watch,
+        max_line=max_response_bytes(),
+    )
 
 
 def _last_line(errlog: TextIO | None) -> str:
@@ -199,6 +233,44 @@ def _failure(source: McpSource, exc: BaseException, where: str) -> str:
     )
 
 
+def _open_error(
+    source: McpSource, where: str, watch: McpWatch, exc: BaseException | None, errlog: TextIO | None
+) -> UserError:
+    """The one line for a server that could not be started, reached or listed."""
+    detail = _last_line(errlog)
+    if watch.fault is not None:
+        return UserError(f"{where}: the MCP server '{source.target}' {watch.fault}{detail}")
+    if exc is None or isinstance(exc, TimeoutError):
+        return UserError(
+            f"{where}: the MCP server '{source.target}' did not list its tools "
+            f"within {source.timeout_s:g}s{detail}"
+        )
+    return UserError(_failure(source, exc, where) + detail)
+
+
+async def _list_tools(client: Any) -> list[Any]:
+    listed = await client.list_tools()
+    raw = list(listed.tools)
+    while listed.next_cursor:
+        listed = await client.list_tools(cursor=listed.next_cursor)
+        raw.extend(listed.tools)
+    return raw
+
+
+def _chosen(source: McpSource, raw: list[Any], where: str) -> list[ToolSpec]:
+    tools = [_tool_spec(t) for t in raw]
+    if not source.tools:
+        return tools
+    by_name = {t.name: t for t in tools}
+    missing = [n for n in source.tools if n not in by_name]
+    if missing:
+        raise UserError(
+            f"{where}: the MCP server '{source.target}' has no tool "
+            f"{', '.join(repr(m) for m in missing)} (it has: {', '.join(sorted(by_name))})"
+        )
+    return [by_name[n] for n in source.tools]
+
+
 @contextlib.asynccontextmanager
 async def open_mcp(
     source: McpSource, root: Path | str = ".", *, where: str = "tools_from.mcp"
@@ -208,66 +280,48 @@ async def open_mcp(
     ``root`` is the folder a ``command`` runs in (the suite's). This does not check the suite
     code policy: the caller does (a suite's ``command`` needs the user's opt-in). Raises a
     one-line UserError when the server cannot be started, reached or listed in
-    ``source.timeout_s``, or lacks a tool ``source.tools`` names; ``where`` starts it.
+    ``source.timeout_s`` (one deadline for the start, the handshake and the listing), writes
+    something that is not JSON-RPC, or lacks a tool ``source.tools`` names; ``where`` starts it.
     """
     mcp = _sdk()
-    transport = "stdio" if source.command is not None else "streamable-http"
     t0 = time.perf_counter()
-    stack = contextlib.AsyncExitStack()
-    errlog: TextIO | None = None
-    if source.command is not None:
-        errlog = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))  # noqa: SIM115
-    try:
-        # the session's task groups must not sit inside a cancel scope we leave early: the
-        # handshake is bounded by the SDK's read timeout, the listing by our own
-        client = await stack.enter_async_context(
-            mcp.Client(
-                _server_arg(source, Path(root), errlog), read_timeout_seconds=source.timeout_s
-            )
-        )
-        with anyio.fail_after(source.timeout_s):
-            listed = await client.list_tools()
-            raw = list(listed.tools)
-            while listed.next_cursor:
-                listed = await client.list_tools(cursor=listed.next_cursor)
-                raw.extend(listed.tools)
-    except MissingExtraError:
-        await stack.aclose()
-        raise
-    except BaseException as exc:
-        detail = _last_line(errlog)
-        with contextlib.suppress(BaseException):
-            await stack.aclose()
-        if isinstance(exc, anyio.get_cancelled_exc_class()) or not isinstance(exc, Exception):
-            raise
-        if isinstance(exc, TimeoutError):
-            raise UserError(
-                f"{where}: the MCP server '{source.target}' did not list its tools "
-                f"within {source.timeout_s:g}s{detail}"
-            ) from None
-        raise UserError(_failure(source, exc, where) + detail) from None
-    try:
-        tools = [_tool_spec(t) for t in raw]
-        if source.tools:
-            by_name = {t.name: t for t in tools}
-            missing = [n for n in source.tools if n not in by_name]
-            if missing:
-                raise UserError(
-                    f"{where}: the MCP server '{source.target}' has no tool "
-                    f"{', '.join(repr(m) for m in missing)} (it has: {', '.join(sorted(by_name))})"
-                )
-            tools = [by_name[n] for n in source.tools]
-        load = McpLoad(
-            target=source.target,
-            transport=transport,
-            ok=True,
-            latency_ms=(time.perf_counter() - t0) * 1000.0,
-            tool_count=len(tools),
-        )
-        yield McpConnection(source, client, tools, load)
-    finally:
-        with contextlib.suppress(Exception):
-            await stack.aclose()
+    watch = McpWatch()
+    opened = False
+    failure: BaseException | None = None
+    async with contextlib.AsyncExitStack() as resources:
+        resources.enter_context(quiet_sdk_logs(watch))
+        errlog: TextIO | None = None
+        if source.command is not None:
+            errlog = resources.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))  # noqa: SIM115
+        server = _transport(source, Path(root), errlog, watch, resources)
+        with anyio.CancelScope(deadline=anyio.current_time() + source.timeout_s) as scope:
+            stop_listening = watch.listen(scope.cancel)  # a fault ends the opening at once
+            try:
+                async with mcp.Client(
+                    server, read_timeout_seconds=source.timeout_s, message_handler=watch.on_message
+                ) as client:
+                    tools = _chosen(source, await _list_tools(client), where)
+                    stop_listening()
+                    scope.deadline = math.inf  # the session lives on for the run
+                    load = McpLoad(
+                        target=source.target,
+                        transport="stdio" if source.command is not None else "streamable-http",
+                        ok=True,
+                        latency_ms=(time.perf_counter() - t0) * 1000.0,
+                        tool_count=len(tools),
+                    )
+                    opened = True
+                    yield McpConnection(source, client, tools, load, watch)
+            except (MissingExtraError, UserError):
+                raise
+            except Exception as exc:
+                if opened:
+                    raise
+                failure = exc
+            finally:
+                stop_listening()
+        if not opened:
+            raise _open_error(source, where, watch, failure, errlog)
 
 
 def list_mcp_tools(

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         compare_pairwise,
         compare_runs_pairwise,
     )
+    from ._progress import JudgeProgress, ProgressFactory
     from ._registry import SCORERS, build_scorers, default_judge_scorers, scorers_for_suite
     from ._rubric import SuiteRubricScorer
     from ._rulejudge import RuleJudge
@@ -105,6 +106,8 @@ _EXPORTS: dict[str, str] = {
     "PairwiseConfig": "._pairwise",
     "compare_pairwise": "._pairwise",
     "compare_runs_pairwise": "._pairwise",
+    "JudgeProgress": "._progress",
+    "ProgressFactory": "._progress",
     "SCORERS": "._registry",
     "build_scorers": "._registry",
     "default_judge_scorers": "._registry",
@@ -144,6 +147,7 @@ __all__ = [
     "Judge",
     "JudgeConfig",
     "JudgeError",
+    "JudgeProgress",
     "JudgeResult",
     "JudgeScorer",
     "JudgeTask",
@@ -152,6 +156,7 @@ __all__ = [
     "PairwiseCase",
     "PairwiseComparison",
     "PairwiseConfig",
+    "ProgressFactory",
     "PythonScorer",
     "RubricScorer",
     "RuleJudge",

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import JudgeError, UserError
 from ._judge import Judge, JudgeConfig, JudgeResult
+from ._progress import JudgeProgress, ProgressFactory
 from ._tasks import JudgeTask, get_task
 from ._templates import Template
 
@@ -280,15 +281,31 @@ async def calibrate(
     *,
     tasks: Sequence[str] = (),
     rubrics: Mapping[str, CalibrationTask] | None = None,
+    progress: ProgressFactory | None = None,
 ) -> CalibrationReport:
     """Run the judge on every example (of ``tasks``, if given) and measure agreement.
-    ``rubrics`` (:func:`suite_rubrics`) answer the ``rubric:NAME`` examples."""
+    ``rubrics`` (:func:`suite_rubrics`) answer the ``rubric:NAME`` examples; ``progress`` is
+    told how many examples will be judged and each one judged."""
+    chosen = [(i, ex) for i, ex in enumerate(examples) if not tasks or ex.task in tasks]
+    shown = progress(len(chosen)) if progress is not None else None
+    try:
+        return await _calibrate(judge, chosen, tasks, rubrics, shown)
+    finally:
+        if shown is not None:
+            shown.close()
+
+
+async def _calibrate(
+    judge: Judge,
+    chosen: Sequence[tuple[int, LabelledExample]],
+    tasks: Sequence[str],
+    rubrics: Mapping[str, CalibrationTask] | None,
+    progress: JudgeProgress | None,
+) -> CalibrationReport:
     by_task: dict[str, list[tuple[str, str]]] = {}
     errors: dict[str, list[str]] = {}
     differ: dict[str, list[str]] = {}
-    for i, ex in enumerate(examples):
-        if tasks and ex.task not in tasks:
-            continue
+    for i, ex in chosen:
         by_task.setdefault(ex.task, [])
         errors.setdefault(ex.task, [])
         differ.setdefault(ex.task, [])
@@ -302,7 +319,11 @@ async def calibrate(
                 )
         except JudgeError as exc:
             errors[ex.task].append(f"{ex.id or i}: {exc}")
+            if progress is not None:
+                progress.advance("error")
             continue
+        if progress is not None:
+            progress.advance("ok")
         pair = (str(ex.label), _judge_label(result))
         by_task[ex.task].append(pair)
         if pair[0] != pair[1]:
@@ -332,10 +353,11 @@ def calibrate_file(
     *,
     tasks: Sequence[str] = (),
     suite: Path | None = None,
+    progress: ProgressFactory | None = None,
 ) -> CalibrationReport:
     """Build the judge of ``config``, run it on the labelled examples in ``labels_path`` (JSONL)
     and measure agreement (what ``agentgauge calibrate`` calls). ``suite``: the suite whose
-    rubrics the ``rubric:NAME`` lines name."""
+    rubrics the ``rubric:NAME`` lines name; ``progress``: as :func:`calibrate`."""
     import anyio
 
     judge = Judge.from_config(config)
@@ -344,7 +366,7 @@ def calibrate_file(
 
     async def measure() -> CalibrationReport:
         try:
-            return await calibrate(judge, examples, tasks=tasks, rubrics=rubrics)
+            return await calibrate(judge, examples, tasks=tasks, rubrics=rubrics, progress=progress)
         finally:
             await judge.aclose()
 

@@ -30,6 +30,7 @@ from ..io import iter_light_results, iter_results
 from ..schema import CaseResult, Model
 from ..scoring import tool_results_text
 from ._judge import Judge, JudgeConfig
+from ._progress import ProgressFactory
 
 Scope = Literal["all", "changed"]
 #: what the judge's two answers mean for the new run against the base run
@@ -301,9 +302,14 @@ def summarize_pairs(
 
 
 async def compare_runs_pairwise(
-    judge: Judge, base_run: Path, new_run: Path, config: PairwiseConfig
+    judge: Judge,
+    base_run: Path,
+    new_run: Path,
+    config: PairwiseConfig,
+    progress: ProgressFactory | None = None,
 ) -> PairwiseComparison:
-    """Judge the new run's replies against the base run's (see the module docstring)."""
+    """Judge the new run's replies against the base run's (see the module docstring);
+    ``progress`` is told how many cases will be judged and each one judged."""
     import anyio
 
     base_v, new_v = _verdicts(Path(base_run)), _verdicts(Path(new_run))
@@ -312,14 +318,21 @@ async def compare_runs_pairwise(
     new = _sides(Path(new_run), set(ids), new_v)
     found: dict[str, PairwiseCase] = {}
     limiter = anyio.CapacityLimiter(config.concurrency)
+    shown = progress(len(ids)) if progress is not None else None
 
     async def one(cid: str) -> None:
         async with limiter:
             found[cid] = await judge_pair(judge, cid, base[cid], new[cid])
+        if shown is not None:
+            shown.advance("error" if found[cid].error else "ok")
 
-    async with anyio.create_task_group() as tg:
-        for cid in ids:
-            tg.start_soon(one, cid)
+    try:
+        async with anyio.create_task_group() as tg:
+            for cid in ids:
+                tg.start_soon(one, cid)
+    finally:
+        if shown is not None:
+            shown.close()
     result = summarize_pairs(
         [found[c] for c in ids],
         judge=judge.name,
@@ -338,8 +351,14 @@ async def compare_runs_pairwise(
     )
 
 
-def compare_pairwise(base_run: Path, new_run: Path, config: PairwiseConfig) -> PairwiseComparison:
-    """Build the judge of ``config`` and judge the two runs (what ``compare --judge`` calls)."""
+def compare_pairwise(
+    base_run: Path,
+    new_run: Path,
+    config: PairwiseConfig,
+    progress: ProgressFactory | None = None,
+) -> PairwiseComparison:
+    """Build the judge of ``config`` and judge the two runs (what ``compare --judge`` calls);
+    ``progress``: as :func:`compare_runs_pairwise`."""
     import anyio
 
     for run in (base_run, new_run):
@@ -349,7 +368,7 @@ def compare_pairwise(base_run: Path, new_run: Path, config: PairwiseConfig) -> P
 
     async def measure() -> PairwiseComparison:
         try:
-            return await compare_runs_pairwise(judge, base_run, new_run, config)
+            return await compare_runs_pairwise(judge, base_run, new_run, config, progress)
         finally:
             await judge.aclose()
 

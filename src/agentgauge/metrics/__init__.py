@@ -47,10 +47,13 @@ from ._model import (
     Rate,
     RedteamFamily,
     RedteamStats,
+    ScorerStats,
     Slice,
     Summary,
     ToolSelection,
     Trials,
+    mean_on_scale,
+    scorer_scale,
 )
 from ._summarize import summarize_results
 from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
@@ -90,6 +93,7 @@ __all__ = [
     "RedteamStats",
     "SampleSize",
     "ScenarioStats",
+    "ScorerStats",
     "Slice",
     "Summary",
     "ToolSelection",
@@ -106,6 +110,7 @@ __all__ = [
     "history_path",
     "import_legacy",
     "load_gates_file",
+    "mean_on_scale",
     "metric_trend",
     "quantile_interval",
     "read_history",
@@ -113,6 +118,7 @@ __all__ = [
     "record_run",
     "resolve_gates",
     "resolve_metric",
+    "scorer_scale",
     "sparkline",
     "summarize",
     "summarize_results",

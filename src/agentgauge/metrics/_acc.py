@@ -147,14 +147,18 @@ class SliceAcc:
     passed: int = 0
     score_sum: float = 0.0
     latency: LatencyAcc = field(default_factory=LatencyAcc)
+    #: scored results that check the world's state: whether they reached the goal
+    goal: RateAcc = field(default_factory=RateAcc)
 
-    def add(self, status: str, score: float, latency_ms: float) -> None:
+    def add(self, status: str, score: float, latency_ms: float, goal: bool | None = None) -> None:
         self.results += 1
         if status == "error":
             self.errors += 1
         else:
             self.passed += status == "passed"
             self.score_sum += score
+            if goal is not None:
+                self.goal.add(goal)
         if latency_ms > 0:
             self.latency.add(latency_ms)
 
@@ -166,6 +170,7 @@ class SliceAcc:
             error_rate=RateAcc(self.errors, self.results).build(confidence),
             mean_score=self.score_sum / scored if scored else None,
             latency=self.latency.build(),
+            goal_completion=self.goal.build(confidence),
         )
 
 

@@ -119,6 +119,7 @@ _MIN_RATES = (
     ("min_argument_accuracy", "argument accuracy", "argument_accuracy"),
     ("min_behavior_accuracy", "behaviour accuracy", "behavior_accuracy"),
     ("min_task_completion", "task completion", "task_completion"),
+    ("min_goal_completion", "goal completion", "goal_completion"),
     ("min_intent_accuracy", "intent accuracy", "intent_accuracy"),
     ("min_routing_accuracy", "routing accuracy", "routing_accuracy"),
     ("min_skill_accuracy", "skill accuracy", "skill_accuracy"),

@@ -26,6 +26,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from ..errors import UserError
+from ..schema import RunRecord
 from ._model import Rate, Summary
 
 __all__ = [
@@ -33,8 +34,10 @@ __all__ = [
     "LEGACY_HISTORY",
     "SCORER_PREFIX",
     "HistoryEntry",
+    "agent_identity",
     "default_history_path",
     "entry_of",
+    "fully_replayed",
     "group_runs",
     "history_path",
     "import_legacy",
@@ -305,6 +308,44 @@ def _rate(out: HistoryEntry, name: str, rate: Rate | None) -> None:
         out.intervals[name] = (rate.low, rate.high)
 
 
+def agent_identity(spec: str, base: Path | None = None) -> str:
+    """``spec`` with the Python file it names made absolute (relative to ``base``, default the
+    current folder), so ``python:examples/a.py:agent`` run from the repository and
+    ``python:/abs/examples/a.py:agent`` are one agent in the history. Other specs as they are."""
+    from .._suite_code import code_prefix
+
+    prefix = code_prefix(spec)
+    if prefix is None:
+        return spec
+    target, sep, query = spec[len(prefix) :].partition("?")
+    where, colon, attr = target.rpartition(":")
+    if not colon or not where or not (where.endswith(".py") or "/" in where or "\\" in where):
+        return spec  # a module name (python:pkg.mod:fn)
+    path = Path(where).expanduser()
+    if not path.is_absolute():
+        path = (base or Path.cwd()) / path
+    try:
+        path = path.resolve()
+    except OSError:
+        return spec
+    return f"{prefix}{path}:{attr}{sep}{query}"
+
+
+def _agent_base(run: RunRecord) -> Path | None:
+    """The folder a run's relative agent path is relative to: the suite's for the suite's own
+    ``defaults.agent``, else the current one (the run is recorded where it was made)."""
+    if run.options.get("agent_source") != "suite" or not run.suite_path:
+        return None
+    suite = Path(run.suite_path)
+    return suite if suite.is_dir() else suite.parent
+
+
+def fully_replayed(summary: Summary) -> bool:
+    """Every result was copied from the cache (an earlier run's): no new measurement."""
+    results = summary.overall.results
+    return results > 0 and summary.replayed >= results
+
+
 def entry_of(run_dir: Path, summary: Summary) -> HistoryEntry | None:
     """The history row of a finished run (None: no ``run.json``, or a shard)."""
     run = summary.run
@@ -314,7 +355,7 @@ def entry_of(run_dir: Path, summary: Summary) -> HistoryEntry | None:
     entry = HistoryEntry(
         run_id=run.run_id,
         suite=run.suite,
-        agent=run.agent,
+        agent=agent_identity(run.agent, _agent_base(run)),
         git_commit=run.git_commit,
         git_dirty=run.git_dirty,
         started_at=run.started_at,
@@ -364,13 +405,19 @@ def _insert(conn: sqlite3.Connection, e: HistoryEntry, *, replace: bool) -> None
 
 
 def record_run(
-    run_dir: Path, summary: Summary | None = None, *, path: Path | str | None = None
+    run_dir: Path,
+    summary: Summary | None = None,
+    *,
+    path: Path | str | None = None,
+    notify: Callable[[str], None] = _notice,
 ) -> Path | None:
     """Add (or replace) this run's row, keyed by (suite, agent, run id); returns the file.
 
     The summary is computed when not given. Runs without ``run.json`` are not recorded, nor
-    shards (``run --shard``: part of a run; ``agentgauge merge`` records the whole). A file
-    that is not a history, or cannot be written, is a :class:`UserError`.
+    shards (``run --shard``: part of a run; ``agentgauge merge`` records the whole), nor a run
+    whose every result was replayed from the cache (an earlier run's results: it would count
+    one measurement twice in the trends; ``notify`` says so). A file that is not a history, or
+    cannot be written, is a :class:`UserError`.
     """
     if summary is None:
         from ._files import summarize
@@ -378,6 +425,13 @@ def record_run(
         summary = summarize(Path(run_dir))
     entry = entry_of(Path(run_dir), summary)
     if entry is None:
+        return None
+    if fully_replayed(summary):
+        notify(
+            f"run history: {run_dir} not recorded: all {summary.overall.results} results were "
+            "replayed from the cache (an earlier run's results, not a new measurement); "
+            "run with --no-replay to measure again"
+        )
         return None
     target = _resolved(path)
     with _opened(target, create=True) as conn:
@@ -467,8 +521,11 @@ def read_history(
     """The recorded runs, oldest first: of ``suite`` and ``agent`` when given (exact names or
     globs such as ``openai:*``), at most the latest ``limit`` of each (suite, agent).
 
-    A missing file is an empty history; a file that is not one is a :class:`UserError`.
+    A missing file is an empty history; a file that is not one is a :class:`UserError`. An
+    exact ``agent`` naming a Python file is matched as :func:`agent_identity` records it.
     """
+    if agent is not None and not any(ch in agent for ch in "*?["):
+        agent = agent_identity(agent)
     target = _resolved(path)
     if not target.exists():
         return []

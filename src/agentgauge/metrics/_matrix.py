@@ -35,7 +35,7 @@ from ._matrix_model import (
     Quantile,
     ScenarioStats,
 )
-from ._model import Rate, Summary
+from ._model import Rate, Summary, mean_on_scale, scorer_scale
 from ._stats import z_value
 
 __all__ = [
@@ -116,7 +116,15 @@ def _quality(summary: Summary) -> MatrixQuality:
         arguments_partial=summary.arguments_partial,
         behavior=summary.behavior,
         task_completion=summary.task_completion,
+        goal_completion=summary.overall.goal_completion,
         scorers={name: s.mean for name, s in sorted(summary.scorers.items())},
+        scorer_scales={
+            name: scorer_scale(name, s.scale) for name, s in sorted(summary.scorers.items())
+        },
+        scorers_on_scale={
+            name: mean_on_scale(s.mean, scorer_scale(name, s.scale))
+            for name, s in sorted(summary.scorers.items())
+        },
         scorer_pass_rates={name: s.pass_rate for name, s in sorted(summary.scorers.items())},
         modules=modules,
     )

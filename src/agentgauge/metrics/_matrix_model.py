@@ -69,8 +69,14 @@ class MatrixQuality(Model):
     arguments_partial: Mean = Field(default_factory=Mean)
     behavior: Rate = Field(default_factory=Rate)
     task_completion: Rate = Field(default_factory=Rate)
+    #: results that check the world's state and reached the goal state (docs/worlds.md)
+    goal_completion: Rate = Field(default_factory=Rate)
     #: every scorer's (judges and deterministic checks of ``scorers:``) mean 0..1 value
     scorers: dict[str, Mean] = Field(default_factory=dict)
+    #: the scale each scorer's scores are read on (``ScorerStats.scale``: a 1..5 judge, a
+    #: rubric's own), and its mean on it (what the reports show)
+    scorer_scales: dict[str, tuple[float, float]] = Field(default_factory=dict)
+    scorers_on_scale: dict[str, Mean] = Field(default_factory=dict)
     scorer_pass_rates: dict[str, Rate] = Field(default_factory=dict)
     #: module-level rates, keyed as :data:`MODULE_METRICS` (a rate with ``n == 0``: the suite
     #: has no labels for it)

@@ -6,7 +6,7 @@ from typing import get_args
 
 from pydantic import Field
 
-from ..schema import FORMAT_VERSION, Model, RegressionMetric, RunRecord
+from ..schema import FIVE_POINT_SCORERS, FORMAT_VERSION, Model, RegressionMetric, RunRecord
 
 #: version of the summary.json shape (bumped on any incompatible change)
 SUMMARY_VERSION = 1
@@ -58,6 +58,9 @@ class Slice(Model):
     #: mean partial-credit score over scored results
     mean_score: float | None = None
     latency: Latency = Field(default_factory=Latency)
+    #: goal completion: scored results whose final state passed their state checks, out of the
+    #: scored results that check the state (``expect.state``, docs/worlds.md); n 0: none do
+    goal_completion: Rate = Field(default_factory=Rate)
 
 
 class ConfusionCell(Model):
@@ -148,9 +151,33 @@ class ScorerStats(Model):
     uncertain: int = 0
     uncertain_passed: int = 0
     uncertain_cases: list[str] = Field(default_factory=list)
-    #: the scale the scorer's scores declare (``Score.scale``: a suite rubric's ``[0, 10]``);
-    #: None: 0..1, or the judge's 1..5 for the built-in rated scorers
+    #: the scale the scorer's scores are read on: the one they declare (``Score.scale``: a
+    #: suite rubric's ``[0, 10]``), else the judge's 1..5 for the built-in rated scorers
+    #: (``judge.groundedness`` ...), else 0..1 (None in a summary.json of an older version:
+    #: :func:`scorer_scale` says which)
     scale: tuple[float, float] | None = None
+    #: ``mean`` on that scale (what every report shows: a 1..5 judge's 0.5 is 3.00)
+    mean_on_scale: Mean = Field(default_factory=Mean)
+
+
+def scorer_scale(name: str, declared: tuple[float, float] | None = None) -> tuple[float, float]:
+    """The scale a scorer's scores are shown and gated on: ``declared`` (the scores' own),
+    else 1..5 for the judge's rated scorers, else 0..1."""
+    if declared is not None:
+        return declared
+    return (1.0, 5.0) if name in FIVE_POINT_SCORERS else (0.0, 1.0)
+
+
+def mean_on_scale(m: Mean, scale: tuple[float, float]) -> Mean:
+    """A mean of 0..1 values as the same mean on ``scale`` (``low + value * (high - low)``)."""
+    lo, width = scale[0], scale[1] - scale[0]
+
+    def at(x: float | None) -> float | None:
+        return None if x is None else lo + x * width
+
+    return Mean(
+        n=m.n, mean=at(m.mean), low=at(m.low), high=at(m.high), total=lo * m.n + m.total * width
+    )
 
 
 class Trials(Model):
@@ -246,6 +273,7 @@ class Summary(Model):
             "argument_accuracy": self.arguments_strict,
             "behavior_accuracy": self.behavior,
             "task_completion": self.task_completion,
+            "goal_completion": self.overall.goal_completion,
             "intent_accuracy": self.diagnosis.intent_accuracy,
             "routing_accuracy": self.diagnosis.routing_accuracy,
             "skill_accuracy": self.diagnosis.skill_accuracy,

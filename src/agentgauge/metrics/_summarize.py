@@ -22,6 +22,8 @@ from ._model import (
     Summary,
     ToolSelection,
     Trials,
+    mean_on_scale,
+    scorer_scale,
 )
 from ._redteam import RedteamAcc
 from ._stats import pass_at_k, pass_hat_k
@@ -116,8 +118,9 @@ class _Acc:
 
     def add(self, r: CaseResult) -> None:
         scored = r.status != "error"
+        goal = r.world.goal_met if r.world is not None else None
         for acc in self._slices(r):
-            acc.add(r.status, r.score, r.latency_ms)
+            acc.add(r.status, r.score, r.latency_ms, goal)
         self.results_seen += 1
         self.redteam.add(r)
         self.replayed += r.replayed
@@ -223,6 +226,19 @@ class _Acc:
             if s.scale is not None and split_score_name(s.name)[1] == name:
                 self.scorer_scale[name] = s.scale
                 return
+
+    def _scorer(self, name: str, mean: MeanAcc, rate: RateAcc, failed: list[str]) -> ScorerStats:
+        scale = scorer_scale(name, self.scorer_scale.get(name))
+        built = mean.build(self.confidence)
+        return ScorerStats(
+            mean=built,
+            pass_rate=rate.build(self.confidence),
+            failures=rate.n - rate.passed,
+            failed_cases=failed,
+            **self._uncertain(name),
+            scale=scale,
+            mean_on_scale=mean_on_scale(built, scale),
+        )
 
     def _uncertain(self, name: str) -> dict[str, Any]:
         counts, ids = self.scorer_uncertain.get(name, ([0, 0], []))
@@ -451,14 +467,7 @@ class _Acc:
             ),
             trials=trials,
             scorers={
-                name: ScorerStats(
-                    mean=mean.build(c),
-                    pass_rate=rate.build(c),
-                    failures=rate.n - rate.passed,
-                    failed_cases=failed,
-                    **self._uncertain(name),
-                    scale=self.scorer_scale.get(name),
-                )
+                name: self._scorer(name, mean, rate, failed)
                 for name, (mean, rate, failed) in sorted(self.scorer_stats.items())
             },
             forbidden_tool_calls=self.forbidden,
@@ -560,6 +569,8 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
         gated.append(("behaviour accuracy", summary.behavior.n))
     if gates.min_task_completion is not None:
         gated.append(("task completion", summary.task_completion.n))
+    if gates.min_goal_completion is not None:
+        gated.append(("goal completion", summary.overall.goal_completion.n))
     d = summary.diagnosis
     for minimum, name, rate in (
         (gates.min_intent_accuracy, "intent accuracy", d.intent_accuracy),

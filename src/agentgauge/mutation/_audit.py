@@ -17,9 +17,13 @@ from typing import Any, Final
 
 import anyio
 
+from .._suite_code import SuiteCodePolicy
+from ..errors import UserError
 from ..schema import Case, CaseResult, Message, Suite, ToolCall, ToolSpec
 from ..scoring import ScoringConfig, score_case
+from ..worlds import WorldBuilder, WorldOutcome
 from ._mutants import AXES, Axis, CaseMutants, mutate_case
+from ._world import STATE_AXES
 
 __all__ = [
     "AuditConfig",
@@ -48,6 +52,9 @@ class AuditConfig:
     seed: int = 0
     #: run the suite's extra scorers that need no model (False: ``score_case`` alone)
     extra_scorers: bool = True
+    #: the suite code policy a Python world is built under (None, or not allowed: the state
+    #: checks of a suite with a Python world are not decided); a declarative world needs none
+    code: SuiteCodePolicy | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -227,14 +234,25 @@ class _Scoring:
     config: ScoringConfig
     scorers: Sequence[Any]
     suite_map: Mapping[str, ToolSpec]
+    #: the suite's world (None: none, or a Python world the audit may not run)
+    world: WorldBuilder | None = None
+    code: SuiteCodePolicy | None = None
+    #: why the state checks are not decided (a Python world without the opt-in)
+    world_problem: str | None = None
 
 
 async def _verdict(
-    case: Case, turns: list[list[Message]], tools: Mapping[str, ToolSpec], s: _Scoring
+    case: Case,
+    turns: list[list[Message]],
+    tools: Mapping[str, ToolSpec],
+    s: _Scoring,
+    world: WorldOutcome | None = None,
 ) -> tuple[bool | None, str]:
-    """(passed, explanation) of one transcript, as a run would score it."""
+    """(passed, explanation) of one transcript (and the world it left), as a run would score
+    it."""
+    given = {"world": world} if world is not None else {}
     try:
-        verdict = score_case(case, turns, tools, s.config)
+        verdict = score_case(case, turns, tools, s.config, **given)
     except Exception as exc:
         return None, f"scorer crashed: {type(exc).__name__}: {exc}"
     failed = verdict.status != "passed"
@@ -284,7 +302,10 @@ async def _audit_one(
     case: Case, s: _Scoring, refs: Sequence[Any], skipped: Sequence[Any]
 ) -> CaseAudit:
     grounding = _grounding(case, refs, skipped)
-    made: CaseMutants = mutate_case(case, s.suite, grounding=bool(grounding))
+    made: CaseMutants = mutate_case(
+        case, s.suite, grounding=bool(grounding), world=s.world, policy=s.code
+    )
+    undecided = s.world_problem if _checks_state(case) else None
     tools = _case_tools(case, s.suite, s.suite_map)
     if made.reference is None:
         # an expectation that accepts no value at all is a reference that fails
@@ -294,7 +315,9 @@ async def _audit_one(
             defined=made.reference_defined,
         )
     else:
-        passed, why = await _verdict(case, made.reference, tools, s)
+        passed, why = await _verdict(case, made.reference, tools, s, made.reference_world)
+        if passed is False and undecided:
+            passed, why = None, f"not decided: {undecided} ({why})"
         if passed is False and made.uses_fakes:
             # the fake's own result (a declined card, an empty search) was not produced
             passed = None
@@ -313,7 +336,18 @@ async def _audit_one(
                 )
             )
             continue
-        passed, why = await _verdict(case, m.turns, tools, s)
+        if undecided and m.axis in STATE_AXES:
+            verdicts.append(
+                MutantVerdict(
+                    axis=m.axis,
+                    turn=m.turn,
+                    detail=m.detail,
+                    passed=None,
+                    explanation=f"not decided: {undecided}",
+                )
+            )
+            continue
+        passed, why = await _verdict(case, m.turns, tools, s, m.world)
         if passed and m.benign:
             passed, why = None, f"not a mistake: {m.benign}"
         verdicts.append(
@@ -325,6 +359,32 @@ async def _audit_one(
         verdicts=tuple(verdicts),
         unbuilt=tuple(made.unbuilt),
     )
+
+
+def _checks_state(case: Case) -> bool:
+    return any(e is not None and e.state is not None
+               for e in [case.expect, *(t.expect for t in case.turns)])  # fmt: skip
+
+
+def _world(suite: Suite, code: SuiteCodePolicy | None) -> tuple[WorldBuilder | None, str | None]:
+    """The suite's world for the audit, or why its state checks cannot be decided: a Python
+    world's class runs only under a policy that allows suite code."""
+    if suite.world is None:
+        return None, None
+    builder = WorldBuilder(suite.world, code)
+    if suite.world.class_ is None:
+        return builder, None
+    why = (
+        f"the world is a Python class ({suite.world.class_}), which the audit runs only with "
+        "--allow-suite-code"
+    )
+    if code is None or not code.allowed:
+        return None, why
+    try:
+        builder.load(code)
+    except UserError as exc:
+        return None, f"the world class cannot be loaded: {exc}"
+    return builder, None
 
 
 def _sample(cases: Sequence[Case], config: AuditConfig) -> list[Case]:
@@ -348,11 +408,15 @@ def audit_suite(suite: Suite, config: AuditConfig | None = None) -> SuiteAudit:
     if config.extra_scorers:
         scorers, refs, skipped = _extra_scorers(suite)
     skipped_refs = [r for r in suite.scorers if any(s.scorer == r.scorer for s in skipped)]
+    world, world_problem = _world(suite, config.code)
     s = _Scoring(
         suite=suite,
         config=config.scoring.for_suite(suite),
         scorers=scorers,
         suite_map=suite.tool_map(),
+        world=world,
+        code=config.code,
+        world_problem=world_problem,
     )
     chosen = _sample(suite.cases, config)
 

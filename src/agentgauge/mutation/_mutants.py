@@ -9,13 +9,23 @@ turn right, so a mutant that passes shows exactly which expectation cannot fail.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
+from .._suite_code import SuiteCodePolicy
 from ..schema import ArgMatcher, CallExpectation, Case, Expectation, Message, Suite, ToolSpec
-from ._play import PlannedCall, PlayError, TurnPlan, play
+from ..worlds import (
+    State,
+    WorldBuilder,
+    WorldError,
+    WorldOutcome,
+    reference_states,
+    wants_reference,
+)
+from ._play import PlannedCall, PlayError, TurnPlan, WorldPlay, play_in_world
 from ._values import NoWitness, RefValue, perturb, placeholder, witness
+from ._world import state_mutants
 
 __all__ = ["AXES", "Axis", "CaseMutants", "Mutant", "mutate_case"]
 
@@ -33,6 +43,9 @@ Axis = Literal[
     "forbidden_call",
     "error_echo",
     "unsupported_number",
+    "skip_write",
+    "wrong_write",
+    "extra_write",
 ]
 
 #: every mutation axis, in report order
@@ -50,6 +63,9 @@ AXES: Final[tuple[Axis, ...]] = (
     "forbidden_call",
     "error_echo",
     "unsupported_number",
+    "skip_write",
+    "wrong_write",
+    "extra_write",
 )
 
 #: stock replies (each classified as its behaviour by the built-in heuristic)
@@ -89,6 +105,9 @@ class Mutant:
     #: why this transcript is in fact right if the scorers pass it (a dropped argument whose
     #: schema default the case accepts); None: passing is a finding
     benign: str | None = None
+    #: the world's snapshots this transcript leaves (None: the suite has no world, or the
+    #: audit does not run it)
+    world: WorldOutcome | None = None
 
 
 class _Detail(str):
@@ -116,6 +135,10 @@ class CaseMutants:
     mutants: list[Mutant] = field(default_factory=list)
     #: mutants that could not be built: (axis, why)
     unbuilt: list[tuple[Axis, str]] = field(default_factory=list)
+    #: the snapshots of the reference transcript's world
+    reference_world: WorldOutcome | None = None
+    #: why the case's state checks cannot be decided (a Python world the audit may not run)
+    world_problem: str | None = None
 
 
 def _expectations(case: Case) -> list[Expectation | None]:
@@ -191,6 +214,10 @@ class _Builder:
                 explain_errors=recover,
                 sequential=ordered,
             )
+        state_ref = exp.state.reference if exp.state is not None else None
+        if state_ref:
+            calls = tuple(PlannedCall(c.name, dict(c.arguments)) for c in state_ref)
+            return TurnPlan(calls=calls, text=text, sequential=True)
         if exp.behavior == "any_tool" and self.offered:
             return TurnPlan(calls=(_placeholder_call(self.offered[0]),), text=text)
         if recover:
@@ -211,6 +238,19 @@ class _Builder:
             yield from self._call_mutants(exp, ref, silent_ok)
         elif exp.tool_calls:
             yield "no_call", "no tool call", TurnPlan(text=_reply(exp))
+        elif ref is not None and ref.calls and exp.state is not None and exp.state.reference:
+            yield (
+                "no_call",
+                "none of the reference actions, the same reply",
+                TurnPlan(text=ref.text),
+            )
+            if len(ref.calls) >= 2:
+                last = ref.calls[-1].name
+                yield (
+                    "drop_call",
+                    f"the last action ({last}) left out",
+                    replace(ref, calls=ref.calls[:-1]),
+                )
         else:
             yield from self._text_mutants(exp, ref)
         if behavior not in ("answer", "no_tool") and not silent_ok:
@@ -377,13 +417,65 @@ def _default_accepted(m: ArgMatcher, schema: Any, value: Any) -> bool:
     return default == value or (m.one_of is not None and default in m.one_of)
 
 
-def mutate_case(case: Case, suite: Suite, *, grounding: bool = False) -> CaseMutants:
+class _Stage:
+    """Where a case's transcripts are played: with the suite's world (a fresh one each, its
+    snapshots graded) or without one."""
+
+    def __init__(self, case: Case, tools: dict[str, ToolSpec], world: WorldBuilder | None,
+                 policy: SuiteCodePolicy | None) -> None:  # fmt: skip
+        self.case, self.tools, self.builder, self.policy = case, tools, world, policy
+        self.reference: list[State] | None = None
+        self.reference_problem: str | None = None
+        self.reference_errors: list[str] = []
+        if world is not None and wants_reference(case):
+            try:
+                got = reference_states(world.build(case, policy), case)
+            except WorldError as exc:
+                got = None, f"the reference world failed: {exc}", []
+            self.reference, self.reference_problem, self.reference_errors = got
+
+    def play(self, plans: Sequence[TurnPlan]) -> tuple[WorldPlay, WorldOutcome | None]:
+        if self.builder is None:
+            return play_in_world(self.case, self.tools, plans, None), None
+        try:
+            world = self.builder.build(self.case, self.policy)
+        except WorldError as exc:
+            raise PlayError(f"the world cannot be built: {exc}") from None
+        initial = world.snapshot()
+        played = play_in_world(self.case, self.tools, plans, world)
+        return played, self.outcome(initial, played.states)
+
+    def outcome(self, initial: State, states: list[State]) -> WorldOutcome:
+        return WorldOutcome(
+            initial=initial,
+            turns=states,
+            reference=self.reference,
+            reference_problem=self.reference_problem,
+            reference_errors=self.reference_errors,
+        )
+
+
+def _graded(exp: Expectation | None) -> bool:
+    return exp is not None and exp.state is not None
+
+
+def mutate_case(
+    case: Case,
+    suite: Suite,
+    *,
+    grounding: bool = False,
+    world: WorldBuilder | None = None,
+    policy: SuiteCodePolicy | None = None,
+) -> CaseMutants:
     """The reference transcript of ``case`` and its mutants (``suite`` gives the tools).
 
     ``grounding``: also build the ``unsupported_number`` mutant (a reply stating a number no
-    source supports), for cases a groundedness check applies to.
+    source supports), for cases a groundedness check applies to. ``world``: the suite's world
+    (``policy``: the suite code policy a Python world is built under): every transcript is
+    played against a fresh one, and turns that check the state get the state mutants.
     """
     b = _Builder(case, suite, grounding)
+    stage = _Stage(case, b.tools, world, policy)
     expectations = _expectations(case)
     plans: list[TurnPlan | None] = []
     problem: str | None = None
@@ -395,21 +487,25 @@ def mutate_case(case: Case, suite: Suite, *, grounding: bool = False) -> CaseMut
             plans.append(None)
             impossible = impossible or exc.impossible
             problem = problem or f"turn {i}: {exc}"
-    defined = any(e is not None and (e.tool_calls or e.reference) for e in expectations)
+    defined = any(
+        e is not None and (e.tool_calls or e.reference or e.state is not None) for e in expectations
+    )
     fallback = [p if p is not None else TurnPlan(text=ANSWER_TEXT) for p in plans]
-    reference: list[list[Message]] | None = None
+    ref_play: WorldPlay | None = None
+    ref_world: WorldOutcome | None = None
     if problem is None:
         try:
-            reference = play(case, b.tools, fallback)
+            ref_play, ref_world = stage.play(fallback)
         except PlayError as exc:
             problem = f"the reference cannot be played: {exc}"
     out = CaseMutants(
         case_id=case.id,
-        reference=reference,
+        reference=ref_play.turns if ref_play is not None else None,
         reference_problem=problem,
         impossible=impossible,
         reference_defined=defined,
         uses_fakes=_uses_fakes(case, b.tools),
+        reference_world=ref_world,
     )
     for i, exp in enumerate(expectations):
         if exp is None:
@@ -417,11 +513,41 @@ def mutate_case(case: Case, suite: Suite, *, grounding: bool = False) -> CaseMut
         for axis, detail, plan in b.mutants(exp, plans[i]):
             changed = [*fallback[:i], plan, *fallback[i + 1 :]]
             try:
-                turns = play(case, b.tools, changed)
+                played, outcome = stage.play(changed)
             except PlayError as exc:
                 out.unbuilt.append((axis, f"turn {i}: {exc}"))
                 continue
             shown = f"turn {i}: {detail}" if len(expectations) > 1 else detail
             benign = getattr(detail, "benign", None)
-            out.mutants.append(Mutant(axis=axis, turn=i, detail=shown, turns=turns, benign=benign))
+            out.mutants.append(
+                Mutant(
+                    axis=axis,
+                    turn=i,
+                    detail=shown,
+                    turns=played.turns,
+                    benign=benign,
+                    world=outcome,
+                )
+            )
+        if _graded(exp) and ref_play is not None and ref_world is not None:
+            _add_state_mutants(out, stage, ref_play, ref_world, i, len(expectations) > 1)
     return out
+
+
+def _add_state_mutants(
+    out: CaseMutants, stage: _Stage, ref: WorldPlay, ref_world: WorldOutcome, turn: int,
+    multi: bool,
+) -> None:  # fmt: skip
+    """The right transcript with a wrong state after ``turn`` (the other turns' states kept)."""
+    for axis, detail, state in state_mutants(ref.states[turn], ref.writes[turn]):
+        states = [*ref.states[:turn], state, *ref.states[turn + 1 :]]
+        shown = f"turn {turn}: {detail}" if multi else detail
+        out.mutants.append(
+            Mutant(
+                axis=axis,
+                turn=turn,
+                detail=shown,
+                turns=ref.turns,
+                world=stage.outcome(ref_world.initial, states),
+            )
+        )

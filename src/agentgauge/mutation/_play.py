@@ -8,7 +8,9 @@ earlier result or the agent retries after an error. Playing it simulates each ca
 case's ``tool_results`` (successive items for successive calls of a tool, across turns), else
 the tool's own ``simulation``, else the runner's "no simulated result" error. Rate faults
 (``faults``) are not drawn and Python fakes (``function:``) are not called: such a call gets
-``{"status": "ok"}``.
+``{"status": "ok"}``. With a world (:func:`play_in_world`), the calls the world answers change
+its state as in a run (the case's own ``tool_results`` first, ``{world: true}`` handing back), and
+a snapshot is taken after each turn.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from typing import Any
 
 import orjson
 
-from ..schema import Case, Message, ToolCall, ToolSim, ToolSpec
+from ..schema import Case, Message, StateWrite, ToolCall, ToolSim, ToolSpec
 from ..scoring._transcript import History, Result, parse_result, resolve_ref
 from ..scoring._values import MISSING
+from ..worlds import State, World
 from ._values import NoWitness, RefValue, perturb
 
-__all__ = ["PlannedCall", "TurnPlan", "play"]
+__all__ = ["PlannedCall", "TurnPlan", "WorldPlay", "play", "play_in_world"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +62,17 @@ class PlayError(Exception):
 
 
 class _Simulator:
-    def __init__(self, case: Case, tools: Mapping[str, ToolSpec]) -> None:
+    def __init__(
+        self, case: Case, tools: Mapping[str, ToolSpec], world: World | None = None
+    ) -> None:
         self.case = case
         self.tools = tools
         self.counts: dict[str, int] = {}
+        self.world = world
+        #: the writes the world made, for the turn being played
+        self.writes: list[StateWrite] = []
 
-    def content(self, name: str) -> str:
+    def content(self, name: str, call: ToolCall | None = None) -> str:
         n = self.counts.get(name, 0)
         self.counts[name] = n + 1
         sim: ToolSim | None
@@ -74,6 +82,18 @@ class _Simulator:
         elif scripted is not None:
             sim = scripted
         else:
+            sim = None
+        world = self.world
+        answers = world is not None and call is not None and name in world.tool_names
+        if answers and (sim is None or sim.world):
+            assert world is not None
+            assert call is not None
+            reply = world.apply(call)
+            self.writes.extend(reply.writes)
+            if reply.error is not None:
+                return _dumps({"error": reply.error})
+            return _dumps(reply.result)
+        if sim is None and scripted is None:
             tool = self.tools.get(name)
             sim = tool.simulation if tool is not None else None
         if sim is None:
@@ -109,8 +129,10 @@ def _error_text(content: str) -> str:
 
 
 class _Player:
-    def __init__(self, case: Case, tools: Mapping[str, ToolSpec]) -> None:
-        self.sim = _Simulator(case, tools)
+    def __init__(
+        self, case: Case, tools: Mapping[str, ToolSpec], world: World | None = None
+    ) -> None:
+        self.sim = _Simulator(case, tools, world)
         self.tools = tools
         self.history = History()
         self.pos = 0
@@ -153,7 +175,7 @@ class _Player:
         self.pos += 1
         contents: list[str] = []
         for call in calls:
-            content = self.sim.content(call.name)
+            content = self.sim.content(call.name, call)
             out.append(Message(role="tool", content=content, tool_call_id=call.id, name=call.name))
             value, _ = parse_result(content)
             self.history.results.append(Result(self.pos, call.name, value))
@@ -229,11 +251,33 @@ def play(
     case: Case, tools: Mapping[str, ToolSpec], plans: Sequence[TurnPlan]
 ) -> list[list[Message]]:
     """The per-turn messages of an agent following ``plans`` (raises :class:`PlayError`)."""
-    player = _Player(case, tools)
+    return play_in_world(case, tools, plans, None).turns
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorldPlay:
+    """A played transcript and, with a world, the state and the writes after each turn."""
+
+    turns: list[list[Message]]
+    states: list[State] = field(default_factory=list)
+    writes: list[list[StateWrite]] = field(default_factory=list)
+
+
+def play_in_world(
+    case: Case, tools: Mapping[str, ToolSpec], plans: Sequence[TurnPlan], world: World | None
+) -> WorldPlay:
+    """:func:`play` with ``world`` (a fresh one) answering the calls it knows."""
+    player = _Player(case, tools, world)
     turns: list[list[Message]] = []
+    states: list[State] = []
+    writes: list[list[StateWrite]] = []
     for plan in plans:
         try:
             turns.append(player.turn(plan))
         except NoWitness as exc:
             raise PlayError(str(exc)) from None
-    return turns
+        if world is not None:
+            states.append(world.snapshot())
+            writes.append(player.sim.writes)
+            player.sim.writes = []
+    return WorldPlay(turns=turns, states=states, writes=writes)

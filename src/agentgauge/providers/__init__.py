@@ -9,6 +9,12 @@ and frameworks are imported only when their adapter is created.
 
 from ._agent_input import AgentInput
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
+from ._bodycap import (
+    MAX_RESPONSE_ENV,
+    ResponseTooLarge,
+    cap_httpx_client,
+    max_response_bytes,
+)
 from ._cache import (
     CacheStats,
     PruneReport,
@@ -26,6 +32,7 @@ from ._registry import resolve_provider, spec_problem
 from ._retry import RetryPolicy, with_retries
 
 __all__ = [
+    "MAX_RESPONSE_ENV",
     "AgentInput",
     "AgentTurn",
     "CacheStats",
@@ -41,13 +48,16 @@ __all__ = [
     "RealTool",
     "RequestKeys",
     "ResponseCache",
+    "ResponseTooLarge",
     "RetryPolicy",
     "ToolAnswer",
     "TurnEnd",
     "cache_file",
     "cache_stats",
+    "cap_httpx_client",
     "close_provider",
     "default_cache_dir",
+    "max_response_bytes",
     "prune_cache",
     "redact",
     "resolve_provider",

@@ -22,8 +22,9 @@ received private copies of the messages and tools, so it cannot change the next 
 ``?thread=0`` to call a cheap, non-blocking function inline (it cannot be interrupted: a case it
 keeps past the deadline is still recorded as a timeout once it returns). If the name points to
 an object with an async ``generate`` method (a Provider), it is used as is. An exception from
-the callable is recorded on the case as an error (raise
-:class:`agentgauge.errors.ProviderError` with ``transient=True`` to have the runner retry).
+the callable is recorded on the case as an error, with the innermost line of the agent's own
+file it passed through (``... (at agent.py:12 in decide)``); raise
+:class:`agentgauge.errors.ProviderError` with ``transient=True`` to have the runner retry.
 """
 
 from __future__ import annotations
@@ -187,22 +188,50 @@ def to_response(value: Any, where: str = "python agent") -> ModelResponse:
     )
 
 
+def defining_file(obj: Any) -> Path | None:
+    """The resolved Python file that defines ``obj`` (its class for an instance), or None."""
+    target = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
+    try:
+        source = inspect.getsourcefile(target)
+    except TypeError:  # a builtin
+        return None
+    return Path(source).resolve() if source else None
+
+
+def raised_at(exc: BaseException, source: Path | None) -> str:
+    """`` (at FILE:LINE in FUNCTION)``: the innermost frame of the agent's own file in the
+    exception's traceback (else the innermost one of that file's folder), so the case's error
+    says where the agent failed; ``""`` when none of its frames is there."""
+    import traceback
+
+    if source is None:
+        return ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    resolved = [(Path(f.filename).resolve(), f) for f in frames if f.filename]
+    mine = [f for path, f in resolved if path == source]
+    near = [f for path, f in resolved if path.parent == source.parent]
+    found = mine or near
+    if not found:
+        return ""
+    frame = found[-1]
+    shown = Path(frame.filename)
+    with contextlib.suppress(ValueError, OSError):
+        shown = shown.resolve().relative_to(Path.cwd())
+    return f" (at {shown}:{frame.lineno} in {frame.name})"
+
+
 def source_tag(obj: Any) -> str:
     """A fingerprint of the Python files in the folder of the module that defines ``obj``.
 
     It is the provider's ``cache_tag``: edit the agent (or a module beside it) and its cached
     responses and replayed results no longer apply. ``""`` when the source is unknown.
     """
-    target = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
-    try:
-        source = inspect.getsourcefile(target)
-    except TypeError:  # a builtin
-        return ""
+    source = defining_file(obj)
     if source is None:
         return ""
     from .._stamps import file_stamps
 
-    folder = Path(source).resolve().parent
+    folder = source.parent
     stamps = file_stamps(folder.glob("*.py"), folder)
     return "src:" + hashlib.blake2b(stamps, digest_size=8).hexdigest()
 
@@ -219,6 +248,7 @@ class PythonProvider:
             getattr(func, "__call__", None)  # noqa: B004 - an object with an async __call__
         )
         self._thread = thread
+        self._source = defining_file(func)
 
     def __repr__(self) -> str:
         return f"PythonProvider(name={self.name!r})"
@@ -255,7 +285,10 @@ class PythonProvider:
             raise
         except Exception as exc:
             detail = redact(f"{type(exc).__name__}: {exc}")
-            raise ProviderError(f"{self.name}: the agent raised {detail}", transient=False) from exc
+            where = raised_at(exc, self._source)
+            raise ProviderError(
+                f"{self.name}: the agent raised {detail}{where}", transient=False
+            ) from exc
         return to_response(value, self.name)
 
 

@@ -8,7 +8,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ..metrics import Rate, Slice, Summary
-from ._fmt import latency, mean, one_line, pct, quality_rates, rate, tokens_in_out
+from ._fmt import (
+    latency,
+    mean,
+    one_line,
+    pct,
+    quality_rates,
+    rate,
+    scored_mean,
+    suite_scorers,
+    tokens_in_out,
+)
 from ._redteam import redteam_table
 
 if TYPE_CHECKING:
@@ -69,12 +79,46 @@ def render_console(
     if len(summary.by_category) > 1:
         console.print(_slice_table("by category", summary.by_category))
 
+    tables = (
+        _quality_table(summary),
+        _confusion_table(summary),
+        _cost_table(summary),
+        _scorer_table(summary),
+        redteam_table(summary),
+    )
+    for table in tables:
+        if table is not None:
+            console.print(table)
+    if summary.forbidden_tool_calls:
+        console.print(
+            Text(
+                f"forbidden tool called in {summary.forbidden_tool_calls} result(s): "
+                + ", ".join(summary.forbidden_tool_cases[:10]),
+                style="bold red",
+            )
+        )
+    if failures and summary.worst_failures:
+        console.print(_failure_table(summary, failures))
+    if comparison is not None:
+        from ._text import comparison_lines
+
+        for line in comparison_lines(comparison):
+            console.print(line, markup=False, highlight=False)
+    if gates is not None:
+        from ._text import gate_lines
+
+        for line in gate_lines(gates):
+            console.print(line, markup=False, highlight=False)
+    for w in summary.warnings if gates is None else []:
+        console.print(Text(f"warning: {w}", style="yellow"))
+
+
+def _quality_table(summary: Summary) -> Table | None:
     quality = Table(title="quality", title_justify="left", show_edge=False, pad_edge=False)
     quality.add_column("metric")
     quality.add_column("value [95% CI] (n)", justify="right")
     quality.add_column("skipped", justify="right")
-    rows = quality_rates(summary)
-    for name, r in rows:
+    for name, r in quality_rates(summary):
         if r.n or r.skipped:
             quality.add_row(name, Text(rate(r), style=_style(r)), str(r.skipped or ""))
     if summary.arguments_partial.n:
@@ -86,19 +130,23 @@ def render_console(
             f"pass@{k} / pass^{k}", f"{pct(t.pass_at_k[k])} / {pct(t.pass_hat_k[k])}", ""
         )
         quality.add_row("flaky cases", rate(t.flaky), "")
-    if quality.row_count:
-        console.print(quality)
+    return quality if quality.row_count else None
 
+
+def _confusion_table(summary: Summary) -> Table | None:
     wrong = [c for c in summary.tool_selection.confusion if c.expected != c.actual]
-    if wrong:
-        conf = Table(title="tool confusions", title_justify="left", show_edge=False)
-        conf.add_column("expected")
-        conf.add_column("called")
-        conf.add_column("count", justify="right")
-        for cell in sorted(wrong, key=lambda c: (-c.count, c.expected, c.actual))[:8]:
-            conf.add_row(one_line(cell.expected, 40), one_line(cell.actual, 60), str(cell.count))
-        console.print(conf)
+    if not wrong:
+        return None
+    conf = Table(title="tool confusions", title_justify="left", show_edge=False)
+    conf.add_column("expected")
+    conf.add_column("called")
+    conf.add_column("count", justify="right")
+    for cell in sorted(wrong, key=lambda c: (-c.count, c.expected, c.actual))[:8]:
+        conf.add_row(one_line(cell.expected, 40), one_line(cell.actual, 60), str(cell.count))
+    return conf
 
+
+def _cost_table(summary: Summary) -> Table:
     perf = summary.performance
     cost = summary.cost
     cp = Table(title="cost and latency", title_justify="left", show_edge=False, pad_edge=False)
@@ -117,39 +165,39 @@ def render_console(
         cp.add_row("time to first token p50 / p95", f"{t50} / {t95}", "")
     if perf.budget_violations.n:
         cp.add_row("over latency budget", rate(perf.budget_violations), "")
-    console.print(cp)
+    return cp
 
-    red = redteam_table(summary)
-    if red is not None:
-        console.print(red)
-    if summary.forbidden_tool_calls:
-        console.print(
-            Text(
-                f"forbidden tool called in {summary.forbidden_tool_calls} result(s): "
-                + ", ".join(summary.forbidden_tool_cases[:10]),
-                style="bold red",
-            )
+
+def _scorer_table(summary: Summary) -> Table | None:
+    """Every suite scorer (judges, assert, python: checks ...): its mean on its own scale (the
+    one its gate reads), its pass rate and the uncertain judge scores; printed on every run."""
+    names = suite_scorers(summary)
+    if not names:
+        return None
+    table = Table(title="scorers", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("scorer")
+    table.add_column("mean [95% CI]", justify="right")
+    table.add_column("pass rate (n)", justify="right")
+    table.add_column("uncertain", justify="right")
+    for name in names:
+        st = summary.scorers[name]
+        table.add_row(
+            name,
+            scored_mean(name, st.mean, st.scale),
+            Text(rate(st.pass_rate, interval=False), style=_style(st.pass_rate)),
+            str(st.uncertain or ""),
         )
-    if failures and summary.worst_failures:
-        ft = Table(title="worst failures", title_justify="left", show_edge=False, pad_edge=False)
-        ft.add_column("case")
-        ft.add_column("category")
-        ft.add_column("score", justify="right")
-        ft.add_column("why", overflow="fold")
-        for f in summary.worst_failures[:failures]:
-            name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
-            why = one_line(f.explanation, 120) or f.status
-            ft.add_row(name, f.category, "error" if f.status == "error" else f"{f.score:.2f}", why)
-        console.print(ft)
-    if comparison is not None:
-        from ._text import comparison_lines
+    return table
 
-        for line in comparison_lines(comparison):
-            console.print(line, markup=False, highlight=False)
-    if gates is not None:
-        from ._text import gate_lines
 
-        for line in gate_lines(gates):
-            console.print(line, markup=False, highlight=False)
-    for w in summary.warnings if gates is None else []:
-        console.print(Text(f"warning: {w}", style="yellow"))
+def _failure_table(summary: Summary, failures: int) -> Table:
+    ft = Table(title="worst failures", title_justify="left", show_edge=False, pad_edge=False)
+    ft.add_column("case")
+    ft.add_column("category")
+    ft.add_column("score", justify="right")
+    ft.add_column("why", overflow="fold")
+    for f in summary.worst_failures[:failures]:
+        name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
+        why = one_line(f.explanation, 120) or f.status
+        ft.add_row(name, f.category, "error" if f.status == "error" else f"{f.score:.2f}", why)
+    return ft

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
-from ..metrics import Latency, Rate, Summary
+from ..metrics import Latency, Rate, Summary, mean_on_scale, scorer_scale
 from ..schema import SCORER_INFO
 from ._dashboard_charts import (
     Bar,
@@ -41,7 +41,7 @@ from ._dashboard_sig import (
     significance,
     win_text,
 )
-from ._fmt import ms
+from ._fmt import ms, scale_text
 
 __all__ = [
     "DASHBOARD_FILE",
@@ -168,12 +168,15 @@ def _judge_names(agents: Sequence[DashboardAgent]) -> list[str]:
 def _judge_row(name: str) -> _Row:
     def cell(s: Summary) -> _Cell:
         st = s.scorers.get(name)
-        if st is None or st.mean.mean is None or st.mean.low is None or st.mean.high is None:
+        if st is None or st.mean.mean is None:
             return _Cell(value=None, text="n/a", sub="not judged")
-        m = st.mean
+        scale = scorer_scale(name, st.scale)  # the scores' own scale, as the gates read them
+        m = mean_on_scale(st.mean, scale)
         unsure = f" · {st.uncertain} uncertain" if st.uncertain else ""
         return _Cell(
-            value=m.mean, text=f"{m.mean:.2f}", sub=f"[{m.low:.2f}–{m.high:.2f}] · n={m.n}{unsure}"
+            value=m.mean,
+            text=f"{m.mean:.2f}",
+            sub=f"[{m.low or 0:.2f}–{m.high or 0:.2f}] on {scale_text(scale)} · n={m.n}{unsure}",
         )
 
     return _Row(label=f"judge: {name.removeprefix('judge.')}", higher_is_better=True, cell=cell)

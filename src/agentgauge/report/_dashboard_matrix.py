@@ -74,6 +74,7 @@ def _scorers(member: MatrixAgentStats) -> object:
         name: {
             "mean": mean.model_dump(),
             "pass_rate": (q.scorer_pass_rates.get(name) or Rate()).model_dump(),
+            "scale": q.scorer_scales.get(name),
         }
         for name, mean in q.scorers.items()
     }

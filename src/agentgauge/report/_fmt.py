@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..metrics import Cost, Latency, Mean, Rate, Summary
+from ..metrics import Cost, Latency, Mean, Rate, Summary, mean_on_scale, scorer_scale
 
 
 def pct(value: float | None) -> str:
@@ -114,3 +114,40 @@ def tokens_in_out(cost: Cost, results: int) -> tuple[str, str]:
     if n < results:
         total += f" ({n} of {results} results reported usage)"
     return per, total
+
+
+#: the expectations' own scores (their rates are the quality rows); every other name in
+#: ``summary.scorers`` is a suite scorer (a judge, ``assert``, a ``python:`` check ...)
+EXPECTATION_SCORES = frozenset(
+    {
+        "tool_selection",
+        "arguments",
+        "order",
+        "forbidden_tools",
+        "max_calls",
+        "behavior",
+        "response_contains",
+        "state",
+        "bfcl",
+    }
+)
+
+
+def suite_scorers(summary: Summary) -> list[str]:
+    """The names of the suite scorers the run has scores of, sorted."""
+    return sorted(n for n in summary.scorers if n not in EXPECTATION_SCORES)
+
+
+def scale_text(scale: tuple[float, float]) -> str:
+    """``1–5``: a scale as the reports name it."""
+    return f"{scale[0]:g}–{scale[1]:g}"
+
+
+def scored_mean(name: str, m: Mean, scale: tuple[float, float] | None, *, digits: int = 2) -> str:
+    """A scorer's mean (``m``: of its 0..1 values) on the scale its scores are read on — the
+    one gates use: ``3.00 [2.50–3.50] on 1–5`` for a 1..5 judge, ``0.75 [0.60–0.90]`` on 0..1."""
+    bounds = scorer_scale(name, scale)
+    text = mean(mean_on_scale(m, bounds), digits=digits)
+    if text == "–" or bounds == (0.0, 1.0):
+        return text
+    return f"{text} on {scale_text(bounds)}"

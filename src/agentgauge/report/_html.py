@@ -30,6 +30,7 @@ from ._html_cases import cases_section
 from ._html_charts import confusion_matrix, esc, svg_histogram
 from ._html_data import Bin, LatencyBins
 from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, remove_chunks
+from ._html_scorers import scorers_section
 from ._redteam import redteam_html
 
 __all__ = [
@@ -186,6 +187,7 @@ def _emit(
                 [DashboardAgent(name=run.agent if run else "agent", summary=summary)]
             ),
             _gates(gates, summary),
+            scorers_section(summary),
             _comparison(comparison) if comparison is not None else "",
             _slices(summary),
             _confusion(summary),

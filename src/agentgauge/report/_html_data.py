@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from ..metrics import scorer_scale
 from ..schema import CaseResult, JsonValue, Score
 
 __all__ = [
@@ -62,6 +63,16 @@ def script_json(data: Any) -> str:
         .replace("\u2028", "\\u2028")
         .replace("\u2029", "\\u2029")
     )
+
+
+def _on_own_scale(s: Score) -> str:
+    """A score's value on the scale it is read on (``3.00 on 1–5`` for a 1..5 judge), or ``""``
+    on 0..1 (the page shows the value itself)."""
+    name = s.name.split("].", 1)[1] if s.name.startswith("turn[") and "]." in s.name else s.name
+    lo, hi = scorer_scale(name, s.scale)
+    if (lo, hi) == (0.0, 1.0):
+        return ""
+    return f"{lo + s.value * (hi - lo):.2f} on {lo:g}–{hi:g}"
 
 
 def _flat(scores: list[Score], depth: int = 0) -> Iterator[tuple[Score, int]]:
@@ -117,6 +128,7 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
                     "name": s.name,
                     "depth": depth,
                     "value": round(s.value, 4),
+                    "scaled": _on_own_scale(s),
                     "passed": s.passed,
                     "explanation": clip(s.explanation, 2000),
                     "expected": s.expected or "",

@@ -14,6 +14,8 @@ from ._fmt import (
     pct,
     quality_rates,
     rate,
+    scored_mean,
+    suite_scorers,
     tokens_in_out,
     unit_delta,
     unit_interval,
@@ -123,24 +125,8 @@ def render_markdown(
         lines += _table(header + (["over budget"] if budgets else []), cat_rows)
         lines.append("")
 
-    perf, cost = summary.performance, summary.cost
-    p50, p90, p95, pmax = latency(perf.latency)
-    cp_rows = [
-        ["latency p50 / p90 / p95 / max", f"{p50} / {p90} / {p95} / {pmax}"],
-        ["model calls per result", mean(cost.model_calls)],
-        ["tokens in / out (total)", tokens_in_out(cost, ov.results)[1]],
-    ]
-    if perf.ttft.n:
-        cp_rows.append(
-            ["time to first token p50 / p95", f"{ms(perf.ttft.p50)} / {ms(perf.ttft.p95)}"]
-        )
-    if perf.budget_violations.n:
-        cp_rows.append(["over latency budget", rate(perf.budget_violations)])
-    if cost.cost_usd.n:
-        cp_rows.append(["cost (total)", f"${cost.cost_usd.total:.4f}"])
-    lines += ["**Cost and latency**", ""]
-    lines += _table(["metric", "value"], cp_rows)
-    lines.append("")
+    lines += _cost_md(summary)
+    lines += _scorers_md(summary)
 
     if gates is not None:
         lines += ["**Gates**", ""]
@@ -172,6 +158,45 @@ def render_markdown(
         lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
         lines += ["", "</details>", ""]
     return scrub("\n".join(lines).rstrip() + "\n")
+
+
+def _cost_md(summary: Summary) -> list[str]:
+    perf, cost = summary.performance, summary.cost
+    ov = summary.overall
+    p50, p90, p95, pmax = latency(perf.latency)
+    cp_rows = [
+        ["latency p50 / p90 / p95 / max", f"{p50} / {p90} / {p95} / {pmax}"],
+        ["model calls per result", mean(cost.model_calls)],
+        ["tokens in / out (total)", tokens_in_out(cost, ov.results)[1]],
+    ]
+    if perf.ttft.n:
+        cp_rows.append(
+            ["time to first token p50 / p95", f"{ms(perf.ttft.p50)} / {ms(perf.ttft.p95)}"]
+        )
+    if perf.budget_violations.n:
+        cp_rows.append(["over latency budget", rate(perf.budget_violations)])
+    if cost.cost_usd.n:
+        cp_rows.append(["cost (total)", f"${cost.cost_usd.total:.4f}"])
+    return ["**Cost and latency**", "", *_table(["metric", "value"], cp_rows), ""]
+
+
+def _scorers_md(summary: Summary) -> list[str]:
+    """Every suite scorer's mean on its own scale (the one its gate reads) and pass rate."""
+    names = suite_scorers(summary)
+    if not names:
+        return []
+    rows = [
+        [
+            name,
+            scored_mean(name, st.mean, st.scale),
+            rate(st.pass_rate, interval=False),
+            str(st.uncertain or ""),
+        ]
+        for name in names
+        for st in (summary.scorers[name],)
+    ]
+    header = ["scorer", f"mean [{summary.confidence:.0%} CI]", "pass rate", "uncertain"]
+    return ["**Scorers**", "", *_table(header, rows), ""]
 
 
 def _diagnosis(summary: Summary) -> list[str]:

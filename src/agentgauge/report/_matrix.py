@@ -22,7 +22,7 @@ from ..metrics import (
     write_comparison,
 )
 from ..schema import agent_label
-from ._fmt import mean, ms, pct, rate, unit_delta, unit_interval
+from ._fmt import mean, ms, pct, rate, scored_mean, unit_delta, unit_interval
 
 __all__ = [
     "MATRIX_MARKER",
@@ -144,7 +144,9 @@ def _modules(c: MatrixComparison) -> MatrixTable | None:
         cells = [a.label]
         cells += [rate(a.quality.modules[k], interval=False) for k, _ in keys]
         cells += [
-            mean(a.quality.scorers[s], digits=2) if s in a.quality.scorers else "–"
+            scored_mean(s, a.quality.scorers[s], a.quality.scorer_scales.get(s))
+            if s in a.quality.scorers
+            else "–"
             for s in c.scorers
         ]
         rows.append(tuple(cells))

@@ -37,6 +37,7 @@ from ._matrix import (
 )
 from ._plan import config_hash, select_cases
 from ._prices import PRICES, cost_usd
+from ._progress import ProgressReporter
 from ._rate import parse_rate
 from ._recorded import ScoreOutcome, score_responses
 from ._suite import SuiteSurvey, arun_suite, run_suite
@@ -57,6 +58,7 @@ __all__ = [
     "MemberOutcome",
     "MemberRecord",
     "MergeReport",
+    "ProgressReporter",
     "PruneReport",
     "ResponseCache",
     "RunConfig",

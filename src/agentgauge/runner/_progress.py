@@ -14,9 +14,18 @@ class ProgressReporter:
     """Counts finished cases and shows them; ``enabled=None`` picks the bar only on a TTY."""
 
     def __init__(
-        self, total: int | None, *, enabled: bool | None, stream: TextIO | None = None
+        self,
+        total: int | None,
+        *,
+        enabled: bool | None,
+        stream: TextIO | None = None,
+        label: str = "running",
+        unit: str = "cases",
     ) -> None:
         self.total = total
+        #: the bar's title and what is counted (``judging`` / ``examples`` for calibrate)
+        self.label = label
+        self.unit = unit
         self.done = 0
         self.errors = 0
         self._stream = stream if stream is not None else sys.stderr
@@ -37,7 +46,7 @@ class ProgressReporter:
             )
 
             self._bar = Progress(
-                TextColumn("[bold]running"),
+                TextColumn(f"[bold]{label}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("errors {task.fields[errors]}"),
@@ -70,8 +79,8 @@ class ProgressReporter:
         rate = self.done / max(elapsed, 1e-9)
         of = f"/{self.total}" if self.total is not None else ""
         print(
-            f"agentgauge: {self.done}{of} cases, {self.errors} errors, "
-            f"{elapsed:.0f}s elapsed, {rate:.1f} cases/s",
+            f"agentgauge: {self.done}{of} {self.unit}, {self.errors} errors, "
+            f"{elapsed:.0f}s elapsed, {rate:.1f} {self.unit}/s",
             file=self._stream,
             flush=True,
         )

@@ -51,9 +51,13 @@ def validate_suite(path: str | Path, config: ValidateConfig = ValidateConfig()) 
     check = check_suite(path, judge=config.judge or None)
     out = SuiteValidation(check=check, code=_suite_code(check, config))
     if config.mutate and check.loaded is not None and not check.problems:
-        from ..mutation import audit_findings, audit_suite
+        from ..mutation import AuditConfig, audit_findings, audit_suite
 
-        out.audit = audit_suite(check.loaded.suite)
+        # a Python world's class runs under the user's opt-in (its state checks are not
+        # decided without it); nothing else of the suite's code runs in the audit
+        suite_file = find_suite_file(Path(check.path)) or Path(check.path)
+        code = SuiteCodePolicy.for_suite(suite_file, config.allow_suite_code)
+        out.audit = audit_suite(check.loaded.suite, AuditConfig(code=code))
         out.audit_findings = audit_findings(out.audit, check.loaded)
     return out
 

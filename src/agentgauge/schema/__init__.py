@@ -28,7 +28,7 @@ from ._expect import (
     expand_matcher,
 )
 from ._from_function import tool, tool_from_function
-from ._gates import Gates, Percentile, RegressionMetric, ScorerGate
+from ._gates import FIVE_POINT_SCORERS, Gates, Percentile, RegressionMetric, ScorerGate
 from ._jsonschema import suite_json_schema
 from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_label
 from ._paths import Segment, format_path, parse_path
@@ -51,6 +51,7 @@ from ._world import (
 __all__ = [
     "CATEGORY_STRATA",
     "DEFAULT_KEY",
+    "FIVE_POINT_SCORERS",
     "FORMAT_VERSION",
     "KNOWN_CATEGORIES",
     "LABEL_PATTERN",

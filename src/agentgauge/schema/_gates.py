@@ -83,6 +83,9 @@ class Gates(Model):
     min_argument_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_behavior_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_task_completion: float | None = Field(default=None, ge=0, le=1)
+    #: the least share of the results checking the world's state (``expect.state``) that reach
+    #: their goal state (docs/worlds.md)
+    min_goal_completion: float | None = Field(default=None, ge=0, le=1)
     #: module metrics (docs/metrics.md#diagnosis): the agent's reported or observed intent,
     #: route and skill against the case's ``labels``, and retention over later turns
     min_intent_accuracy: float | None = Field(default=None, ge=0, le=1)

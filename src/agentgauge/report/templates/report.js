@@ -370,7 +370,7 @@
         var tr = el("tr");
         var name = el("td", "kv", (s.depth ? "\u00a0\u00a0".repeat(s.depth) + "↳ " : "") + s.name);
         tr.appendChild(name);
-        tr.appendChild(el("td", null, s.value.toFixed(2)));
+        tr.appendChild(el("td", null, s.scaled || s.value.toFixed(2)));
         var v = s.passed === null ? "skipped" : s.passed ? "✔" : "✘";
         tr.appendChild(el("td", s.passed === null ? "muted" : s.passed ? "ok" : "ko", v));
         tr.appendChild(el("td", "kv", s.expected));
