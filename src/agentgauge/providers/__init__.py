@@ -26,13 +26,22 @@ from ._cache import (
     prune_cache,
 )
 from ._common import redact
-from ._frameworks._turn import AgentTurn, DrivenAgent, ModelReply, RealTool, ToolAnswer, TurnEnd
+from ._frameworks._turn import (
+    AgentContext,
+    AgentTurn,
+    DrivenAgent,
+    ModelReply,
+    RealTool,
+    ToolAnswer,
+    TurnEnd,
+)
 from ._mock import MockProvider, MockReply
 from ._registry import resolve_provider, spec_problem
 from ._retry import RetryPolicy, with_retries
 
 __all__ = [
     "MAX_RESPONSE_ENV",
+    "AgentContext",
     "AgentInput",
     "AgentTurn",
     "CacheStats",

@@ -13,6 +13,7 @@ import anyio
 from .. import scoring as scoring_api
 from ..errors import ProviderError
 from ..providers import (
+    AgentContext,
     DrivenAgent,
     GenerateConfig,
     Provider,
@@ -148,6 +149,16 @@ def _caller(case: Case, trial: int, ctx: CaseContext, tools: list[ToolSpec]) -> 
     )
 
 
+def _agent_context(case: Case, trial: int, ctx: CaseContext) -> AgentContext:
+    """The run context of a framework agent's case and trial; the thread id is new for every
+    run of the case, so a checkpointer that outlives the run never resumes an old thread."""
+    import uuid
+
+    values = {**ctx.suite.defaults.agent_context, **case.agent_context}
+    thread = f"agentgauge-{case.id}-{trial}-{uuid.uuid4().hex[:12]}"
+    return AgentContext(case_id=case.id, trial=trial, thread_id=thread, values=values)
+
+
 async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     """Run one case and trial to a CaseResult; never raises for a failure of the case itself."""
     tools, tool_map = _case_tools(case, ctx)
@@ -159,6 +170,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     tr = Transcript(messages=_first_messages(case, ctx.suite))
     # a framework agent runs its own loop: it gets whole user turns (runner/_driven.py)
     driven = ctx.provider if isinstance(ctx.provider, DrivenAgent) else None
+    context = _agent_context(case, trial, ctx) if driven is not None else None
 
     async def play(turn: int) -> None:
         if driven is None:
@@ -174,6 +186,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
                 mode=mode,
                 generation=ctx.generation,
                 stats=ctx.stats,
+                context=context,
             )
 
     error: str | None = None

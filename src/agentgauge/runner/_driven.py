@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..providers import AgentTurn, DrivenAgent, GenerateConfig, ModelReply, RealTool, ToolAnswer
+from ..providers import (
+    AgentContext,
+    AgentTurn,
+    DrivenAgent,
+    GenerateConfig,
+    ModelReply,
+    RealTool,
+    ToolAnswer,
+)
 from ..schema import JsonValue, Message, ToolCall, ToolMode, ToolSpec, TraceEvent
 from ._loop import RunStats, Transcript
 from ._prices import cost_usd
@@ -119,6 +127,7 @@ async def run_driven_turn(
     mode: ToolMode,
     generation: GenerateConfig,
     stats: RunStats | None = None,
+    context: AgentContext | None = None,
 ) -> None:
     """Run one user turn of ``agent``; messages and trace go to ``tr`` as they happen."""
     agent_msgs = tr.turns[turn]
@@ -155,6 +164,8 @@ async def run_driven_turn(
             max_steps=max_steps,
             record_model=record_model,
             call_tool=call_tool,
+            context=context,
+            index=turn,
         )
     )
     if end.step_limit:

@@ -91,6 +91,10 @@ class Case(Model):
     world: CaseWorld | None = None
     #: free-form data kept with the case (importers record the source here)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    #: run context for a framework agent (over ``defaults.agent_context``): LangGraph's
+    #: ``configurable``, pydantic-ai's ``deps``, the OpenAI Agents SDK's ``context``
+    #: (docs/bring-your-agent.md, "Run context")
+    agent_context: dict[str, JsonValue] = Field(default_factory=dict)
 
     def later_expected_tools(self) -> list[str]:
         """Tools expected in the scripted turns after the first (``expect`` is turn 0's)."""
@@ -149,6 +153,8 @@ class Defaults(Model):
     #: how tool calls are answered: ``mock`` (the suite's simulations) or ``real`` (an MCP
     #: server of ``tools_from``, a framework agent's own tools); docs/bring-your-agent.md
     tool_mode: ToolMode = "mock"
+    #: run context every case hands a framework agent (a case's own keys win)
+    agent_context: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class Suite(Model):

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ...errors import MissingExtraError, ProviderError, UserError
 from ...schema import JsonValue
 from .._base import ModelRequest, ModelResponse
 from .._common import as_bool, redact
+from ._turn import AgentTurn
 
 __all__ = [
     "FrameworkAgent",
     "agent_error",
     "arguments",
+    "context_factory",
     "json_value",
     "load_target",
     "parse_options",
     "require",
+    "run_context",
     "target_tag",
 ]
 
@@ -33,11 +38,13 @@ def require(module: str, package: str, extra: str) -> Any:
 
 
 def parse_options(
-    prefix: str, rest: str, options: dict[str, Any], known: dict[str, bool]
-) -> tuple[str, dict[str, bool]]:
-    """``FILE.py:attr?opt=1`` -> (target, options); ``known`` maps option -> default."""
+    prefix: str, rest: str, options: dict[str, Any], known: Mapping[str, bool | str | None]
+) -> tuple[str, dict[str, Any]]:
+    """``FILE.py:attr?opt=1`` -> (target, options); ``known`` maps option -> default (a bool
+    default: a flag; otherwise the value is kept as text). ``base_url`` (``--base-url``) is
+    refused: the agent brings its own model client, which agentgauge cannot repoint."""
     target, sep, query = rest.partition("?")
-    values = dict(known)
+    values: dict[str, Any] = dict(known)
     if sep:
         for item in query.split("&"):
             key, _, value = item.partition("=")
@@ -45,11 +52,43 @@ def parse_options(
                 raise UserError(
                     f"{prefix}:{rest}: unknown option '{key}' (known: {', '.join(known) or 'none'})"
                 )
-            values[key] = as_bool(value)
-    options.pop("base_url", None)  # the agent brings its own model client
+            values[key] = as_bool(value) if isinstance(known[key], bool) else value
+    if options.pop("base_url", None) is not None:
+        raise UserError(
+            f"--base-url: {prefix}:{target} brings its own model client, which agentgauge does "
+            "not repoint: set the server in the agent's code or its environment (OPENAI_BASE_URL "
+            "for the OpenAI Agents SDK, pydantic-ai's and langchain-openai's OpenAI clients), "
+            "and run without --base-url"
+        )
     if options:
         raise UserError(f"{prefix}:{target}: unknown option(s) {sorted(options)}")
     return target, values
+
+
+def context_factory(prefix: str, target: str, name: str | None) -> Any:
+    """The ``?context=NAME`` function: ``NAME`` in the agent's own file or module, or
+    ``FILE.py:function`` / ``package.module:function``; None without the option."""
+    if not name:
+        return None
+    where = target.rpartition(":")[0]
+    full = name if ":" in name else f"{where}:{name}"
+    factory = load_target(prefix, full)
+    if not callable(factory):
+        raise UserError(f"{prefix}:{target}?context={name}: is not a function")
+    return factory
+
+
+async def run_context(factory: Any, turn: AgentTurn) -> Any:
+    """What a framework run receives as its context for ``turn``'s case and trial: the
+    factory's value for the case's :class:`AgentContext`, else the case's ``agent_context``
+    values (None when there are none). A factory may be async."""
+    context = turn.context
+    if factory is None:
+        return dict(context.values) if context is not None and context.values else None
+    value = factory(context)
+    if inspect.isawaitable(value):
+        value = await value
+    return value
 
 
 def load_target(prefix: str, target: str) -> Any:

@@ -11,12 +11,18 @@ turn a call belongs to), so concurrent cases do not see each other's tools. A to
 outside a ``ToolNode`` (in your own node's code) runs as it is and is not simulated: mock mode
 cannot replace it. ``max_steps`` becomes the graph's ``recursion_limit`` (two graph steps per
 model call and its tools).
+
+Each case and trial runs in its own thread: ``configurable.thread_id`` is a new id per case and
+trial (what a graph compiled with a checkpointer needs), with the case's ``agent_context`` (or
+the ``?context=`` function's mapping) merged into ``configurable``. A graph with a checkpointer
+keeps the thread's messages itself, so a later turn sends only the new user message.
 """
 
 from __future__ import annotations
 
 import contextvars
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ...errors import UserError
@@ -26,10 +32,12 @@ from ._common import (
     FrameworkAgent,
     agent_error,
     arguments,
+    context_factory,
     json_value,
     load_target,
     parse_options,
     require,
+    run_context,
     target_tag,
 )
 from ._turn import AgentTurn, ModelReply, TurnEnd
@@ -177,9 +185,12 @@ def _tool_nodes(graph: Any) -> list[Any]:
 class LangGraphAgent(FrameworkAgent):
     """Runs a compiled LangGraph graph once per user turn (see the module docstring)."""
 
-    def __init__(self, graph: Any, *, name: str) -> None:
+    def __init__(self, graph: Any, *, name: str, context: Any = None) -> None:
         self.graph = graph
         self.name = name
+        self._context = context  # the ?context= function, or None
+        # a graph with a checkpointer keeps each thread's messages between turns itself
+        self.checkpointed = getattr(graph, "checkpointer", None) not in (None, False)
         self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(graph)
         self.tool_nodes = _tool_nodes(graph)
         for node in self.tool_nodes:
@@ -198,10 +209,17 @@ class LangGraphAgent(FrameworkAgent):
             )
         # a model step and its tools step per model call (a graph with more nodes per round
         # reaches the limit sooner)
-        config = {"callbacks": [_handler(turn)], "recursion_limit": 2 * turn.max_steps}
+        config = {
+            "callbacks": [_handler(turn)],
+            "recursion_limit": 2 * turn.max_steps,
+            "configurable": await self._configurable(turn),
+        }
+        messages = turn.messages
+        if self.checkpointed and turn.index > 0:  # the thread holds the turns before
+            messages = _since_last_reply(messages)
         token = _TURN.set(turn)
         try:
-            await self.graph.ainvoke({"messages": to_langchain(turn.messages)}, config=config)
+            await self.graph.ainvoke({"messages": to_langchain(messages)}, config=config)
         except errors.GraphRecursionError:
             return TurnEnd(step_limit=True)
         except UserError:
@@ -212,10 +230,35 @@ class LangGraphAgent(FrameworkAgent):
             _TURN.reset(token)
         return TurnEnd()
 
+    async def _configurable(self, turn: AgentTurn) -> dict[str, Any]:
+        """``config["configurable"]``: the case's thread id (what a checkpointer needs), the
+        case's ``agent_context`` or the ``?context=`` function's mapping over it."""
+        out: dict[str, Any] = {}
+        if turn.context is not None:
+            out["thread_id"] = turn.context.thread_id
+            out.update(turn.context.values)
+        if self._context is None:
+            return out
+        extra = await run_context(self._context, turn)
+        if extra is not None and not isinstance(extra, Mapping):
+            raise UserError(
+                f"{self.name}: the context function returned a {type(extra).__name__}, not a "
+                "mapping (it is merged into the graph's configurable)"
+            )
+        out.update(extra or {})
+        return out
+
+
+def _since_last_reply(messages: list[Message]) -> list[Message]:
+    """The messages after the agent's last reply (a later turn's new user message)."""
+    last = max((i for i, m in enumerate(messages) if m.role in ("assistant", "tool")), default=-1)
+    return messages[last + 1 :]
+
 
 def create(rest: str, **options: Any) -> LangGraphAgent:
-    """``langgraph:FILE.py:graph`` (a compiled graph whose state has ``messages``)."""
-    target, _ = parse_options(PREFIX, rest, options, {})
+    """``langgraph:FILE.py:graph`` (a compiled graph whose state has ``messages``);
+    ``?context=FUNCTION`` names the run-context function (docs/bring-your-agent.md)."""
+    target, opts = parse_options(PREFIX, rest, options, {"context": None})
     require("langgraph", "langgraph", _EXTRA)
     obj = load_target(PREFIX, target)
     if not callable(getattr(obj, "ainvoke", None)):
@@ -223,4 +266,5 @@ def create(rest: str, **options: Any) -> LangGraphAgent:
             f"{PREFIX}:{target}: is a {type(obj).__name__}, not a compiled graph "
             "(name the object builder.compile() returned: FILE.py:graph)"
         )
-    return LangGraphAgent(obj, name=f"{PREFIX}:{target}")
+    factory = context_factory(PREFIX, target, opts["context"])
+    return LangGraphAgent(obj, name=f"{PREFIX}:{target}", context=factory)

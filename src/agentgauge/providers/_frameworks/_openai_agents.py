@@ -8,7 +8,9 @@ and token usage, and each ``FunctionTool`` of the agent is handed to the run wra
 ``on_invoke_tool``. Hosted tools (web search, file search ...) and the tools of handed-off
 agents run as the SDK runs them and are not simulated. The conversation so far is passed as
 Responses-style input items (the case's system prompt as a ``system`` item, ``?system=0``
-leaves it out and keeps only the agent's own instructions).
+leaves it out and keeps only the agent's own instructions). The run's ``context`` (what tools
+read as ``RunContextWrapper.context``) is the ``?context=`` function's value for the case, else
+the case's ``agent_context`` mapping.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from ._common import (
     FrameworkAgent,
     agent_error,
     arguments,
+    context_factory,
     json_value,
     load_target,
     parse_options,
     require,
+    run_context,
     target_tag,
 )
 from ._turn import AgentTurn, ModelReply, TurnEnd
@@ -105,9 +109,10 @@ def _model_name(agent: Any) -> str:
 class OpenAIAgentsAgent(FrameworkAgent):
     """Runs an OpenAI Agents SDK ``Agent`` once per user turn (see the module docstring)."""
 
-    def __init__(self, agent: Any, *, name: str, system: bool = True) -> None:
+    def __init__(self, agent: Any, *, name: str, system: bool = True, context: Any = None) -> None:
         self.agent = agent
         self.name = name
+        self._context = context  # the ?context= function, or None
         self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(agent)
         self._system = system
 
@@ -160,12 +165,14 @@ class OpenAIAgentsAgent(FrameworkAgent):
     async def run_turn(self, turn: AgentTurn) -> TurnEnd:
         sdk = require("agents", "openai-agents", "openai-agents")
         agent = self.agent.clone(tools=[self._wrap(sdk, t, turn) for t in self.agent.tools])
+        context = await run_context(self._context, turn)
         try:
             await sdk.Runner.run(
                 agent,
                 input_items(turn.messages, system=self._system),
                 max_turns=turn.max_steps,
                 hooks=self._hooks(sdk, turn),
+                context=context,
             )
         except sdk.MaxTurnsExceeded:
             return TurnEnd(step_limit=True)
@@ -175,8 +182,9 @@ class OpenAIAgentsAgent(FrameworkAgent):
 
 
 def create(rest: str, **options: Any) -> OpenAIAgentsAgent:
-    """``openai-agents:FILE.py:agent`` (``?system=0``: leave the case's system prompt out)."""
-    target, opts = parse_options(PREFIX, rest, options, {"system": True})
+    """``openai-agents:FILE.py:agent`` (``?system=0``: leave the case's system prompt out;
+    ``?context=FUNCTION``: the function that makes each case's run context)."""
+    target, opts = parse_options(PREFIX, rest, options, {"system": True, "context": None})
     sdk = require("agents", "openai-agents", "openai-agents")
     obj = load_target(PREFIX, target)
     if not isinstance(obj, sdk.Agent):
@@ -186,4 +194,5 @@ def create(rest: str, **options: Any) -> OpenAIAgentsAgent:
             f"{PREFIX}:{target}: is a {type(obj).__name__}, not an agents.Agent "
             "(name the Agent object: FILE.py:agent)"
         )
-    return OpenAIAgentsAgent(obj, name=f"{PREFIX}:{target}", system=opts["system"])
+    factory = context_factory(PREFIX, target, opts["context"])
+    return OpenAIAgentsAgent(obj, name=f"{PREFIX}:{target}", system=opts["system"], context=factory)

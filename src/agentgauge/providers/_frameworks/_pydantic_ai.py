@@ -6,7 +6,10 @@ request and reports its response and token usage; the agent's toolsets are wrapp
 ``WrapperToolset`` whose ``call_tool`` sends each call through the runner (``mock``: the
 suite's simulations; ``real``: the agent's own tool). Both are applied with ``agent.override``,
 which is scoped to the running task, so the user's agent is never changed and concurrent cases
-stay apart. ``max_steps`` becomes ``UsageLimits(request_limit=...)``.
+stay apart. ``max_steps`` becomes ``UsageLimits(request_limit=...)``. The run's ``deps`` (what
+tools read as ``RunContext.deps``) are the ``?context=`` function's value for the case, else the
+case's ``agent_context`` built into the agent's ``deps_type`` (a dataclass or pydantic model;
+another type gets the mapping).
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ from ._common import (
     FrameworkAgent,
     agent_error,
     arguments,
+    context_factory,
     json_value,
     load_target,
     parse_options,
     require,
+    run_context,
     target_tag,
 )
 from ._turn import AgentTurn, ModelReply, TurnEnd
@@ -135,9 +140,10 @@ def _routed(toolset: Any, turn: AgentTurn) -> Any:
 class PydanticAIAgent(FrameworkAgent):
     """Runs a pydantic-ai ``Agent`` once per user turn (see the module docstring)."""
 
-    def __init__(self, agent: Any, *, name: str) -> None:
+    def __init__(self, agent: Any, *, name: str, context: Any = None) -> None:
         self.agent = agent
         self.name = name
+        self._context = context  # the ?context= function, or None
         self.cache_tag = target_tag(name.partition(":")[2]) or source_tag(agent)
 
     async def run_turn(self, turn: AgentTurn) -> TurnEnd:
@@ -148,6 +154,9 @@ class PydanticAIAgent(FrameworkAgent):
             raise UserError(f"{self.name}: the agent has no model (give Agent(model=...))")
         prompt, history = to_history(turn.messages)
         toolsets = [_routed(t, turn) for t in self.agent.toolsets]
+        deps = await run_context(self._context, turn)
+        if self._context is None and deps is not None:
+            deps = _as_deps(self.agent, deps, self.name)
         try:
             with self.agent.override(toolsets=toolsets, tools=[]):
                 await self.agent.run(
@@ -155,6 +164,7 @@ class PydanticAIAgent(FrameworkAgent):
                     message_history=history or None,
                     model=_timed_model(sdk, model, turn),
                     usage_limits=usage.UsageLimits(request_limit=turn.max_steps),
+                    deps=deps,
                 )
         except sdk.UsageLimitExceeded:
             return TurnEnd(step_limit=True)
@@ -165,9 +175,29 @@ class PydanticAIAgent(FrameworkAgent):
         return TurnEnd()
 
 
+def _as_deps(agent: Any, values: dict[str, Any], name: str) -> Any:
+    """The case's ``agent_context`` as the agent's ``deps_type``: a dataclass or pydantic model
+    built from it, else the mapping itself."""
+    import dataclasses
+
+    deps_type = getattr(agent, "deps_type", None)
+    try:
+        if isinstance(deps_type, type) and dataclasses.is_dataclass(deps_type):
+            return deps_type(**values)
+        validate = getattr(deps_type, "model_validate", None)
+        if isinstance(deps_type, type) and callable(validate):
+            return validate(values)
+    except (TypeError, ValueError) as err:
+        first = str(err).splitlines()[0]
+        kind = getattr(deps_type, "__name__", str(deps_type))
+        raise UserError(f"{name}: agent_context does not make a {kind}: {first}") from None
+    return values
+
+
 def create(rest: str, **options: Any) -> PydanticAIAgent:
-    """``pydantic-ai:FILE.py:agent`` (a ``pydantic_ai.Agent`` with its model set)."""
-    target, _ = parse_options(PREFIX, rest, options, {})
+    """``pydantic-ai:FILE.py:agent`` (a ``pydantic_ai.Agent`` with its model set);
+    ``?context=FUNCTION`` names the function that makes each case's ``deps``."""
+    target, opts = parse_options(PREFIX, rest, options, {"context": None})
     sdk = _sdk()
     obj = load_target(PREFIX, target)
     if not isinstance(obj, sdk.Agent):
@@ -175,4 +205,5 @@ def create(rest: str, **options: Any) -> PydanticAIAgent:
             f"{PREFIX}:{target}: is a {type(obj).__name__}, not a pydantic_ai.Agent "
             "(name the Agent object: FILE.py:agent)"
         )
-    return PydanticAIAgent(obj, name=f"{PREFIX}:{target}")
+    factory = context_factory(PREFIX, target, opts["context"])
+    return PydanticAIAgent(obj, name=f"{PREFIX}:{target}", context=factory)

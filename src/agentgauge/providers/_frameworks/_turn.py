@@ -18,7 +18,7 @@ the same neutral transcript as for any other agent, even when the framework stop
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -26,6 +26,7 @@ from ...schema import JsonValue, Message, ToolCall, ToolMode, ToolSpec, Usage
 from .._base import GenerateConfig
 
 __all__ = [
+    "AgentContext",
     "AgentTurn",
     "DrivenAgent",
     "ModelReply",
@@ -67,6 +68,20 @@ class ToolAnswer:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AgentContext:
+    """Whose conversation a framework agent is running: handed to a ``?context=`` function,
+    which returns what the framework passes to the agent's tools (pydantic-ai's ``deps``, the
+    OpenAI Agents SDK's ``context``, LangGraph's ``configurable``)."""
+
+    case_id: str
+    trial: int
+    #: an id unique to this case and trial in this run (LangGraph's ``thread_id``)
+    thread_id: str
+    #: the case's ``agent_context`` over the suite's ``defaults.agent_context``
+    values: Mapping[str, JsonValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
 class AgentTurn:
     """One user turn handed to a framework agent."""
 
@@ -80,6 +95,10 @@ class AgentTurn:
     max_steps: int
     record_model: Callable[[ModelReply], None]
     call_tool: Callable[[ToolCall, RealTool | None], Awaitable[ToolAnswer]]
+    #: the case and trial the turn belongs to, with its run context (None: not given)
+    context: AgentContext | None = None
+    #: the user turn (0: the case input, 1: its first scripted follow-up ...)
+    index: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
