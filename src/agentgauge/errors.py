@@ -5,6 +5,8 @@ AgentGaugeError
 ├── UserError        bad input or flags: the CLI prints its one-line message and exits 2
 │   ├── MissingExtraError   an optional dependency is not installed (names the pip command)
 │   ├── SuiteCodeRefused    the suite names code the suite-code policy does not let it run
+│   │   └── EndpointRefused an endpoint a suite or run directory names would get your credentials
+│   ├── PathRefused         a path a run directory names (or a file in it) would write elsewhere
 │   └── TranscriptError     a conversation (any vendor format) that cannot be read
 ├── ProviderError    the agent under test (or a judge) failed: carries status and retry_after
 ├── ToolError        a simulated tool failed in a way the case did not ask for
@@ -25,8 +27,10 @@ from pathlib import Path
 
 __all__ = [
     "AgentGaugeError",
+    "EndpointRefused",
     "JudgeError",
     "MissingExtraError",
+    "PathRefused",
     "ProviderError",
     "RunInterrupted",
     "ScorerError",
@@ -67,6 +71,16 @@ class MissingExtraError(UserError):
 
 class SuiteCodeRefused(UserError):
     """The suite names code the policy does not let it run (one line: what, and why)."""
+
+
+class EndpointRefused(SuiteCodeRefused):
+    """A suite or a run directory names an endpoint that would receive a credential of the
+    user's (``OPENAI_API_KEY`` ...) without the user's opt-in (one line: what, and why)."""
+
+
+class PathRefused(UserError):
+    """A path read from a run directory (or a file agentgauge would write in one) leads out of
+    it: an absolute path, ``..``, a symlink, a FIFO (one line: which, and why)."""
 
 
 class TranscriptError(UserError):

@@ -49,6 +49,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "agent); also AGENTGAUGE_ALLOW_SUITE_CODE=1 (see docs/suite-format.md)",
     )
     group.addoption(
+        "--agentgauge-allow-suite-endpoints",
+        action="store_true",
+        default=None,
+        help="let endpoints the suites name (a ?base_url=, a matrix entry's options.base_url) "
+        "receive your API keys; also AGENTGAUGE_ALLOW_SUITE_ENDPOINTS=1 (docs/suite-format.md)",
+    )
+    group.addoption(
         "--agentgauge-run-dir",
         default=None,
         metavar="DIR",
@@ -120,6 +127,7 @@ class SuiteFile(pytest.File):
                 progress=False,
                 suite_path=str(self.path),
                 allow_suite_code=config.getoption("agentgauge_allow_suite_code"),
+                allow_suite_endpoints=config.getoption("agentgauge_allow_suite_endpoints"),
             )
             # the same entry point as `agentgauge run`: suite code checked with file:line
             # refusals, the suite's scorers: section wired in

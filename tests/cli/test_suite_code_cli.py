@@ -174,6 +174,7 @@ def test_validate_lists_every_piece_of_code_per_tool_and_case(folder: Path) -> N
     assert code == 2, out  # os:system is refused
     fakes = (folder / "fakes.py").resolve()
     listing = out[out.index("code this suite runs (4):") :].splitlines()[1:]
+    listing = listing[: listing.index("  agents and judges this suite names (1):")]
     assert listing == [
         f"    {suite}:5: tools[0].simulation.function: {fakes}:lookup (tool get_weather, "
         "every case) allowed",
@@ -242,8 +243,8 @@ def test_resume_runs_a_python_agent_only_when_the_command_line_names_it(folder: 
     code, out = invoke("run", "--resume", str(run_dir), "--allow-suite-code")
     assert code == 2
     assert out.strip() == (
-        f"--resume {run_dir}: run.json names the agent '{spec}', Python code; it runs only "
-        f"when you name it yourself: add --agent {spec}"
+        f"{run_dir}/run.json:7: agent: --resume names the agent '{spec}', Python code; it "
+        f"runs only when you name it yourself: add --agent {spec}"
     )
     code, out = invoke(
         "run", "--resume", str(run_dir), "--agent", spec, "--allow-suite-code", "--no-progress"
@@ -270,9 +271,9 @@ def test_resume_checks_a_judge_read_back_from_run_json(folder: Path) -> None:
     code, out = invoke("run", "--resume", str(run_dir), "--allow-suite-code", "--no-progress")
     assert code == 2
     assert out.strip() == (
-        f"{run_dir}/run.json: judge 'python:os:system': refused: a suite may name only a Python "
-        "file of its own folder (python:file.py:function), never a module ('os') (to use a "
-        "judge of your own, give --judge SPEC)"
+        f"{run_dir}/run.json:1: judge: judge 'python:os:system': refused: a suite may name only "
+        "a Python file of its own folder (python:file.py:name), never a module ('os') (to use "
+        "a judge of your own, give --judge SPEC)"
     )
     code, out = invoke(
         "run", "--resume", str(run_dir), "--allow-suite-code", "--judge", "mock:judge"

@@ -16,6 +16,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
     "allow_suite_code_option",
+    "allow_suite_endpoints_option",
     "gates_option",
     "judge_option",
     "progress_factory",
@@ -93,3 +94,19 @@ def progress_factory(
         return ProgressReporter(total, enabled=True, stream=sys.stderr, label=label, unit=unit)
 
     return start
+
+
+#: ``--allow-suite-endpoints``: let endpoints the suite or a run directory names (a spec's
+#: ``?base_url=``, a matrix entry's ``options.base_url``, run.json's ``options.base_url``)
+#: receive your credentials (OPENAI_API_KEY ...); without it (or
+#: ``AGENTGAUGE_ALLOW_SUITE_ENDPOINTS=1`` or the user's config) they are refused. Stored as
+#: ``allow_suite_endpoints``; False means "not given".
+allow_suite_endpoints_option = click.option(
+    "--allow-suite-endpoints",
+    "allow_suite_endpoints",
+    is_flag=True,
+    envvar="AGENTGAUGE_ALLOW_SUITE_ENDPOINTS",
+    help="Let endpoints the suite or run directory names (a ?base_url=, options.base_url, an "
+    "http:// agent) receive your API keys; see 'Endpoints and your credentials' in "
+    "docs/suite-format.md.",
+)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ._history import history_options, judge_samples_option
-from ._options import allow_suite_code_option, judge_option
+from ._options import allow_suite_code_option, allow_suite_endpoints_option, judge_option
 
 if TYPE_CHECKING:
     from ..runner import RunConfig, RunOutcome
@@ -84,9 +84,12 @@ def _given(value: bool, name: str) -> bool | None:
     return value if explicit else None
 
 
-def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent: bool) -> None:
+def _refuse_ignored_flags(
+    resume_dir: Path, run_dir: Path | None, *, same_agent: bool, same_base_url: bool = False
+) -> None:
     """A flag given with --resume that run.json overrides would be silently ignored: refuse it
-    (``--agent`` naming the recorded agent again is allowed: a ``python:`` agent needs it)."""
+    (``--agent`` naming the recorded agent again is allowed: a ``python:`` agent needs it; so
+    is ``--base-url`` naming the recorded endpoint again: your key goes only where you say)."""
     from click.core import ParameterSource
 
     from ..errors import UserError
@@ -97,6 +100,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
         for name, flag in _RECORDED_OPTIONS.items()
         if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
         and not (name == "agent" and same_agent)
+        and not (name == "base_url" and same_base_url)
     ]
     from_command_line = ctx.get_parameter_source("run_dir") == ParameterSource.COMMANDLINE
     if from_command_line and run_dir is not None and run_dir != resume_dir:
@@ -279,6 +283,7 @@ def _refuse_ignored_flags(resume_dir: Path, run_dir: Path | None, *, same_agent:
     help="Also send the run as OpenTelemetry traces to this OTLP/HTTP receiver.",
 )
 @allow_suite_code_option
+@allow_suite_endpoints_option
 @judge_samples_option
 @history_options
 def command(
@@ -397,7 +402,12 @@ def _resume_config(
     from ..runner import RunConfig, read_record
 
     record = read_record(resume_dir)
-    _refuse_ignored_flags(resume_dir, run_dir, same_agent=f["agent"] == record.agent)
+    _refuse_ignored_flags(
+        resume_dir,
+        run_dir,
+        same_agent=f["agent"] == record.agent,
+        same_base_url=f["base_url"] is not None and f["base_url"] == record.options.get("base_url"),
+    )
     _refuse_changed_system(resume_dir, f["system"], record.options.get("system"))
     if not record.suite_path:
         raise UserError(f"{resume_dir}/run.json does not name its suite file")
@@ -414,6 +424,8 @@ def _resume_config(
         executor=f["executor"],
         provider_concurrency=f["provider_concurrency"],
         rate_limit_per_s=_rate(f),
+        allow_suite_endpoints=f["allow_suite_endpoints"] or None,
+        base_url=f["base_url"],
     )
     return suite_path, config
 
@@ -497,6 +509,7 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         progress=f["progress"],
         suite_path=str(suite.resolve()),
         allow_suite_code=f["allow_suite_code"] or None,
+        allow_suite_endpoints=f["allow_suite_endpoints"] or None,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
         judge=f["judge"],
         judge_samples=f["judge_samples"],

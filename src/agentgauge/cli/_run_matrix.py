@@ -141,6 +141,7 @@ def resumed_matrix(
             progress=f["progress"],
             replay=f.get("replay_given"),
             allow_suite_code=f["allow_suite_code"] or None,
+            allow_suite_endpoints=f["allow_suite_endpoints"] or None,
             executor=f.get("executor"),
             provider_concurrency=f.get("provider_concurrency"),
             rate_limit_per_s=f.get("rate_limit_per_s"),

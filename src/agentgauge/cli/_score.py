@@ -19,7 +19,7 @@ import click
 from ..io import load_suite_any
 from ..runner import RunConfig, ScoreOutcome, score_responses
 from ._history import history_options, judge_samples_option
-from ._options import allow_suite_code_option, judge_option
+from ._options import allow_suite_code_option, allow_suite_endpoints_option, judge_option
 
 __all__ = ["command"]
 
@@ -86,6 +86,7 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
 )
 @allow_suite_code_option
 @judge_option
+@allow_suite_endpoints_option
 @judge_samples_option
 @history_options
 def command(
@@ -97,6 +98,7 @@ def command(
     skip_missing: bool,
     allow_suite_code: bool,
     judge: str | None,
+    allow_suite_endpoints: bool,
     judge_samples: int | None,
     history: Path | None,
     no_history: bool,
@@ -130,6 +132,7 @@ def command(
             suite_path=str(suite.resolve()),
             allow_suite_code=allow_suite_code or None,
             judge=judge or None,
+            allow_suite_endpoints=allow_suite_endpoints or None,
             judge_samples=judge_samples,
         ),
     )

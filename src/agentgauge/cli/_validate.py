@@ -9,11 +9,11 @@ import click
 import orjson
 
 from ..io import CategoryMix, LintFinding, SuiteCheck
-from ._options import allow_suite_code_option, text_or_json_option
+from ._options import allow_suite_code_option, allow_suite_endpoints_option, text_or_json_option
 
 if TYPE_CHECKING:
     from ..mutation import SuiteAudit
-    from ..runner import CodeUse
+    from ..runner import CodeUse, PathUse, SpecUse, SuiteValidation
 
 #: suite index -> its mutation audit and the audit's findings (``validate --mutate``)
 _Audits = dict[int, tuple["SuiteAudit", list[LintFinding]]]
@@ -74,6 +74,68 @@ def _code_listing(uses: list[CodeUse]) -> None:
         click.echo(f"    {u.where}: {u.field}: {what} ({who}) {verdict}")
 
 
+def _spec_dict(uses: list[SpecUse]) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": u.ref.kind,
+            "spec": u.endpoint.spec if u.endpoint else u.ref.spec,
+            "where": u.where,
+            "field": u.field,
+            "provider": u.endpoint.provider if u.endpoint else None,
+            "endpoint": u.endpoint.url if u.endpoint else None,
+            "credential": u.endpoint.credential if u.endpoint else None,
+            "verdict": u.verdict,
+            "problem": u.problem,
+        }
+        for u in uses
+    ]
+
+
+def _path_dict(uses: list[PathUse]) -> list[dict[str, Any]]:
+    return [
+        {
+            "action": u.action,
+            "path": u.path,
+            "where": u.where,
+            "field": u.field,
+            "verdict": u.verdict,
+            "note": u.note,
+        }
+        for u in uses
+    ]
+
+
+_VERDICT = {"allowed": "allowed", "needs opt-in": "needs --allow-suite-endpoints"}
+
+
+def _spec_listing(uses: list[SpecUse]) -> None:
+    """``agents and judges this suite names:`` one line each: the spec, where it sends your
+    credentials, and the verdict (a code spec's is in the code listing)."""
+    if not uses:
+        return
+    click.echo(f"  agents and judges this suite names ({len(uses)}):")
+    for u in uses:
+        if u.endpoint is None:
+            what = "code (see above)" if u.problem or u.verdict != "allowed" else "no credentials"
+            verdict = "allowed" if u.verdict == "allowed" else u.verdict.upper()
+        else:
+            cred = u.endpoint.credential or "no credential of yours"
+            what = f"-> {u.endpoint.url} ({cred})"
+            verdict = _VERDICT.get(u.verdict, "REFUSED")
+        spec = u.endpoint.spec if u.endpoint else u.ref.spec
+        click.echo(f"    {u.where}: {u.field}: {u.ref.kind} '{spec}' {what} {verdict}")
+
+
+def _path_listing(uses: list[PathUse]) -> None:
+    if not uses:
+        return
+    click.echo(f"  paths this suite names ({len(uses)}):")
+    for u in uses:
+        note = f" ({u.note})" if u.note else ""
+        verdict = u.verdict if u.verdict == "allowed" else "REFUSED"
+        click.echo(f"    {u.where}: {u.field}: {u.action} {u.path}{note} {verdict}")
+
+
 def _mix_dict(mix: CategoryMix | None) -> dict[str, Any] | None:
     if mix is None:
         return None
@@ -86,9 +148,10 @@ def _mix_dict(mix: CategoryMix | None) -> dict[str, Any] | None:
     }
 
 
-def _json_report(checks: list[SuiteCheck], strict: bool, code: list[list[CodeUse]]) -> str:
+def _json_report(results: list[SuiteValidation], strict: bool) -> str:
     suites = []
-    for check, uses in zip(checks, code, strict=True):
+    for v in results:
+        check, uses = v.check, v.code
         suite = check.loaded.suite if check.loaded else None
         suites.append(
             {
@@ -101,9 +164,11 @@ def _json_report(checks: list[SuiteCheck], strict: bool, code: list[list[CodeUse
                 "findings": _finding_dict(check),
                 "category_mix": _mix_dict(check.mix()),
                 "code": _code_dict(uses),
+                "specs": _spec_dict(v.specs),
+                "paths": _path_dict(v.paths),
             }
         )
-    ok = not any(c.failed(strict=strict) for c in checks)
+    ok = not any(v.check.failed(strict=strict) for v in results)
     return orjson.dumps(
         {"ok": ok, "strict": strict, "suites": suites}, option=orjson.OPT_INDENT_2
     ).decode()
@@ -216,6 +281,7 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     "scorers that need a judge are not reported as lacking one.",
 )
 @allow_suite_code_option
+@allow_suite_endpoints_option
 @click.option(
     "--mutate",
     is_flag=True,
@@ -232,6 +298,7 @@ def command(
     quiet: bool,
     judge: str | None,
     allow_suite_code: bool,
+    allow_suite_endpoints: bool,
     mutate: bool,
 ) -> None:
     """Validate and lint SUITE files (YAML/JSON suites, folders holding suite.yaml, JSONL cases).
@@ -243,15 +310,20 @@ def command(
     listed with its file and function, and refused unless it is a file of the suite's folder
     and --allow-suite-code (or AGENTGAUGE_ALLOW_SUITE_CODE=1) allows it; none of it is imported.
     An MCP server command (tools_from.mcp.command) is listed too and needs the same opt-in.
+    Every agent and judge spec is listed with the endpoint that would receive your API key: one
+    the suite names needs --allow-suite-endpoints (nothing is connected to). So is every path
+    it names (the folders a run writes, the files it reads).
     """
     from ..runner import ValidateConfig, validate_suite
 
     config = ValidateConfig(
-        judge=judge or None, allow_suite_code=allow_suite_code or None, mutate=mutate
+        judge=judge or None,
+        allow_suite_code=allow_suite_code or None,
+        allow_suite_endpoints=allow_suite_endpoints or None,
+        mutate=mutate,
     )
     results = [validate_suite(path, config) for path in suites]
     checks = [v.check for v in results]
-    code = [v.code for v in results]
     failed = any(v.failed(strict=strict) for v in results)
     audits: _Audits | None = None
     if mutate:
@@ -259,10 +331,11 @@ def command(
             i: (v.audit, v.audit_findings) for i, v in enumerate(results) if v.audit is not None
         }
     if fmt == "json":
-        click.echo(_with_mutation(_json_report(checks, strict, code), audits, strict))
+        click.echo(_with_mutation(_json_report(results, strict), audits, strict))
         ctx.exit(2 if failed else 0)
     rich = sys.stdout.isatty()
-    for check, uses in zip(checks, code, strict=True):
+    for v in results:
+        check, uses = v.check, v.code
         for line in check.problems:
             click.echo(line)
         for finding in check.findings:
@@ -278,6 +351,8 @@ def command(
             else:
                 _plain_summary(check, strict)
             _code_listing(uses)
+            _spec_listing(v.specs)
+            _path_listing(v.paths)
     if audits is not None:
         _print_audits(checks, audits, strict=strict, quiet=quiet, rich=rich)
     ctx.exit(2 if failed else 0)

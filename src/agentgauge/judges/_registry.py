@@ -20,7 +20,8 @@ from dataclasses import replace
 from typing import Any, Final
 
 from .._messages import format_path
-from ..errors import UserError
+from .._suite_code import SuiteCodePolicy, with_checked_judges
+from ..errors import SuiteCodeRefused, UserError
 from ..schema import PYTHON_PREFIX, SCORER_INFO, ScorerRef, Suite, ToolSpec, scorer_ref_issues
 from ..scoring import NumericGroundingScorer, SafetyScorer, SimilarityScorer
 from ._assertions import AssertScorer
@@ -145,13 +146,34 @@ def _sampled(made: dict[str, Judge], spec: str, ref: ScorerRef) -> Judge:
 
 
 def scorers_for_suite(
-    suite: Suite, *, judge: str | None = None, config: JudgeConfig = JudgeConfig()
+    suite: Suite,
+    *,
+    judge: str | None = None,
+    config: JudgeConfig = JudgeConfig(),
+    code: SuiteCodePolicy | None = None,
+    judge_by: str | None = None,
 ) -> list[Any]:
     """The extra scorers a run of ``suite`` uses (what ``agentgauge run --judge`` wires in).
 
     The suite's ``scorers:`` section when it has one (``judge`` or ``defaults.judge`` is the
     default judge); otherwise, when a judge is given, the semantic-equivalence fallback alone.
+
+    The suite is data: its judges and ``python:`` scorers pass the suite policy first (``code``;
+    None: the policy of a suite in the current folder, the opt-ins from the environment and
+    the user's config file), so a judge that would import code or send the user's key to an
+    endpoint the suite names is refused (SuiteCodeRefused) before anything is built. ``judge``
+    is the caller's own word and is not checked, unless ``judge_by`` says which file named it
+    (``runs/x/run.json:8: judge`` on resume): then it is checked like the suite's.
     """
+    policy = code if code is not None else SuiteCodePolicy.for_suite(None)
+    suite = with_checked_judges(suite, policy, judge_given=judge is not None)
+    if judge is not None and judge_by is not None:
+        try:
+            judge = policy.check_spec(judge, "judge", named_by=judge_by)
+        except SuiteCodeRefused as err:
+            raise type(err)(
+                f"{judge_by}: {err} (to use a judge of your own, give --judge SPEC)"
+            ) from None
     spec = judge or suite.defaults.judge
     d = suite.defaults
     if config.samples == 1 and d.judge_samples != 1:

@@ -18,7 +18,7 @@ from ..providers import (
     default_cache_dir,
     prune_cache,
 )
-from ._code_check import CodeUse, refuse_located, suite_code_uses
+from ._code_check import CodeUse, SpecUse, refuse_located, suite_code_uses, suite_spec_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
 from ._file import default_run_dir, run_suite_file, with_suite_scorers
 from ._matrix import (
@@ -35,6 +35,7 @@ from ._matrix import (
     run_matrix,
     suite_members,
 )
+from ._path_check import PathUse, suite_path_uses
 from ._plan import config_hash, select_cases
 from ._prices import PRICES, cost_usd
 from ._progress import ProgressReporter
@@ -58,6 +59,7 @@ __all__ = [
     "MemberOutcome",
     "MemberRecord",
     "MergeReport",
+    "PathUse",
     "ProgressReporter",
     "PruneReport",
     "ResponseCache",
@@ -65,6 +67,7 @@ __all__ = [
     "RunOutcome",
     "ScoreOutcome",
     "Shard",
+    "SpecUse",
     "SuiteCodePolicy",
     "SuiteCodeRefused",
     "SuiteSurvey",
@@ -94,6 +97,8 @@ __all__ = [
     "select_cases",
     "suite_code_uses",
     "suite_members",
+    "suite_path_uses",
+    "suite_spec_uses",
     "validate_suite",
     "with_suite_scorers",
 ]

@@ -1,32 +1,40 @@
-"""Every piece of code a loaded suite names, checked against the suite code policy and located
-in its files (``file:line: field``) — what ``validate`` lists and what ``run`` refuses with.
+"""Every piece of code and every agent or judge spec a loaded suite names, checked against the
+suite policy and located in its files (``file:line: field``) — what ``validate`` lists and what
+``run`` refuses with.
 
-Nothing is imported: files are located and read with :mod:`ast` only.
+Nothing is imported and nothing is connected to: files are located and read with :mod:`ast`
+only, endpoints judged from the spec and the environment.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._suite_code import (
+    NAMED_BY_SUITE,
     CodeRef,
     CodeTarget,
+    EndpointUse,
+    SpecRef,
     SuiteCodePolicy,
     SuiteCodeRefused,
+    Verdict,
     case_code_refs,
+    code_prefix,
     defined_names,
     header_code_refs,
     locate_ref,
     mcp_code_ref,
+    spec_refs,
 )
 from ..errors import UserError
 
 if TYPE_CHECKING:
     from ..io import LoadedSuite, Origin
 
-__all__ = ["CodeUse", "refuse_located", "suite_code_uses"]
+__all__ = ["CodeUse", "SpecUse", "refuse_located", "suite_code_uses", "suite_spec_uses"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -133,20 +141,114 @@ def suite_code_uses(
             yield _use(loaded, ref, policy)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpecUse:
+    """One agent or judge spec the suite names, where, and the verdict of the policy: its code
+    (a code spec) or the endpoint it would send the user's credentials to (a vendor spec)."""
+
+    ref: SpecRef
+    file: str
+    line: int | None
+    field: str
+    #: the endpoint and credential (None: a spec whose provider sends no credential of yours)
+    endpoint: EndpointUse | None
+    verdict: Verdict
+    problem: str | None
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+    def refusal_line(self) -> str:
+        return f"{self.where}: {self.field}: {self.problem}"
+
+
+def _spec_use(
+    loaded: LoadedSuite, ref: SpecRef, policy: SuiteCodePolicy, user_options: Mapping[str, Any]
+) -> SpecUse:
+    from .._messages import format_path
+
+    origin = loaded.origin
+    path = (*origin.path, *ref.field)
+    endpoint: EndpointUse | None = None
+    verdict: Verdict = "allowed"
+    problem: str | None = None
+    if code_prefix(ref.spec):
+        try:
+            target = policy.locate_spec(ref.spec, ref.kind)
+            assert target is not None
+            verdict = "needs opt-in"
+            policy.require_opt_in(target)
+            verdict = "allowed"
+        except SuiteCodeRefused as err:
+            verdict = "needs opt-in" if verdict == "needs opt-in" else "refused"
+            problem = str(err)
+    else:
+        endpoint = policy.endpoint_use(
+            ref.spec,
+            ref.kind,
+            spec_by=NAMED_BY_SUITE,
+            options={**user_options, **ref.options},
+            options_by=dict.fromkeys(ref.options, NAMED_BY_SUITE),
+        )
+        if endpoint is not None:
+            verdict, problem = endpoint.verdict, endpoint.problem
+    return SpecUse(
+        ref=ref,
+        file=origin.file,
+        line=origin.locator.line(path),
+        field=format_path(path),
+        endpoint=endpoint,
+        verdict=verdict,
+        problem=problem,
+    )
+
+
+def suite_spec_uses(
+    loaded: LoadedSuite,
+    policy: SuiteCodePolicy,
+    *,
+    agent_given: bool = False,
+    judge_given: bool = False,
+    user_options: Mapping[str, Any] | None = None,
+) -> Iterator[SpecUse]:
+    """Every agent and judge spec ``loaded`` names (what a run would resolve), with the
+    verdict of the policy. ``user_options``: the provider options the user gave
+    (``--base-url``), which a spec of the suite is resolved with."""
+    for ref in spec_refs(loaded.suite, agent_given=agent_given, judge_given=judge_given):
+        yield _spec_use(loaded, ref, policy, user_options or {})
+
+
 def refuse_located(
-    path: str, policy: SuiteCodePolicy, *, agent_given: bool = False, judge_given: bool = False
+    path: str,
+    policy: SuiteCodePolicy,
+    *,
+    agent_given: bool = False,
+    judge_given: bool = False,
+    user_options: Mapping[str, Any] | None = None,
 ) -> None:
     """Raise a UserError with one ``file:line: field: message`` line per refused piece of code
-    of the suite at ``path`` (nothing when all of it passes). The MCP server command is left to
-    ``run`` itself, which refuses it when it would start it (``check_mcp_command``)."""
+    and refused endpoint of the suite at ``path`` (nothing when all of it passes). The MCP
+    server command is left to ``run`` itself, which refuses it when it would start it
+    (``check_mcp_command``)."""
     from ..io import read_suite
 
+    loaded = read_suite(path)
     lines = [
         use.refusal_line()
-        for use in suite_code_uses(
-            read_suite(path), policy, agent_given=agent_given, judge_given=judge_given
-        )
+        for use in suite_code_uses(loaded, policy, agent_given=agent_given, judge_given=judge_given)
         if use.problem is not None and use.ref.kind != "mcp server"
+    ]
+    lines += [
+        use.refusal_line()
+        for use in suite_spec_uses(
+            loaded,
+            policy,
+            agent_given=agent_given,
+            judge_given=judge_given,
+            user_options=user_options,
+        )
+        if use.problem is not None and use.endpoint is not None
     ]
     if lines:
         raise UserError(lines[0], problems=lines)

@@ -121,6 +121,17 @@ class RunConfig:
     #: ``$AGENTGAUGE_ALLOW_SUITE_CODE``, then the user's config file (docs/suite-format.md,
     #: "Code a suite can run"). Never read from the suite.
     allow_suite_code: bool | None = None
+    #: let endpoints a suite or run directory names receive the user's credentials (an
+    #: ``openai:...?base_url=`` of the suite, a matrix entry's ``options.base_url``, run.json's
+    #: ``options.base_url`` on resume); None: ``$AGENTGAUGE_ALLOW_SUITE_ENDPOINTS``, then the
+    #: user's config file (``allow_suite_endpoints``). Never read from the suite
+    allow_suite_endpoints: bool | None = None
+    #: the fields of this config a file named, not the caller: ``agent``, ``judge`` and provider
+    #: option names (``base_url``) -> where (``runs/x/run.json:9: options.base_url``, or
+    #: ``the suite`` for a matrix entry of the suite); they pass the suite policy like the
+    #: suite's own (code, endpoints). Set by :meth:`from_record` and the matrix; empty: every
+    #: field is the caller's word
+    named_by: Mapping[str, str] = field(default_factory=dict)
     #: how tool calls are answered, for every case: ``mock`` (simulations) or ``real`` (the
     #: suite's MCP server, a framework agent's own tools); None: each case's ``tool_mode``,
     #: else ``defaults.tool_mode`` (docs/bring-your-agent.md)
@@ -149,15 +160,19 @@ class RunConfig:
         executor: str | None = None,
         provider_concurrency: int | None = None,
         rate_limit_per_s: float | None = None,
+        allow_suite_endpoints: bool | None = None,
+        base_url: str | None = None,
     ) -> RunConfig:
         """The options of the run recorded in ``run_dir/run.json``, to resume it.
 
         ``max_concurrency``, ``progress``, ``replay``, ``executor``, ``provider_concurrency`` and
         ``rate_limit_per_s`` may be changed on resume (None: the recorded value). run.json is a
-        file, not the caller's word: a ``python:`` agent it names runs only when ``agent`` names
-        it again (else a UserError), an agent that came from the suite's ``defaults.agent`` is
-        taken from the suite again, and a judge it names is checked as suite code unless
-        ``judge`` gives one.
+        file, not the caller's word: a code agent it names (``python:``, ``langgraph:`` ...)
+        runs only when ``agent`` names it again (else a UserError), an agent that came from the
+        suite's ``defaults.agent`` is taken from the suite again, and the agent, the judge and
+        the ``base_url`` it names are recorded in :attr:`named_by`, so the run checks them like
+        a suite's (code, endpoints) unless ``agent`` / ``judge`` / ``base_url`` give the same
+        ones (``base_url``: the user's ``--base-url``, which must be the recorded one).
         """
         return _config_from_record(
             cls,
@@ -172,13 +187,21 @@ class RunConfig:
             executor=executor,
             provider_concurrency=provider_concurrency,
             rate_limit_per_s=rate_limit_per_s,
+            allow_suite_endpoints=allow_suite_endpoints,
+            base_url=base_url,
         )
 
     def code_policy(self) -> SuiteCodePolicy:
         """What code of the suite this run may run (:attr:`allow_suite_code`, ``suite_path``)."""
         from .._suite_code import SuiteCodePolicy
 
-        return SuiteCodePolicy.for_suite(self.suite_path, self.allow_suite_code)
+        return SuiteCodePolicy.for_suite(
+            self.suite_path, self.allow_suite_code, self.allow_suite_endpoints
+        )
+
+    def options_named_by(self) -> dict[str, str]:
+        """Which of :attr:`agent_options` a file named (option -> where)."""
+        return {k: v for k, v in self.named_by.items() if k in self.agent_options}
 
 
 def _config_from_record(
@@ -195,29 +218,13 @@ def _config_from_record(
     executor: str | None = None,
     provider_concurrency: int | None = None,
     rate_limit_per_s: float | None = None,
+    allow_suite_endpoints: bool | None = None,
+    base_url: str | None = None,
 ) -> RunConfig:
-    from .._suite_code import SuiteCodePolicy, code_prefix
-    from ..errors import SuiteCodeRefused, UserError
-
     opts = record.options
     mode = opts.get("mode") or record.scoring_mode
-    recorded_agent: str | None = record.agent
-    if opts.get("agent_source") == "suite":
-        recorded_agent = None
-    elif code_prefix(record.agent) and agent != record.agent:
-        raise UserError(
-            f"--resume {run_dir}: run.json names the agent '{record.agent}', Python code; "
-            f"it runs only when you name it yourself: add --agent {shlex.quote(record.agent)}"
-        )
-    if judge is None and record.judge:
-        # a judge read back from run.json is not the user's command line: checked as suite code
-        policy = SuiteCodePolicy.for_suite(record.suite_path, allow_suite_code)
-        try:
-            judge = policy.check_spec(record.judge, "judge")
-        except SuiteCodeRefused as err:
-            raise SuiteCodeRefused(
-                f"{run_dir}/run.json: {err} (to use a judge of your own, give --judge SPEC)"
-            ) from None
+    named = _named_by_record(record, run_dir, agent=agent, judge=judge, base_url=base_url)
+    recorded_agent: str | None = None if opts.get("agent_source") == "suite" else record.agent
     tool_mode = opts.get("tool_mode_override")
     kw = options_config(opts)
     if opts.get("mode") is None:  # run.json of an older version: the record's own field
@@ -238,9 +245,43 @@ def _config_from_record(
         progress=progress,
         suite_path=record.suite_path,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
-        judge=judge,
+        judge=judge or record.judge,
         allow_suite_code=allow_suite_code,
+        allow_suite_endpoints=allow_suite_endpoints,
+        named_by=named,
     )
+
+
+def _named_by_record(
+    record: RunRecord,
+    run_dir: Path,
+    *,
+    agent: str | None,
+    judge: str | None,
+    base_url: str | None,
+) -> dict[str, str]:
+    """What run.json names that the caller did not name again (field -> where in run.json);
+    a code agent it names that the caller did not name again is a UserError."""
+    from .._suite_code import code_prefix, field_where
+    from ..errors import UserError
+    from ..io import RUN_FILE
+
+    file = run_dir / RUN_FILE
+    named: dict[str, str] = {}
+    if record.options.get("agent_source") != "suite" and agent != record.agent:
+        if code_prefix(record.agent):
+            raise UserError(
+                f"{field_where(file, 'agent')}: --resume names the agent '{record.agent}', "
+                "Python code; it runs only when you name it yourself: add --agent "
+                f"{shlex.quote(record.agent)}"
+            )
+        named["agent"] = field_where(file, "agent")
+    if judge is None and record.judge:
+        named["judge"] = field_where(file, "judge")
+    recorded_url = record.options.get("base_url")
+    if recorded_url and base_url != recorded_url:
+        named["base_url"] = field_where(file, "options.base_url")
+    return named
 
 
 def options_config(opts: Mapping[str, object]) -> dict[str, Any]:

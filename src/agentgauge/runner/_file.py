@@ -15,12 +15,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
+from .._suite_code import SuiteCodePolicy
 from ..errors import RunInterrupted, SuiteCodeRefused
 from ..io import RUN_FILE
 from ..schema import Case, Suite
 from ._config import RunConfig, RunOutcome
 
-__all__ = ["default_run_dir", "run_suite_file", "with_suite_scorers"]
+__all__ = [
+    "default_run_dir",
+    "located",
+    "resolvable_agent",
+    "run_suite_file",
+    "with_suite_scorers",
+]
 
 T = TypeVar("T")
 
@@ -34,21 +41,26 @@ def default_run_dir(suite_name: str) -> Path:
 
 def with_suite_scorers(config: RunConfig, suite: Suite) -> RunConfig:
     """``config`` with the suite's extra scorers (judges, similarity, safety ...) added, once;
-    a ``python:`` judge the suite names is suite code (checked before anything is imported)."""
+    the suite's judges and ``python:`` scorers pass the suite policy first (code, endpoints),
+    before anything is imported or built."""
     if not config.suite_scorers:
         return config
-    from .._suite_code import with_checked_judges
     from ..judges import JudgeConfig, scorers_for_suite
 
-    suite = with_checked_judges(suite, config.code_policy(), judge_given=bool(config.judge))
-    spec = config.judge or suite.defaults.judge
+    spec = config.judge or suite.defaults.judge  # recorded as written (a resume checks it again)
     if not suite.scorers and not spec:
         return replace(config, suite_scorers=False)
     jc = JudgeConfig(cache=config.cache, cache_dir=config.cache_dir, seed=config.seed)
     if config.judge_samples is not None:  # --judge-samples: over the suite's and each scorer's
         jc = replace(jc, samples=config.judge_samples)
         suite = _with_judge_samples(suite, config.judge_samples)
-    extra = scorers_for_suite(suite, judge=spec, config=jc)
+    extra = scorers_for_suite(
+        suite,
+        judge=config.judge,
+        config=jc,
+        code=config.code_policy(),
+        judge_by=config.named_by.get("judge"),
+    )
     return replace(
         config,
         extra_scorers=(*config.extra_scorers, *extra),
@@ -56,6 +68,31 @@ def with_suite_scorers(config: RunConfig, suite: Suite) -> RunConfig:
         suite_scorers=False,
         suite_scorer_count=len(extra),
     )
+
+
+def resolvable_agent(suite: Suite, config: RunConfig, policy: SuiteCodePolicy) -> str:
+    """The agent spec to resolve, checked by the suite policy where a file named it: the
+    caller's ``agent`` as given (its endpoint checked when a run.json named it or its
+    ``base_url``: :attr:`RunConfig.named_by`); the suite's ``defaults.agent`` as suite code (a
+    ``python:`` file of the suite's folder, with the opt-in) and by the endpoint rule. Raises
+    SuiteCodeRefused; imports nothing."""
+    from ._config import DEFAULT_AGENT
+
+    options_by = config.options_named_by()
+    if config.agent:
+        spec_by = config.named_by.get("agent")
+        if spec_by is None and not options_by:
+            return config.agent
+        policy.check_endpoint(
+            config.agent, "agent", spec_by=spec_by, options=config.agent_options,
+            options_by=options_by,
+        )  # fmt: skip
+        return config.agent
+    if suite.defaults.agent:
+        return policy.check_spec(
+            suite.defaults.agent, "agent", options=config.agent_options, options_by=options_by
+        )
+    return DEFAULT_AGENT
 
 
 def _with_judge_samples(suite: Suite, samples: int) -> Suite:
@@ -68,7 +105,7 @@ def _with_judge_samples(suite: Suite, samples: int) -> Suite:
     )
 
 
-def _located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
+def located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
     """``check()``; code of the suite it refuses is reported as ``file:line: field: message``
     lines (the suite is read again, with line numbers, only then)."""
     from ._code_check import refuse_located
@@ -81,6 +118,9 @@ def _located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
             config.code_policy(),
             agent_given=config.agent is not None,
             judge_given=config.judge is not None,
+            user_options={
+                k: v for k, v in config.agent_options.items() if k not in config.named_by
+            },
         )
         raise
 
@@ -113,15 +153,14 @@ def run_suite_file(
 
     streamed = open_suite(path, visit=visit)
     survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
-    _located(path, config, survey.check_tool_functions)
+    located(path, config, survey.check_tool_functions)
     if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
         message = f"no case matches --filter {' '.join(config.case_filter)}"
         notify(message) if notify is not None else warnings.warn(message, stacklevel=2)
     suite = streamed.suite
-    if config.agent is None and suite.defaults.agent:  # the suite's agent is suite code
-        spec = suite.defaults.agent
-        _located(path, config, lambda: config.code_policy().check_spec(spec, "agent"))
-    config = _located(path, config, lambda: with_suite_scorers(config, suite))
+    # the suite's agent is suite code; one a run.json named is checked like it
+    located(path, config, lambda: resolvable_agent(suite, config, config.code_policy()))
+    config = located(path, config, lambda: with_suite_scorers(config, suite))
     out_dir = Path(run_dir) if run_dir is not None else default_run_dir(suite.name)
     try:
         return run_suite(

@@ -25,7 +25,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from .._secrets import register_env, scrub
-from ..errors import AgentGaugeError, RunInterrupted, SuiteCodeRefused, UserError
+from .._suite_code import NAMED_BY_SUITE, confined_child, field_where
+from ..errors import AgentGaugeError, PathRefused, RunInterrupted, SuiteCodeRefused, UserError
 from ..files import read_bytes, read_model_file
 from ..io import RUN_FILE, Shard, load_record, write_json_atomic
 from ..schema import JsonValue, MatrixEntry, Model, Suite, agent_label, valid_label
@@ -109,6 +110,9 @@ class MatrixMember:
     seed: int | None = None
     #: replaces the suite's ``defaults.system`` for this member (a case's own still wins)
     system: str | None = None
+    #: what a file named rather than the caller (``agent`` -> where in matrix.json); a member
+    #: of the suite's matrix is named by the suite (its agent and options)
+    named_by: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_entry(cls, entry: MatrixEntry) -> MatrixMember:
@@ -147,12 +151,17 @@ class MatrixMember:
             gen = replace(gen, temperature=self.temperature)
         if self.max_tokens is not None:
             gen = replace(gen, max_tokens=self.max_tokens)
+        named = {k: v for k, v in config.named_by.items() if k != "agent"}
+        named.update(self.named_by)
+        if self.source == "suite":  # checked with file:line by _checked_suite_members
+            named.update({"agent": NAMED_BY_SUITE, **dict.fromkeys(self.options, NAMED_BY_SUITE)})
         config = replace(
             config,
             agent=self.agent,
             agent_options={**config.agent_options, **self.options},
             generation=gen,
             system=config.system if self.system is None else self.system,
+            named_by=named,
         )
         if started:
             return config
@@ -239,11 +248,21 @@ def is_matrix_dir(path: Path | str) -> bool:
 
 def read_manifest(out_dir: Path | str) -> MatrixManifest:
     """``OUT/matrix.json``, read with the input limits; a missing one is a UserError, an
-    invalid one a UserError per problem (``matrix.json:LINE: field: message``)."""
+    invalid one a UserError per problem (``matrix.json:LINE: field: message``), and so is a
+    member whose label or run directory would lead out of the matrix folder (an absolute path,
+    ``..``, a symlink pointing out: a crafted manifest must not make a resume write elsewhere)."""
     path = Path(out_dir) / MATRIX_FILE
     if not os.path.lexists(path):
         raise UserError(f"{out_dir}: not a matrix folder (no {MATRIX_FILE})")
-    return read_model_file(path, MatrixManifest, str(path), what="matrix manifest")
+    manifest = read_model_file(path, MatrixManifest, str(path), what="matrix manifest")
+    for i, m in enumerate(manifest.members):
+        if not valid_label(m.label):
+            raise PathRefused(
+                f"{field_where(path, f'members[{i}].label')}: refused: {m.label!r} is not a "
+                "member label (letters, digits, '.', '_' and '-'; it names a folder)"
+            )
+        confined_child(Path(out_dir), m.run_dir, field_where(path, f"members[{i}].run_dir"))
+    return manifest
 
 
 def _write_manifest(out_dir: Path, manifest: MatrixManifest) -> None:
@@ -302,19 +321,34 @@ def suite_members(path: Path | str) -> list[MatrixMember] | None:
 def _checked_suite_members(
     path: Path, config: RunConfig, members: Sequence[MatrixMember]
 ) -> list[MatrixMember]:
-    """The suite's members with their code agents checked against the suite code policy (a
-    refusal names ``file:line: matrix.agents[i].agent``), before any member runs."""
-    from .._suite_code import code_prefix
+    """The suite's members checked against the suite policy before any member runs: a code
+    agent as suite code (made absolute), every agent and its ``options`` by the endpoint rule
+    (a refusal names ``file:line: matrix.agents[i]...``)."""
     from ._code_check import refuse_located
 
     policy = config.code_policy()
+    user_options = {k: v for k, v in config.agent_options.items() if k not in config.named_by}
     out: list[MatrixMember] = []
     for m in members:
-        if m.source == "suite" and code_prefix(m.agent):
+        if m.source == "suite":
             try:
-                m = replace(m, agent=policy.check_spec(m.agent, "agent"))
+                m = replace(
+                    m,
+                    agent=policy.check_spec(
+                        m.agent,
+                        "agent",
+                        options={**config.agent_options, **m.options},
+                        options_by={
+                            **config.options_named_by(),
+                            **dict.fromkeys(m.options, NAMED_BY_SUITE),
+                        },
+                    ),
+                )
             except SuiteCodeRefused:
-                refuse_located(str(path), policy, judge_given=config.judge is not None)
+                refuse_located(
+                    str(path), policy, judge_given=config.judge is not None,
+                    user_options=user_options,
+                )  # fmt: skip
                 raise
         out.append(m)
     return out
@@ -389,33 +423,35 @@ def resume_matrix(
     on_member: Callable[[MemberOutcome], None] | None = None,
     provider_concurrency: int | None = None,
     rate_limit_per_s: float | None = None,
+    allow_suite_endpoints: bool | None = None,
 ) -> MatrixOutcome:
     """Continue the matrix in ``out_dir``: members that finished are left as they are, the
     interrupted and failed ones are resumed, the ones not started are started.
 
-    ``matrix.json`` is a file, not the caller's word: a ``python:`` (or framework) agent named
-    on the command line runs again only when ``agents`` names it again; one of the suite's
-    matrix is suite code, checked against the policy as on the first run.
+    ``matrix.json`` is a file, not the caller's word: a code agent of the command line runs
+    again only when ``agents`` names it again; the suite's members, and the judge, ``base_url``
+    and agents the manifest names, pass the suite policy (code, endpoints) as on a first run;
+    members' folders must be inside ``out_dir`` (:func:`read_manifest`).
     """
+    from ._file import resolvable_agent
+
     out_dir = Path(out_dir)
     manifest = read_manifest(out_dir)
     path = Path(manifest.suite_path)
     base = _config_from_options(manifest.options, manifest.suite_path)
-    base = replace(base, progress=progress, allow_suite_code=allow_suite_code)
-    if max_concurrency:
-        base = replace(base, max_concurrency=max_concurrency)
-    if replay is not None:
-        base = replace(base, replay=replay)
-    if executor:
-        base = replace(base, executor=executor)
-    if provider_concurrency:
-        base = replace(base, provider_concurrency=provider_concurrency)
-    if rate_limit_per_s:
-        base = replace(base, rate_limit_per_s=rate_limit_per_s)
-    if judge is not None:
-        base = replace(base, judge=judge)
-    elif base.judge:  # read back from a file: checked as suite code
-        base = replace(base, judge=base.code_policy().check_spec(base.judge, "judge"))
+    base = replace(  # what may change on resume, when given
+        base,
+        progress=progress,
+        allow_suite_code=allow_suite_code,
+        allow_suite_endpoints=allow_suite_endpoints,
+        named_by=_named_by_manifest(out_dir / MATRIX_FILE, manifest, judge),
+        max_concurrency=max_concurrency or base.max_concurrency,
+        replay=base.replay if replay is None else replay,
+        executor=executor or base.executor,
+        provider_concurrency=provider_concurrency or base.provider_concurrency,
+        rate_limit_per_s=rate_limit_per_s or base.rate_limit_per_s,
+    )
+    base = _with_judge(base, judge)
     suite = _read_suite(path)
     members = _resumed_members(out_dir, manifest, suite, agents)
     plan: list[tuple[MatrixMember, RunConfig]] = []
@@ -429,6 +465,7 @@ def resume_matrix(
         record = load_record(out_dir / m.label)
         if record is None:
             plan.append((m, m.apply(base)))
+            resolvable_agent(suite, plan[-1][1], base.code_policy())  # before any member runs
             continue
         cfg = RunConfig.from_record(
             record,
@@ -444,10 +481,27 @@ def resume_matrix(
             executor=executor,
             provider_concurrency=provider_concurrency,
             rate_limit_per_s=rate_limit_per_s,
+            allow_suite_endpoints=allow_suite_endpoints,
         )
         _refuse_changed_system(out_dir, m, base.system, cfg)
         plan.append((m, m.apply(cfg, started=True)))
+        resolvable_agent(suite, plan[-1][1], cfg.code_policy())
     return _run_members(path, out_dir, manifest, plan, notify, on_member, resume=True)
+
+
+def _with_judge(base: RunConfig, judge: str | None) -> RunConfig:
+    """``base`` with the caller's ``judge``; else the manifest's, checked as suite code (code,
+    endpoint) before any member runs."""
+    if judge is not None:
+        return replace(base, judge=judge)
+    if base.judge:
+        where = base.named_by["judge"]
+        try:
+            base.code_policy().check_spec(base.judge, "judge", named_by=where)
+        except SuiteCodeRefused as err:
+            msg = f"{where}: {err} (to use a judge of your own, give --judge SPEC)"
+            raise type(err)(msg) from None
+    return base
 
 
 def _refuse_changed_system(
@@ -470,7 +524,7 @@ def _resumed_members(
 
     entries = {_label(e): e for e in suite.matrix.entries()} if suite.matrix else {}
     out: list[MatrixMember] = []
-    for rec in manifest.members:
+    for i, rec in enumerate(manifest.members):
         if rec.source == "suite":
             entry = entries.get(rec.label)
             if entry is None or scrub(entry.agent) != rec.agent:
@@ -486,8 +540,21 @@ def _resumed_members(
                 f"code; it runs only when you name it yourself: add --agent "
                 f"{shlex.quote(rec.agent)}"
             )
-        out.append(MatrixMember(label=rec.label, agent=rec.agent))
+        named = {} if rec.agent in agents else {"agent": field_where(
+            out_dir / MATRIX_FILE, f"members[{i}].agent"
+        )}  # fmt: skip
+        out.append(MatrixMember(label=rec.label, agent=rec.agent, named_by=named))
     return out
+
+
+def _named_by_manifest(file: Path, manifest: MatrixManifest, judge: str | None) -> dict[str, str]:
+    """What the manifest's shared options name that the caller did not give again."""
+    named: dict[str, str] = {}
+    if manifest.options.get("base_url"):
+        named["base_url"] = field_where(file, "options.base_url")
+    if manifest.options.get("judge") and judge is None:
+        named["judge"] = field_where(file, "options.judge")
+    return named
 
 
 def _run_members(
@@ -506,7 +573,7 @@ def _run_members(
     for member, cfg in plan:
         rec = manifest.member(member.label)
         assert rec is not None  # the plan is made from the manifest's members
-        run_dir = out_dir / rec.run_dir
+        run_dir = confined_child(out_dir, rec.run_dir, f"{out_dir / MATRIX_FILE}: run_dir")
         if rec.state == "done":
             done.append(
                 MemberOutcome(label=rec.label, agent=rec.agent, run_dir=run_dir, state="done")

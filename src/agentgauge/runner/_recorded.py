@@ -27,7 +27,7 @@ from ..scoring import ScoringConfig
 from ..worlds import WorldBuilder
 from ._case import build_result, score_result
 from ._config import ExtraScorer, RunConfig
-from ._file import with_suite_scorers
+from ._file import located, with_suite_scorers
 from ._loop import Transcript
 from ._plan import git_fields
 from ._world import recorded_world
@@ -195,7 +195,11 @@ async def _score_locked(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     path = str(suite_path.resolve()) if suite_path is not None else None
     base = run_config or RunConfig(suite_path=path)
-    wired = with_suite_scorers(base, suite)
+    wired = (  # the suite's judges and scorers pass the policy (refusals with file:line)
+        located(suite_path, base, lambda: with_suite_scorers(base, suite))
+        if suite_path is not None
+        else with_suite_scorers(base, suite)
+    )
     scoring = config.for_suite(suite)
     by_case = _by_case(suite, responses)
     world = _world(suite, base)

@@ -16,7 +16,7 @@ from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
 from ._executor import RemoteAgent, open_drive, parse_executor
-from ._file import with_suite_scorers
+from ._file import resolvable_agent, with_suite_scorers
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
@@ -147,16 +147,6 @@ def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> s
     return config.agent or suite.defaults.agent or DEFAULT_AGENT
 
 
-def _resolvable_agent(suite: Suite, config: RunConfig, policy: SuiteCodePolicy) -> str:
-    """The spec to resolve: the caller's own ``agent`` as given; the suite's ``defaults.agent``
-    checked as suite code (a ``python:`` file of the suite's folder, with the opt-in)."""
-    if config.agent:
-        return config.agent
-    if suite.defaults.agent:
-        return policy.check_spec(suite.defaults.agent, "agent")
-    return DEFAULT_AGENT
-
-
 async def arun_suite(
     suite: Suite,
     config: RunConfig,
@@ -181,7 +171,7 @@ async def arun_suite(
     agent = _agent_spec(suite, config, provider)
     policy = config.code_policy()
     # the suite's code is checked (agent first, then every fake) before any of it is imported
-    spec = _resolvable_agent(suite, config, policy) if provider is None else agent
+    spec = resolvable_agent(suite, config, policy) if provider is None else agent
     check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
     if suite.world is not None:  # a Python world's class is suite code: checked, then imported
         WorldBuilder(suite.world).load(policy)
