@@ -28,6 +28,7 @@ from agentgauge.metrics._model import ScorerStats
 from agentgauge.report._dashboard import (
     RADAR_AXES,
     DashboardAgent,
+    PairDelta,
     PairSignificance,
     dashboard_section,
     holm,
@@ -185,29 +186,78 @@ def _points_or_none(doc: Any) -> list[str]:
 # --- best per row, significance ------------------------------------------------------------------
 
 
-def test_the_best_value_of_each_row_is_highlighted() -> None:
-    agents = [
-        DashboardAgent(
-            name="strong", summary=_summary(passed=9, p50=300.0, tokens=900.0, usd=0.09)
-        ),
-        DashboardAgent(name="cheap", summary=_summary(passed=5, p50=80.0, tokens=200.0, usd=None)),
+def _best(doc: Any, column: str, label: str) -> list[bool]:
+    return ["agd-best" in r.get("class") for r in _row(doc, column, label)]
+
+
+def _caution(doc: Any, column: str, label: str) -> list[str]:
+    return [
+        r.xpath('.//span[@class="agd-caveat"]')[0].text_content() for r in _row(doc, column, label)
     ]
-    doc = _doc(dashboard_section(agents))
 
-    def best(column: str, label: str) -> list[bool]:
-        return ["agd-best" in r.get("class") for r in _row(doc, column, label)]
 
-    assert best("quality", "pass rate") == [True, False]  # higher is better
-    assert best("cost", "tokens / result") == [False, True]  # lower is better
-    assert best("performance", "latency p50") == [False, True]
-    # equal everywhere: nothing singled out; measured by one agent only: nothing either
-    assert best("quality", "tool selection") == [False, False]
-    assert best("cost", "cost (USD, total)") == [False, False]
-    usd = _row(doc, "cost", "cost (USD, total)")
-    assert [r.xpath('.//span[@class="agd-val"]')[0].text for r in usd] == ["$0.0900", "n/a"]
-    assert best("performance", "TTFT p50") == [False, False]
-    # the star goes with the highlight
-    assert len(_row(doc, "quality", "pass rate")[0].xpath('.//span[@class="agd-star"]')) == 1
+def _cheaper(p_value: float, a_only: int) -> list[PairSignificance]:
+    """strong against cheap: the pass rates' McNemar p as given; cheap's tokens and latency
+    significantly lower (paired bootstrap intervals of cheap - strong below 0)."""
+    deltas = (
+        PairDelta(metric="tokens", delta=-700.0, low=-800.0, high=-600.0),
+        PairDelta(metric="latency_ms", delta=-220.0, low=-250.0, high=-190.0),
+        PairDelta(metric="tool_selection_accuracy", delta=0.0, low=0.0, high=0.0, p_value=1.0),
+    )
+    return [
+        PairSignificance(
+            a="strong",
+            b="cheap",
+            a_only=a_only,
+            b_only=1,
+            paired=20,
+            p_value=p_value,
+            deltas=deltas,
+        )
+    ]
+
+
+def test_a_best_mark_needs_a_difference_a_named_test_finds_significant() -> None:
+    # issue 22 item 1: 15 % against 5 % with McNemar p = 0.625 was starred
+    agents = [
+        DashboardAgent(name="strong", summary=_summary(passed=3, p50=300.0, tokens=900.0)),
+        DashboardAgent(name="cheap", summary=_summary(passed=1, p50=80.0, tokens=200.0)),
+    ]
+    doc = _doc(dashboard_section(agents, _cheaper(0.625, a_only=3)))
+    assert _best(doc, "quality", "pass rate") == [False, False]
+    assert _best(doc, "quality", "tool selection") == [False, False]
+    # cheaper and faster by a paired bootstrap interval, and not significantly worse: ★
+    assert _best(doc, "cost", "tokens / result") == [False, True]
+    assert _best(doc, "performance", "latency p50") == [False, True]
+    star = _row(doc, "cost", "tokens / result")[1].xpath('.//span[contains(@class,"agd-star")]')
+    assert "paired bootstrap 95 % interval" in star[0].get("title")
+    # rows without a test are never marked, nor are rows with equal or unmeasured values
+    assert _best(doc, "performance", "latency p95") == [False, False]
+    assert _best(doc, "cost", "cost (USD, total)") == [False, False]
+    # calls per result: the same intervals overlap, no mark
+    assert _best(doc, "cost", "model calls / result") == [False, False]
+    # no pairs at all: no rate is marked, whatever the values
+    bare = _doc(dashboard_section(agents))
+    assert _best(bare, "quality", "pass rate") == [False, False]
+    assert _best(bare, "cost", "tokens / result") == [False, False]
+    assert "★ marks a value better than every other shown agent" in doc.text_content()
+
+
+def test_a_cheap_agent_that_passes_far_fewer_cases_is_never_rewarded_silently() -> None:
+    agents = [
+        DashboardAgent(name="strong", summary=_summary(passed=9, p50=300.0, tokens=900.0)),
+        DashboardAgent(name="cheap", summary=_summary(passed=1, p50=80.0, tokens=200.0)),
+    ]
+    doc = _doc(dashboard_section(agents, _cheaper(0.002, a_only=12)))
+    assert _best(doc, "quality", "pass rate") == [True, False]
+    star = _row(doc, "quality", "pass rate")[0].xpath('.//span[contains(@class,"agd-star")]')
+    assert "McNemar p = 0.002" in star[0].get("title")
+    for column, label in (("cost", "tokens / result"), ("performance", "latency p50")):
+        assert _best(doc, column, label) == [False, False]
+        assert _caution(doc, column, label) == [
+            "",
+            "but passes significantly fewer cases than strong",
+        ]
 
 
 def test_one_agent_has_no_best_marks_and_no_matrix() -> None:
@@ -279,7 +329,11 @@ def test_every_string_from_results_is_escaped() -> None:
     assert EVIL_CAT not in page
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
     doc = _doc(page)
-    assert len(doc.xpath("//script")) == 1  # the page's own
+    # the page's own script, and the marks' data (JSON, never run)
+    assert len(doc.xpath('//script[not(@type="application/json")]')) == 1
+    data = doc.xpath('//script[@type="application/json"]')
+    assert len(data) == 1
+    assert "<" not in data[0].text
     assert doc.xpath("//img") == []
     assert doc.xpath("//@onerror") == []
     assert EVIL in doc.xpath('//div[@data-agent="0"]/h4')[0].text_content()

@@ -16,7 +16,12 @@ import pytest
 from test_dashboard import EVIL, EVIL_CAT, NAMES, _rate, _summary  # tests/report is on sys.path
 
 from agentgauge.metrics import compare_matrix
-from agentgauge.report._dashboard import DashboardAgent, PairSignificance, render_dashboard
+from agentgauge.report._dashboard import (
+    DashboardAgent,
+    PairDelta,
+    PairSignificance,
+    render_dashboard,
+)
 from agentgauge.report._dashboard_matrix import write_matrix_dashboard
 from agentgauge.runner import MatrixMember, RunConfig, run_matrix
 
@@ -130,6 +135,70 @@ def test_unticking_an_agent_hides_it_everywhere(browser: Any, matrix_page: str) 
     w.clean()
 
 
+def _three(p_ac: float) -> tuple[list[DashboardAgent], list[PairSignificance]]:
+    """strong passes significantly more cases than cheap (p = 0.002) and than mid at
+    ``p_ac``; cheap's tokens are significantly the lowest (paired bootstrap)."""
+    agents = [
+        DashboardAgent(name="strong", summary=_summary(passed=9, tokens=900.0)),
+        DashboardAgent(name="cheap", summary=_summary(passed=1, tokens=200.0)),
+        DashboardAgent(name="mid", summary=_summary(passed=7, tokens=700.0)),
+    ]
+    lower = (PairDelta(metric="tokens", delta=-500.0, low=-600.0, high=-400.0),)
+    higher = (PairDelta(metric="tokens", delta=500.0, low=400.0, high=600.0),)
+    pairs = [
+        PairSignificance(
+            a="strong", b="cheap", a_only=12, b_only=0, paired=20, p_value=0.002, deltas=lower
+        ),
+        PairSignificance(a="strong", b="mid", a_only=3, b_only=1, paired=20, p_value=p_ac),
+        PairSignificance(
+            a="cheap", b="mid", a_only=0, b_only=3, paired=20, p_value=0.25, deltas=higher
+        ),
+    ]
+    return agents, pairs
+
+
+def _marks(page: Any, row: str) -> list[str]:
+    """Per agent card of the row labelled ``row``: ★, ⚠ or ""."""
+    rows = page.locator(".agd-row", has=page.locator(f"dt:text-is('{row}')"))
+    return [rows.nth(k).locator(".agd-mark").inner_text() for k in range(rows.count())]
+
+
+def test_hiding_an_agent_recomputes_the_marks_and_hides_its_columns(
+    browser: Any, tmp_path: Path
+) -> None:
+    agents, pairs = _three(p_ac=0.625)
+    path = tmp_path / "three.html"
+    path.write_text(render_dashboard(agents, pairs), encoding="utf-8")
+    w = Watched(browser)
+    page = w.page
+    page.goto(path.as_uri())
+    # strong is not significantly better than mid: no ★ on the pass rate; cheap has the
+    # fewest tokens but passes significantly fewer cases than strong: ⚠, not ★
+    assert _marks(page, "pass rate") == ["", "", ""]
+    assert _marks(page, "tokens / result") == ["", "⚠", ""]
+    caveat = page.locator(".agd-card[data-agent='1'] .agd-caveat:visible")
+    assert caveat.first.inner_text() == "but passes significantly fewer cases than strong"
+    # hide mid: strong now beats every shown agent on the pass rate
+    page.locator("input[data-toggle='2']").uncheck()
+    assert _marks(page, "pass rate") == ["★", "", ""]
+    title = page.locator(".agd-card[data-agent='0'] .agd-star").first.get_attribute("title")
+    assert "McNemar p = 0.002" in (title or "")
+    # its columns leave the module table and the pairwise matrix (rows and columns)
+    for table in ("table.agd-radar-values", "table.agd-matrix"):
+        assert page.locator(f"{table} [data-agent='2']:visible").count() == 0
+        assert page.locator(f"{table} thead th:visible").count() == 3  # corner + two agents
+    assert page.locator("table.agd-matrix tbody tr:visible").count() == 2
+    # hide strong instead: cheap's tokens earn their ★ (no shown agent passes more cases)
+    page.locator("input[data-toggle='2']").check()
+    page.locator("input[data-toggle='0']").uncheck()
+    assert _marks(page, "tokens / result") == ["", "★", ""]
+    assert _marks(page, "pass rate") == ["", "", ""]
+    assert page.locator(".agd-caveat:visible").count() == 0
+    page.locator("input[data-toggle='0']").check()
+    assert _marks(page, "tokens / result") == ["", "⚠", ""]
+    w.clean()
+
+
 def test_hostile_names_are_text(browser: Any, tmp_path: Path) -> None:
     evil = _summary(categories={EVIL_CAT: _rate(3, 5)})
     agents = [
@@ -146,7 +215,7 @@ def test_hostile_names_are_text(browser: Any, tmp_path: Path) -> None:
     assert page.locator(".agd-card[data-agent='0'] h4").first.inner_text().strip() == EVIL
     assert EVIL_CAT in page.locator(".agd-progress").inner_text()
     assert page.locator("img").count() == 0
-    assert page.locator("script").count() == 1
+    assert page.locator("script:not([type='application/json'])").count() == 1
     page.wait_for_timeout(100)
     w.clean()
 

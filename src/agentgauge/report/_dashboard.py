@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
-from ..metrics import Latency, Rate, Summary, mean_on_scale, scorer_scale
+from ..metrics import Latency, Mean, Rate, Summary, mean_on_scale, scorer_scale
 from ..schema import SCORER_INFO
 from ._dashboard_charts import (
     Bar,
@@ -33,7 +33,9 @@ from ._dashboard_charts import (
     radar_svg,
     table,
 )
+from ._dashboard_marks import Mark, Measured, RowBeats, marks_json, row_beats, row_mark
 from ._dashboard_sig import (
+    PairDelta,
     PairSignificance,
     Significance,
     holm,
@@ -47,6 +49,7 @@ __all__ = [
     "DASHBOARD_FILE",
     "RADAR_AXES",
     "DashboardAgent",
+    "PairDelta",
     "PairSignificance",
     "dashboard_section",
     "holm",
@@ -101,6 +104,9 @@ class _Cell:
     value: float | None
     text: str
     sub: str = ""
+    #: the value's interval, for the rows whose test compares intervals
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,6 +114,7 @@ class _Row:
     label: str
     higher_is_better: bool
     cell: Callable[[Summary], _Cell]
+    #: the row's test (``ROW_TESTS``; "": no test, never marked)
     key: str = ""
 
 
@@ -118,13 +125,16 @@ def _rate_cell(r: Rate) -> _Cell:
         value=r.value,
         text=f"{r.value * 100:.1f}%",
         sub=f"[{r.low * 100:.1f}–{r.high * 100:.1f}] · {r.passed}/{r.n}",
+        low=r.low,
+        high=r.high,
     )
 
 
-def _per_result(mean: float | None, total: float, n: int, digits: int = 2) -> _Cell:
-    if mean is None or not n:
+def _per_result(m: Mean, digits: int = 2) -> _Cell:
+    if m.mean is None or not m.n:
         return _Cell(value=None, text="n/a", sub="nothing measured")
-    return _Cell(value=mean, text=f"{mean:.{digits}f}", sub=f"total {total:,.0f} · {n} results")
+    sub = f"total {m.total:,.0f} · {m.n} results"
+    return _Cell(value=m.mean, text=f"{m.mean:.{digits}f}", sub=sub, low=m.low, high=m.high)
 
 
 def _tokens(s: Summary) -> _Cell:
@@ -177,115 +187,162 @@ def _judge_row(name: str) -> _Row:
             value=m.mean,
             text=f"{m.mean:.2f}",
             sub=f"[{m.low or 0:.2f}–{m.high or 0:.2f}] on {scale_text(scale)} · n={m.n}{unsure}",
+            low=m.low,
+            high=m.high,
         )
 
-    return _Row(label=f"judge: {name.removeprefix('judge.')}", higher_is_better=True, cell=cell)
+    label = f"judge: {name.removeprefix('judge.')}"
+    return _Row(label=label, higher_is_better=True, cell=cell, key="judge")
 
 
 def _columns(agents: Sequence[DashboardAgent]) -> list[tuple[str, list[_Row]]]:
-    def rate_row(label: str, of: _RateOf, key: str = "") -> _Row:
+    def rate_row(label: str, of: _RateOf, key: str) -> _Row:
         return _Row(label=label, higher_is_better=True, cell=lambda s: _rate_cell(of(s)), key=key)
 
+    def low(label: str, cell: Callable[[Summary], _Cell], key: str = "") -> _Row:
+        return _Row(label=label, higher_is_better=False, cell=cell, key=key)
+
     quality = [
-        rate_row("pass rate", lambda s: s.overall.pass_rate, key="pass_rate"),
-        rate_row("tool selection", lambda s: s.tool_selection.accuracy),
-        rate_row("arguments (strict)", lambda s: s.arguments_strict),
-        rate_row("behaviour", lambda s: s.behavior),
-        rate_row("task completion", lambda s: s.task_completion),
+        rate_row("pass rate", lambda s: s.overall.pass_rate, "pass_rate"),
+        rate_row("tool selection", lambda s: s.tool_selection.accuracy, "tool_selection"),
+        rate_row("arguments (strict)", lambda s: s.arguments_strict, "arguments"),
+        rate_row("behaviour", lambda s: s.behavior, "behavior"),
+        rate_row("task completion", lambda s: s.task_completion, "task_completion"),
         *(_judge_row(n) for n in _judge_names(agents)),
     ]
     cost = [
-        _Row(
-            label="model calls / result",
-            higher_is_better=False,
-            cell=lambda s: _per_result(
-                s.cost.model_calls.mean, s.cost.model_calls.total, s.cost.model_calls.n
-            ),
-        ),
-        _Row(
-            label="tool calls / result",
-            higher_is_better=False,
-            cell=lambda s: _per_result(
-                s.cost.tool_calls.mean, s.cost.tool_calls.total, s.cost.tool_calls.n
-            ),
-        ),
-        _Row(label="tokens / result", higher_is_better=False, cell=_tokens),
-        _Row(label="cost (USD, total)", higher_is_better=False, cell=_usd),
+        low("model calls / result", lambda s: _per_result(s.cost.model_calls), "model_calls"),
+        low("tool calls / result", lambda s: _per_result(s.cost.tool_calls), "tool_calls"),
+        low("tokens / result", _tokens, "tokens"),
+        low("cost (USD, total)", _usd, "cost_usd"),
     ]
     perf = [
-        _Row(
-            label="latency p50",
-            higher_is_better=False,
-            cell=lambda s: _pct(s.performance.latency, "p50"),
-        ),
-        _Row(
-            label="latency p95",
-            higher_is_better=False,
-            cell=lambda s: _pct(s.performance.latency, "p95"),
-        ),
-        _Row(
-            label="TTFT p50", higher_is_better=False, cell=lambda s: _pct(s.performance.ttft, "p50")
-        ),
-        _Row(
-            label="TTFT p95", higher_is_better=False, cell=lambda s: _pct(s.performance.ttft, "p95")
-        ),
+        low("latency p50", lambda s: _pct(s.performance.latency, "p50"), "latency_p50"),
+        low("latency p95", lambda s: _pct(s.performance.latency, "p95")),
+        low("TTFT p50", lambda s: _pct(s.performance.ttft, "p50")),
+        low("TTFT p95", lambda s: _pct(s.performance.ttft, "p95")),
     ]
     return [("Quality", quality), ("Cost", cost), ("Performance", perf)]
 
 
-def _best(cells: Sequence[_Cell], higher_is_better: bool) -> set[int]:
-    """The agents holding the best value of a row: none with fewer than two measured values
-    or when every measured value is the same (nothing to single out)."""
-    known = [(i, c.value) for i, c in enumerate(cells) if c.value is not None]
-    if len(known) < 2 or len({v for _, v in known}) == 1:
-        return set()
-    top = max(v for _, v in known) if higher_is_better else min(v for _, v in known)
-    return {i for i, v in known if abs(v - top) <= 1e-12}
+@dataclass(frozen=True, kw_only=True)
+class _Grid:
+    """Every card row of the three columns, their cells and each row's test result."""
+
+    columns: list[tuple[str, list[_Row]]]
+    #: per column, per agent, per row
+    cells: list[list[list[_Cell]]]
+    #: one per row, in column order (the ``data-row`` index)
+    beats: list[RowBeats]
 
 
-def _cards(agents: Sequence[DashboardAgent], sig: Significance) -> str:
+def _grid(
+    agents: Sequence[DashboardAgent], pairs: Sequence[PairSignificance], sig: Significance
+) -> _Grid:
     names = [a.name for a in agents]
-    cols: list[str] = []
-    for title, rows in _columns(agents):
+    columns = _columns(agents)
+    cells: list[list[list[_Cell]]] = []
+    beats: list[RowBeats] = []
+    for title, rows in columns:
         grid = [[row.cell(a.summary) for row in rows] for a in agents]
-        best = [
-            _best([grid[i][r] for i in range(len(agents))], row.higher_is_better)
-            for r, row in enumerate(rows)
-        ]
+        cells.append(grid)
+        for r, row in enumerate(rows):
+            measured = [Measured(value=g[r].value, low=g[r].low, high=g[r].high) for g in grid]
+            beats.append(
+                row_beats(
+                    row.key,
+                    names,
+                    measured,
+                    higher_is_better=row.higher_is_better,
+                    pairs=pairs,
+                    sig=sig,
+                    cost=title != "Quality",
+                )
+            )
+    return _Grid(columns=columns, cells=cells, beats=beats)
+
+
+def _mark_html(mark: Mark | None, i: int, names: Sequence[str]) -> tuple[str, str]:
+    """The row's class suffix and its mark (★ with the test on hover, or the caveat)."""
+    empty = '<span class="agd-mark"></span><span class="agd-caveat"></span>'
+    if mark is None or mark.agent != i:
+        return "", empty
+    if mark.star:
+        title = esc(f"best of the shown agents: {mark.why}")
+        return " agd-best", (
+            f'<span class="agd-mark agd-star" title="{title}">★</span>'
+            '<span class="agd-caveat"></span>'
+        )
+    fewer = ", ".join(names[k] for k in mark.fewer_than)
+    title = esc(f"{mark.why}; but it passes significantly fewer cases than {fewer}")
+    return " agd-caution", (
+        f'<span class="agd-mark agd-warn" title="{title}">⚠</span>'
+        f'<span class="agd-caveat">but passes significantly fewer cases than {esc(fewer)}</span>'
+    )
+
+
+def _cards(agents: Sequence[DashboardAgent], grid: _Grid, sig: Significance) -> str:
+    names = [a.name for a in agents]
+    everyone = frozenset(range(len(agents)))
+    quality = {w: {lo: "" for lo, _, _ in losses} for w, losses in sig.wins.items()}
+    cols: list[str] = []
+    r0 = 0
+    for (title, rows), cells in zip(grid.columns, grid.cells, strict=True):
+        marks = [row_mark(grid.beats[r0 + r], everyone, quality) for r in range(len(rows))]
         cards: list[str] = []
         for i, a in enumerate(agents):
             lines: list[str] = []
             for r, row in enumerate(rows):
-                cell = grid[i][r]
-                cls = "agd-row agd-best" if i in best[r] else "agd-row"
-                if cell.value is None:
-                    cls += " agd-na"
-                star = (
-                    '<span class="agd-star" title="best of the agents">★</span>'
-                    if i in best[r]
-                    else ""
-                )
-                marks = ""
-                if row.key == "pass_rate":
-                    marks = "".join(
-                        f'<span class="agd-sig" title="{esc(win_text(names, i, lo, p, q))}">'
-                        f"▲ {esc(names[lo])}</span>"
-                        for lo, p, q in sig.wins.get(i, [])
-                    )
+                cell = cells[i][r]
+                extra, mark = _mark_html(marks[r], i, names)
+                cls = "agd-row" + extra + (" agd-na" if cell.value is None else "")
+                badges = _badges(names, i, sig) if row.key == "pass_rate" else ""
                 lines.append(
-                    f'<div class="{cls}"><dt>{esc(row.label)}</dt><dd>'
-                    f'<span class="agd-val">{esc(cell.text)}</span>{star}'
-                    f'<span class="agd-sub">{esc(cell.sub)}</span>{marks}</dd></div>'
+                    f'<div class="{cls}" data-row="{r0 + r}" data-of="{i}"><dt>{esc(row.label)}'
+                    f'</dt><dd><span class="agd-val">{esc(cell.text)}</span>{mark}'
+                    f'<span class="agd-sub">{esc(cell.sub)}</span>{badges}</dd></div>'
                 )
             cards.append(
                 f'<div class="agd-card {colour(i)}" data-agent="{i}">'
                 f"<h4>{_title(a)}</h4>{_prompt_line(a)}<dl>{''.join(lines)}</dl></div>"
             )
+        r0 += len(rows)
         cols.append(
             f'<div class="agd-col" data-column="{esc(title.lower())}"><h3>{esc(title)}</h3>'
             f"{''.join(cards)}</div>"
         )
-    return f'<div class="agd-columns">{"".join(cols)}</div>'
+    return f'<div class="agd-columns">{"".join(cols)}</div>{MARKS_NOTE}'
+
+
+def _badges(names: Sequence[str], i: int, sig: Significance) -> str:
+    """``▲ hasty`` on a pass-rate row: whom the agent passes significantly more cases than
+    (hidden with that agent)."""
+    return "".join(
+        f'<span class="agd-sig" data-agent="{lo}" title="{esc(win_text(names, i, lo, p, q))}">'
+        f"▲ {esc(names[lo])}</span>"
+        for lo, p, q in sig.wins.get(i, [])
+    )
+
+
+def _marks_data(grid: _Grid, sig: Significance, names: Sequence[str]) -> str:
+    """The rows' test results for the page's script, which recomputes the marks over the
+    agents shown when one is hidden."""
+    quality = {w: {lo: "" for lo, _, _ in losses} for w, losses in sig.wins.items()}
+    data = marks_json(grid.beats, quality, names)
+    return f'<script type="application/json" class="agd-marks">{data}</script>\n'
+
+
+#: what the marks mean, under the cards
+MARKS_NOTE = (
+    '<p class="agd-note">★ marks a value better than every other shown agent\'s by a test: '
+    "the rates by the exact McNemar test on per-case verdicts (Holm-adjusted over the pairs), "
+    "judge means and calls per result by 95 % intervals that do not overlap, tokens, cost and "
+    "latency p50 by a paired bootstrap 95 % interval of the difference (mean latency) that "
+    "excludes 0 (the test is named on hover). Rows without a test (latency p95, time to first "
+    "token) are not marked, nor is a difference no test supports. ⚠ replaces the ★ of a cost "
+    "or latency figure whose agent passes significantly fewer cases than a shown agent. "
+    "Hiding an agent recomputes the marks over the agents shown.</p>"
+)
 
 
 def _radar(agents: Sequence[DashboardAgent]) -> str:
@@ -300,9 +357,15 @@ def _radar(agents: Sequence[DashboardAgent]) -> str:
         for s in series:
             v = s.values[k]
             text = "n/a" if v is None else f"{v * 100:.1f}%"
-            cells.append(f'<td class="{"agd-na" if v is None else ""}">{text}</td>')
+            cls = "agd-na" if v is None else ""
+            cells.append(f'<td class="{cls}" data-agent="{s.agent}">{text}</td>')
         rows.append(cells)
-    grid = table(["module rate", *(a.name for a in agents)], rows, "agd-table agd-radar-values")
+    grid = table(
+        ["module rate", *(a.name for a in agents)],
+        rows,
+        "agd-table agd-radar-values",
+        col_agents=[None, *range(len(agents))],
+    )
     note = ""
     if not any(v is not None for s in series for v in s.values):
         note = (
@@ -456,7 +519,9 @@ def dashboard_section(
             f'<section class="agd" id="dashboard">\n<style>\n{_asset("dashboard.css")}\n</style>\n'
             f"<h2>Dashboard: no agent finished</h2>\n{warnings}</section>\n"
         )
-    sig, known = significance([a.name for a in agents], pairs, alpha)
+    names = [a.name for a in agents]
+    sig, known = significance(names, pairs, alpha)
+    grid = _grid(agents, pairs, sig)
     cats = _scenarios(agents)
     hide = "".join(
         f'.agd.agd-hide-{i} [data-agent="{i}"]{{display:none}}' for i in range(len(agents))
@@ -467,7 +532,8 @@ def dashboard_section(
         f"<h2>Dashboard: {len(agents)} agent{'s' * (len(agents) != 1)}</h2>\n",
         _legend(agents, interactive),
         warnings,
-        _cards(agents, sig),
+        _cards(agents, grid, sig),
+        _marks_data(grid, sig, names) if interactive and len(agents) > 1 else "",
         '<h3 id="dashboard-radar">Module-level rates</h3>\n',
         _radar(agents),
         '<h3 id="dashboard-bars">Tokens and latency</h3>\n',
@@ -478,7 +544,7 @@ def dashboard_section(
     if len(agents) > 1:
         parts += [
             '<h3 id="dashboard-significance">Pairwise significance (pass rate)</h3>\n',
-            matrix_html([a.name for a in agents], known, sig, alpha),
+            matrix_html(names, known, sig, alpha),
         ]
     parts.append("</section>\n")
     return "".join(parts)

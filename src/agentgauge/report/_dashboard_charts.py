@@ -197,8 +197,24 @@ def progress(r: Rate, agent: int, name: str) -> str:
     )
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "agd-table") -> str:
-    """``rows`` hold escaped cell HTML; header cells are escaped here."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(row) + "</tr>" for row in rows)
+def table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    cls: str = "agd-table",
+    *,
+    col_agents: Sequence[int | None] = (),
+    row_agents: Sequence[int | None] = (),
+) -> str:
+    """``rows`` hold escaped cell HTML; header cells are escaped here. ``col_agents`` /
+    ``row_agents``: the agent of each header cell / row (``data-agent``, so hiding the agent
+    hides its column or row too); None or missing: no agent's."""
+
+    def attr(agents: Sequence[int | None], k: int) -> str:
+        agent = agents[k] if k < len(agents) else None
+        return "" if agent is None else f' data-agent="{agent}"'
+
+    head = "".join(f"<th{attr(col_agents, k)}>{esc(h)}</th>" for k, h in enumerate(header))
+    body = "".join(
+        f"<tr{attr(row_agents, k)}>" + "".join(row) + "</tr>" for k, row in enumerate(rows)
+    )
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

@@ -20,7 +20,13 @@ from ..metrics import (
     Summary,
     ToolSelection,
 )
-from ._dashboard import DASHBOARD_FILE, DashboardAgent, PairSignificance, render_dashboard
+from ._dashboard import (
+    DASHBOARD_FILE,
+    DashboardAgent,
+    PairDelta,
+    PairSignificance,
+    render_dashboard,
+)
 
 __all__ = ["matrix_agents", "matrix_dashboard", "write_matrix_dashboard"]
 
@@ -123,6 +129,10 @@ def matrix_agents(
             paired=p.shared_cases,
             p_value=p.p_value,
             p_adjusted=p.p_adjusted,
+            deltas=tuple(
+                PairDelta(metric=d.metric, delta=d.delta, low=d.low, high=d.high, p_value=d.p_value)
+                for d in p.deltas
+            ),
         )
         for p in comparison.pairs
     ]

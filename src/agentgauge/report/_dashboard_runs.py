@@ -8,7 +8,13 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..metrics import Summary, compare, summarize
-from ._dashboard import DASHBOARD_FILE, DashboardAgent, PairSignificance, render_dashboard
+from ._dashboard import (
+    DASHBOARD_FILE,
+    DashboardAgent,
+    PairDelta,
+    PairSignificance,
+    render_dashboard,
+)
 
 __all__ = ["dashboard_from_runs", "load_agents", "pairwise_significance", "write_dashboard"]
 
@@ -56,6 +62,17 @@ def pairwise_significance(members: Sequence[tuple[str, Path]]) -> list[PairSigni
     for (na, da), (nb, db) in combinations(members, 2):
         cmp = compare(Path(db), Path(da))  # base b, new a: "fixed" = a passed where b failed
         delta = cmp.delta("pass_rate")
+        # compare's deltas are a - b here; the dashboard's are b - a
+        flipped = tuple(
+            PairDelta(
+                metric=d.metric,
+                delta=None if d.delta is None else -d.delta,
+                low=None if d.high is None else -d.high,
+                high=None if d.low is None else -d.low,
+                p_value=d.p_value,
+            )
+            for d in cmp.deltas
+        )
         out.append(
             PairSignificance(
                 a=na,
@@ -64,6 +81,7 @@ def pairwise_significance(members: Sequence[tuple[str, Path]]) -> list[PairSigni
                 b_only=cmp.counts.get("broken", 0),
                 paired=cmp.paired,
                 p_value=delta.p_value if delta is not None else None,
+                deltas=flipped,
             )
         )
     return out

@@ -8,7 +8,27 @@ from dataclasses import dataclass
 
 from ._dashboard_charts import colour, esc, table
 
-__all__ = ["PairSignificance", "Significance", "holm", "matrix_html", "significance", "win_text"]
+__all__ = [
+    "PairDelta",
+    "PairSignificance",
+    "Significance",
+    "holm",
+    "matrix_html",
+    "significance",
+    "win_text",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairDelta:
+    """One metric of a pair: ``b - a`` with its paired bootstrap interval and, for a rate, the
+    exact McNemar p-value on that metric's per-case verdicts."""
+
+    metric: str
+    delta: float | None = None
+    low: float | None = None
+    high: float | None = None
+    p_value: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,6 +46,8 @@ class PairSignificance:
     #: the p-value already adjusted for the number of pairs (``comparison.json`` carries
     #: Holm's); when any pair lacks it, Holm's adjustment is computed over the pairs given
     p_adjusted: float | None = None
+    #: ``b - a`` of the other compared metrics (the card rows' tests read them)
+    deltas: tuple[PairDelta, ...] = ()
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
@@ -46,6 +68,7 @@ class Significance:
 
     wins: dict[int, list[tuple[int, float, float]]]
     adjusted: dict[frozenset[int], float | None]
+    alpha: float = 0.05
 
 
 def significance(
@@ -63,7 +86,7 @@ def significance(
             continue
         winner, loser = (ia, ib) if p.a_only > p.b_only else (ib, ia)
         wins.setdefault(winner, []).append((loser, p.p_value, q))
-    return Significance(wins=wins, adjusted=adjusted), known
+    return Significance(wins=wins, adjusted=adjusted, alpha=alpha), known
 
 
 def win_text(names: Sequence[str], i: int, lo: int, p: float, q: float) -> str:
@@ -85,7 +108,7 @@ def matrix_html(
         cells = [f'<th class="{colour(i)}"><i class="agd-key"></i>{esc(names[i])}</th>']
         for j in range(len(names)):
             if i == j:
-                cells.append('<td class="agd-diag">—</td>')
+                cells.append(f'<td class="agd-diag" data-agent="{j}">—</td>')
                 continue
             p = by_pair.get((i, j))
             mine, theirs = (p.a_only, p.b_only) if p else (0, 0)
@@ -93,7 +116,7 @@ def matrix_html(
                 p = by_pair[(j, i)]
                 mine, theirs = p.b_only, p.a_only
             if p is None or p.p_value is None:
-                cells.append('<td class="agd-na">n/a</td>')
+                cells.append(f'<td class="agd-na" data-agent="{j}">n/a</td>')
                 continue
             q = sig.adjusted.get(frozenset((i, j)))
             significant = q is not None and q < alpha and mine != theirs
@@ -106,7 +129,8 @@ def matrix_html(
                 else ""
             )
             cells.append(
-                f'<td class="{cls}" title="{esc(tip)}"><span class="agd-mark">{mark}</span> '
+                f'<td class="{cls}" data-agent="{j}" title="{esc(tip)}">'
+                f'<span class="agd-mark">{mark}</span> '
                 f'+{mine} / −{theirs}<span class="agd-sub">p = {p.p_value:.3g}</span></td>'
             )
         rows.append(cells)
@@ -116,4 +140,11 @@ def matrix_html(
         f"significant at α = {alpha:g} after Holm's adjustment over {len(known)} comparisons; "
         "· is not significant.</p>"
     )
-    return note + table(["", *names], rows, "agd-table agd-matrix")
+    everyone = list(range(len(names)))
+    return note + table(
+        ["", *names],
+        rows,
+        "agd-table agd-matrix",
+        col_agents=[None, *everyone],
+        row_agents=everyone,
+    )
