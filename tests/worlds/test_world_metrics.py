@@ -94,3 +94,8 @@ def test_the_matrix_comparison_shows_each_agents_goal_completion(tmp_path: Path)
     assert (rates["good"]["passed"], rates["good"]["n"]) == (2, 2)
     assert (rates["sloppy"]["passed"], rates["sloppy"]["n"]) == (1, 2)
     assert rates["good"]["low"] is not None
+    md = (out / "comparison.md").read_text()
+    header = next(line for line in md.splitlines() if "goal completion" in line)
+    assert header.index("goal completion") < header.index("gates")
+    row = next(line for line in md.splitlines() if line.startswith("| 2 | sloppy"))
+    assert "50.0%" in row

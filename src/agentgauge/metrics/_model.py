@@ -6,7 +6,14 @@ from typing import get_args
 
 from pydantic import Field
 
-from ..schema import FIVE_POINT_SCORERS, FORMAT_VERSION, Model, RegressionMetric, RunRecord
+from ..schema import (
+    FIVE_POINT_SCORERS,
+    FORMAT_VERSION,
+    Model,
+    RegressionMetric,
+    RunRecord,
+    StateDiff,
+)
 
 #: version of the summary.json shape (bumped on any incompatible change)
 SUMMARY_VERSION = 1
@@ -202,6 +209,8 @@ class Failure(Model):
     explanation: str = ""
     expected: str | None = None
     actual: str | None = None
+    #: the first differences its world's state checks found (docs/worlds.md)
+    state_diff: list[StateDiff] = Field(default_factory=list)
 
 
 class RedteamFamily(Model):

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..schema import CaseResult, Gates, Labels, RunRecord
+from ..schema import CaseResult, Gates, Labels, RunRecord, StateDiff
 from ._acc import CaseTrialsAcc, LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
     ConfusionCell,
@@ -45,7 +45,9 @@ CLARIFY_CATEGORIES = frozenset({"ambiguous", "clarify"})
 WORST_KEPT = 10
 IDS_KEPT = 50
 
-_FailureRow = tuple[bool, float, str, int, str, str, str, str | None, str | None]
+_FailureRow = tuple[bool, float, str, int, str, str, str, str | None, str | None, list[StateDiff]]
+#: differences of a failure's world state the summary keeps (the result holds them all)
+DIFFS_KEPT = 5
 
 
 @dataclass(slots=True)
@@ -191,6 +193,7 @@ class _Acc:
                 r.explanation or (r.error or ""),
                 shown.expected if shown else None,
                 shown.actual if shown else None,
+                r.world.diff[:DIFFS_KEPT] if r.world is not None else [],
             )
         )
         if len(self.worst) > 4 * WORST_KEPT:
@@ -484,6 +487,7 @@ class _Acc:
                     explanation=w[6],
                     expected=w[7],
                     actual=w[8],
+                    state_diff=w[9],
                 )
                 for w in sorted(self.worst, key=_failure_order)[:WORST_KEPT]
             ],

@@ -20,6 +20,7 @@ from ._fmt import (
     tokens_in_out,
 )
 from ._redteam import redteam_table
+from ._state import diff_cells
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -99,6 +100,9 @@ def render_console(
         )
     if failures and summary.worst_failures:
         console.print(_failure_table(summary, failures))
+        state = _state_table(summary, failures)
+        if state is not None:
+            console.print(state)
     if comparison is not None:
         from ._text import comparison_lines
 
@@ -201,3 +205,23 @@ def _failure_table(summary: Summary, failures: int) -> Table:
         why = one_line(f.explanation, 120) or f.status
         ft.add_row(name, f.category, "error" if f.status == "error" else f"{f.score:.2f}", why)
     return ft
+
+
+def _state_table(summary: Summary, failures: int) -> Table | None:
+    """The world-state differences of the worst failures (docs/worlds.md): what each state check
+    expected at a path, and what the agent left there."""
+    rows = [
+        (f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]", diff_cells(d))
+        for f in summary.worst_failures[:failures]
+        for d in f.state_diff
+    ]
+    if not rows:
+        return None
+    table = Table(
+        title="final state differences", title_justify="left", show_edge=False, pad_edge=False
+    )
+    for col in ("case", "path", "expected", "actual", "check"):
+        table.add_column(col, overflow="fold")
+    for name, (path, expected, actual, source) in rows:
+        table.add_row(name, path, expected, Text(actual, style="red"), source)
+    return table

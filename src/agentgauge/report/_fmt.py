@@ -90,6 +90,7 @@ def quality_rates(summary: Summary) -> list[tuple[str, Rate]]:
         ("arguments (strict)", summary.arguments_strict),
         ("behaviour (no-tool / clarify / refuse)", summary.behavior),
         ("task completion (multi-step)", summary.task_completion),
+        ("goal completion (final state)", summary.overall.goal_completion),
         ("tool-call decision", d.call_decision_accuracy),
         ("intent recognition", d.intent_accuracy),
         ("clarification rate", d.clarification_rate),

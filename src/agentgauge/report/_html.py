@@ -360,6 +360,7 @@ def _headline(s: Summary) -> str:
         ("arguments (strict)", s.arguments_strict),
         ("behaviour", s.behavior),
         ("task completion", s.task_completion),
+        ("goal completion", ov.goal_completion),
     ):
         if r.n:
             cards.append(_rate_card(label, r))
@@ -521,6 +522,7 @@ def _behavior(s: Summary) -> str:
         ("behaviour (no-tool / clarify / refuse)", s.behavior),
         ("arguments (strict)", s.arguments_strict),
         ("task completion (multi-step)", s.task_completion),
+        ("goal completion (final state)", s.overall.goal_completion),
         ("tool-call decision", d.call_decision_accuracy),
         (f"intent recognition (from {d.intent_source})", d.intent_accuracy),
         ("clarification rate", d.clarification_rate),

@@ -17,6 +17,7 @@ import orjson
 
 from ..metrics import scorer_scale
 from ..schema import CaseResult, JsonValue, Score
+from ._state import diff_cells, record_rows, write_text
 
 __all__ = [
     "EXACT_LATENCIES",
@@ -91,8 +92,11 @@ def _kept(d: dict[str, Any]) -> dict[str, Any]:
 
 def transcript(r: CaseResult) -> dict[str, Any]:
     """Everything an opened case shows: messages, calls, scores, and the trace timing (keys
-    whose value is empty are left out)."""
-    return _kept(_transcript(r))
+    whose value is empty are left out); with a world, its state."""
+    out = _kept(_transcript(r))
+    if r.world is not None:
+        out["state"] = _state(r)
+    return out
 
 
 def _transcript(r: CaseResult) -> dict[str, Any]:
@@ -153,6 +157,7 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
                     "attempts": e.attempts,
                     "fault": e.fault or "",
                     "error": clip(e.error, 2000) if e.error else "",
+                    "writes": [write_text(w) for w in e.writes],
                 }
             )
             for e in r.trace
@@ -163,6 +168,27 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
         "cost_usd": r.cost_usd,
         "ttft_ms": r.ttft_ms,
         "step_limit_hit": r.step_limit_hit,
+    }
+
+
+def _state(r: CaseResult) -> dict[str, Any]:
+    """The world of an opened case: the state checks' verdict, expected vs actual per differing
+    path, and the final state's records with the changed and wrong ones marked."""
+    assert r.world is not None
+    rows, more = record_rows(r)
+    return {
+        "goal_met": r.world.goal_met,
+        "diff": [list(diff_cells(d)) for d in r.world.diff],
+        "records": [
+            {
+                "path": x.path,
+                "value": clip(_json_text(x.value), 2000),
+                "changed": x.changed,
+                "wrong": x.wrong,
+            }
+            for x in rows
+        ],
+        "more": more,
     }
 
 

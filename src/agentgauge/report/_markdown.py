@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .._secrets import scrub
-from ..metrics import Comparison, GateReport, Summary
+from ..metrics import Comparison, Failure, GateReport, Summary
 from ._fmt import (
     latency,
     mean,
@@ -22,6 +23,7 @@ from ._fmt import (
     unit_value,
 )
 from ._redteam import redteam_markdown
+from ._state import diff_cells
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
@@ -156,6 +158,7 @@ def render_markdown(
             score = "error" if f.status == "error" else f"{f.score:.2f}"
             f_rows.append([_code(name), f.category, score, one_line(f.explanation) or f.status])
         lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
+        lines += _state_md(summary.worst_failures[:failures])
         lines += ["", "</details>", ""]
     return scrub("\n".join(lines).rstrip() + "\n")
 
@@ -275,3 +278,17 @@ def _comparison(cmp: Comparison) -> list[str]:
             )
             lines.append("")
     return lines
+
+
+def _state_md(failures: Sequence[Failure]) -> list[str]:
+    """The world-state differences of the failures shown: expected vs actual per path."""
+    rows = [
+        [_code(f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"), _code(path),
+         _code(expected), _code(actual), source]
+        for f in failures
+        for path, expected, actual, source in map(diff_cells, f.state_diff)
+    ]  # fmt: skip
+    if not rows:
+        return []
+    return ["", "**Final state differences**", "",
+            *_table(["case", "path", "expected", "actual", "check"], rows)]  # fmt: skip

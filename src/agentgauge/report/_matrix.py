@@ -97,6 +97,10 @@ def _quality(c: MatrixComparison) -> MatrixTable:
     header: tuple[str, ...] = ("#", "agent", "spec", "pass rate", "errors", "tool selection")
     header = (*header, "arguments", "behaviour", "gates")
     table: list[tuple[str, ...]] = list(rows)
+    if any(a.quality.goal_completion.n for a in c.agents):  # a world's cases (docs/worlds.md)
+        goals = [rate(a.quality.goal_completion) if a.status == "done" else "–" for a in _ranked(c)]
+        header = (*header[:-1], "goal completion", header[-1])
+        table = [(*r[:-1], g, r[-1]) for r, g in zip(table, goals, strict=True)]
     if all(a.label == agent_label(a.agent) for a in c.agents):  # the label says the spec
         header = header[:2] + header[3:]
         table = [r[:2] + r[3:] for r in table]

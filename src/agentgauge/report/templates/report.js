@@ -346,8 +346,54 @@
     });
     t.calls.forEach(function (c) { c.name = c.name || ""; });
     t.scores.forEach(function (s) { s.name = s.name || ""; });
-    t.trace.forEach(function (e) { e.name = e.name || ""; });
+    t.trace.forEach(function (e) { e.name = e.name || ""; e.writes = e.writes || []; });
     return t;
+  }
+
+  // the world's state (docs/worlds.md): expected vs actual per differing path, then the final
+  // state's records, the changed ones marked (a write touched them), the wrong ones flagged
+  function stateEl(s) {
+    var wrap = el("div", "state");
+    var verdict = s.goal_met === null || s.goal_met === undefined ? "" :
+      s.goal_met ? " · goal reached ✔" : " · goal not reached ✘";
+    wrap.appendChild(el("h4", null, "Final state" + verdict));
+    if (s.diff && s.diff.length) {
+      var dt = el("table", "state-diff");
+      var head = el("tr");
+      ["path", "expected", "actual", "check"].forEach(function (h) {
+        head.appendChild(el("th", null, h));
+      });
+      dt.appendChild(head);
+      s.diff.forEach(function (d) {
+        var tr = el("tr");
+        tr.appendChild(el("td", "kv", d[0]));
+        tr.appendChild(el("td", "kv ok", d[1]));
+        tr.appendChild(el("td", "kv ko", d[2]));
+        tr.appendChild(el("td", "muted", d[3]));
+        dt.appendChild(tr);
+      });
+      wrap.appendChild(dt);
+    }
+    var recs = s.records || [];
+    if (recs.length) {
+      var rt = el("table", "state-records");
+      var rh = el("tr");
+      ["", "record", "value"].forEach(function (h) { rh.appendChild(el("th", null, h)); });
+      rt.appendChild(rh);
+      recs.forEach(function (r) {
+        var tr = el("tr", r.wrong ? "wrong" : r.changed ? "changed" : null);
+        var mark = r.wrong ? "✘ wrong" : r.changed ? "● changed" : "";
+        tr.appendChild(el("td", r.wrong ? "ko" : "muted", mark));
+        tr.appendChild(el("td", "kv", r.path));
+        var cell = el("td");
+        cell.appendChild(pre(r.value));
+        tr.appendChild(cell);
+        rt.appendChild(tr);
+      });
+      wrap.appendChild(rt);
+      if (s.more) { wrap.appendChild(el("p", "muted", "… and " + s.more + " more records")); }
+    }
+    return wrap;
   }
 
   function detail(t) {
@@ -380,6 +426,7 @@
       });
       box.appendChild(st);
     }
+    if (t.state) { box.appendChild(stateEl(t.state)); }
     var facts = "behaviour: " + (t.behavior || "–") +
       (t.expected_behavior ? " (expected " + t.expected_behavior + ")" : "") +
       (t.expected_tools.length ? " · expected tools: " + t.expected_tools.join(", ") : "") +
@@ -422,7 +469,8 @@
       grid.appendChild(el("span", "muted", "turn " + e.turn + " · " + e.kind));
       var name = e.name + (e.cached ? " (cached)" : "") +
         (e.attempts > 1 ? " ×" + e.attempts : "") + (e.fault ? " fault: " + e.fault : "") +
-        (e.error ? " error: " + e.error.slice(0, 120) : "");
+        (e.error ? " error: " + e.error.slice(0, 120) : "") +
+        (e.writes.length ? " · wrote " + e.writes.join("; ").slice(0, 160) : "");
       grid.appendChild(el("span", "kv", name));
       var track = el("div", "track");
       var seg = el("span", "seg " + e.kind + (e.error || e.fault ? " bad" : ""));
@@ -447,6 +495,7 @@
         b.appendChild(el("div", "fn", e.name + (e.fault ? "  [fault: " + e.fault + "]" : "")));
         if (e.arguments) { b.appendChild(pre(e.arguments)); }
         b.appendChild(pre(e.error ? "error: " + e.error : e.result || "(no result)"));
+        e.writes.forEach(function (w) { b.appendChild(el("div", "kv write", "wrote " + w)); });
         wrap.appendChild(b);
       });
     }
