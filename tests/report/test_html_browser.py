@@ -416,6 +416,30 @@ def test_big_table_wheel_scrolling_shows_the_rows_at_the_scroll_position(
     w.clean()
 
 
+def test_closing_a_linked_case_shows_the_whole_table_again(browser: Any, big_page: Path) -> None:
+    """Issue 22 item 10: the filter a #case= link sets is the link's, not the reader's; closing
+    the case (button or Escape) clears it, while a filter the reader typed stays."""
+    w = Watched(browser)
+    page = w.page
+    for how in ("button", "escape"):
+        page.goto(big_page.as_uri() + "#case=case-03210&trial=0")
+        page.reload()
+        page.wait_for_function(
+            "document.getElementById('case-detail').getAttribute('data-case') === 'case-03210'",
+            timeout=5000,
+        )
+        assert _ids(page) == ["case-03210"]
+        if how == "button":
+            page.locator("#case-detail button.close").click()
+        else:
+            page.keyboard.press("Escape")
+        assert not page.locator("#case-detail").is_visible()
+        assert page.input_value("#q") == ""
+        assert page.locator("#count").inner_text() == "5,000 results"
+        assert page.evaluate("location.hash") == "#cases"
+    w.clean()
+
+
 def test_a_link_to_a_case_opens_it(browser: Any, big_page: Path) -> None:
     w = Watched(browser)
     page = w.page

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from .._secrets import ScrubbingStream, register_env
-from ..metrics import Comparison, GateReport, Latency, Rate, Slice, Summary
+from ..metrics import Comparison, GateReport, Latency, MetricDelta, Rate, Slice, Summary
 from ..schema import CaseResult
 from ._dashboard import DashboardAgent, dashboard_section
 from ._fmt import NO_USAGE, mean, ms, pct, rate, unit_delta, unit_interval, unit_value
@@ -422,15 +422,15 @@ def _comparison(cmp: Comparison) -> str:
     for d in cmp.deltas:
         if d.delta is None or d.base is None or d.new is None:
             continue
-        worse = d.delta < 0 if d.unit == "rate" and d.metric != "error_rate" else d.delta > 0
-        tone = "" if d.delta == 0 else ("ko" if worse else "ok")
+        tone, test = _delta_tone(d, 1 - cmp.confidence)
         p = "" if d.p_value is None else f"{d.p_value:.3g}"
         rows.append(
             [
                 esc(d.metric),
                 esc(unit_value(d.base, d.unit)),
                 esc(unit_value(d.new, d.unit)),
-                f'<span class="{tone}">{esc(unit_delta(d.delta, d.unit))}</span>',
+                f'<span class="{tone}" title="{esc(test)}">{esc(unit_delta(d.delta, d.unit))}'
+                "</span>",
                 esc(unit_interval(d.low, d.high, d.unit)),
                 esc(p),
             ]
@@ -438,6 +438,12 @@ def _comparison(cmp: Comparison) -> str:
     if rows:
         header = ["metric", "baseline", "this run", "Δ", f"{cmp.confidence:.0%} CI", "McNemar p"]
         body += _table(header, rows, "num")
+        body += (
+            f'<p class="note">A Δ is coloured only when it is significant at α = '
+            f"{1 - cmp.confidence:.2g}: a rate by the exact McNemar test on that metric's "
+            "per-case verdicts (its p beside it), a per-result mean (latency, tokens, cost) by "
+            "its paired bootstrap interval excluding 0. An uncoloured Δ may be noise.</p>\n"
+        )
     for label, tone, items in (("Broken", "ko", cmp.broken), ("Fixed", "ok", cmp.fixed)):
         if not items:
             continue
@@ -456,6 +462,24 @@ def _comparison(cmp: Comparison) -> str:
         body += f'<h3 class="{tone}">{esc(label)} ({total}{listed})</h3>\n'
         body += _table(["case", "category", "baseline", "this run", "why"], change_rows)
     return _section("baseline", "Against the baseline", body)
+
+
+def _delta_tone(d: MetricDelta, alpha: float) -> tuple[str, str]:
+    """The colour of a baseline delta (``ok`` / ``ko``; "" when not significant) and the test
+    that decided it (shown on hover)."""
+    assert d.delta is not None
+    if d.unit == "rate":
+        significant = d.p_value is not None and d.p_value < alpha
+        test = f"exact McNemar p = {d.p_value:.3g}" if d.p_value is not None else "no test"
+    else:
+        lo, hi = d.low, d.high
+        significant = lo is not None and hi is not None and (lo > 0 or hi < 0)
+        test = "paired bootstrap interval " + ("excludes 0" if significant else "includes 0")
+    verdict = "significant" if significant else "not significant"
+    if not significant or d.delta == 0:
+        return "", f"{test}: {verdict} at α = {alpha:.2g}"
+    worse = d.delta < 0 if d.unit == "rate" and d.metric != "error_rate" else d.delta > 0
+    return ("ko" if worse else "ok"), f"{test}: {verdict} at α = {alpha:.2g}"
 
 
 def _lat_cells(lat: Latency) -> list[str]:

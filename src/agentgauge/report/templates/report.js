@@ -24,6 +24,8 @@
   var view = [];
   var hay = null;
   var openRow = -1;
+  // the filter a #case= link put in the box (cleared when that case is closed)
+  var linkQuery = null;
   var focusPos = -1;
   var drawn = "";
   var measured = false;
@@ -105,7 +107,7 @@
         for (var i = 0; i < N && row < 0; i++) {
           if (C.id[i] === id && (trial < 0 || C.trial[i] === trial)) { row = i; }
         }
-        if (row >= 0) { q.value = id; }
+        if (row >= 0) { q.value = id; linkQuery = id; }
       }
     } catch (e) { return -1; }
     if (!m && row < 0) { return -1; }
@@ -317,13 +319,17 @@
   }
 
   function close() {
-    if (openRow >= 0) { saveFilter(); }
+    // a case opened by a #case= link filtered the table to it: closing it shows them all
+    var restore = linkQuery !== null && q.value === linkQuery;
+    linkQuery = null;
+    if (restore) { q.value = ""; }
+    if (openRow >= 0 || restore) { saveFilter(); }
     openRow = -1;
     panel.hidden = true;
     panel.removeAttribute("data-case");
     while (panel.firstChild) { panel.removeChild(panel.firstChild); }
     drawn = "";
-    draw();
+    if (restore) { refresh(); } else { draw(); }
   }
 
   function pre(text) { return el("pre", null, text); }
@@ -516,7 +522,7 @@
       refresh();
     });
   });
-  q.addEventListener("input", function () { saveFilter(); refresh(); });
+  q.addEventListener("input", function () { linkQuery = null; saveFilter(); refresh(); });
   statusSel.addEventListener("change", refresh);
   catSel.addEventListener("change", refresh);
   scroller.addEventListener("scroll", draw);
