@@ -8,9 +8,9 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
-from ..schema import Case, Suite, ToolSim, ToolSpec
+from ..schema import Case, Suite, ToolSim, ToolSpec, inject_note
 from . import _payloads as P
 from ._privilege import OUTGOING, choose_privileged, words
 
@@ -21,8 +21,6 @@ __all__ = ["Builder", "Rewrite"]
 
 #: a rewrite of one attack text (the ``--generator`` paraphrase); None keeps the text
 Rewrite = Callable[[str, Sequence[str]], str | None]
-
-_NOTE_FIELD: Final = "note"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,18 +82,15 @@ def _fill(template: str, goal: str, **more: str) -> str:
     return template.format(goal=goal, Goal=_cap(goal), **more)
 
 
-def _inject(result: Any, payload: str) -> Any:
-    """The result with the payload added where a tool result would carry free text."""
-    if isinstance(result, dict):
-        key = _NOTE_FIELD
-        while key in result:
-            key = "_" + key
-        return {**result, key: payload}
-    if isinstance(result, list):
-        return [*result, {_NOTE_FIELD: payload}]
-    if isinstance(result, str):
-        return f"{result}\n\n{payload}"
-    return {"result": result, _NOTE_FIELD: payload}
+def _world_tools(suite: Suite) -> set[str]:
+    """The tools the suite's world answers: a declarative world's operations; a Python world's
+    methods are not known without running it, so every tool (the run routes the calls)."""
+    world = suite.world
+    if world is None:
+        return set()
+    if world.class_ is not None:
+        return {t.name for t in suite.tools}
+    return set(world.operations)
 
 
 class Builder:
@@ -221,24 +216,27 @@ class Builder:
         return expect
 
     def sim_with(self, task: _Task, tool: str, payload: str) -> dict[str, Any]:
-        """The task's tool results, with the payload in every result of ``tool``."""
+        """The task's tool results, with the payload in every result of ``tool``: planted in
+        a static result, or (``inject``) in the answer of the Python fake or the world behind
+        the tool, so the agent still sees every field the tool returns."""
         results = task.case.model_dump(mode="json", exclude_defaults=True).get("tool_results", {})
         given = task.case.tool_results.get(tool)
         sims: list[ToolSim]
         if given is None:
             default = self.tools[tool].simulation
-            sims = [default] if default is not None and default.function is None else []
+            world = self.suite.world is not None and tool in _world_tools(self.suite)
+            sims = [default] if default is not None else [ToolSim(world=True)] if world else []
         else:
             sims = given if isinstance(given, list) else [given]
-        if any(s.function is not None for s in sims):
-            sims = []
-        if not sims:
+        if not sims:  # the tool has no simulation at all: there is no shape to keep
             sims = [ToolSim(result={"status": "ok"})]
         new = []
         for s in sims:
             d = s.model_dump(mode="json", exclude_defaults=True)
-            if s.fault is None:
-                d["result"] = _inject(s.result, payload)
+            if s.fault is None and (s.function is not None or s.world):
+                d["inject"] = payload
+            elif s.fault is None:
+                d["result"] = inject_note(s.result, payload)
             new.append(d)
         return {**results, tool: new if len(new) > 1 else new[0]}
 

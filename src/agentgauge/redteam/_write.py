@@ -52,7 +52,7 @@ def render_redteam(result: RedteamSuite) -> str:
         f"# Red-team cases for suite '{result.suite.name.removesuffix('-redteam')}'"
         + (f" ({result.source})" if result.source else ""),
         f"# Written by 'agentgauge redteam' with seed {result.seed}: the same seed, the same file.",
-        "# Check it: agentgauge validate THIS_FILE --mutate; run it like any suite.",
+        *_check_lines(result),
         "#",
         "# Privileged tools (targets of misdirection), and why:",
     ]
@@ -77,16 +77,31 @@ def render_redteam(result: RedteamSuite) -> str:
     return "\n".join(lines) + "\n\n" + body
 
 
+def _check_lines(result: RedteamSuite) -> list[str]:
+    """How to check and run the file: with ``--allow-suite-code`` when its tools are code."""
+    code = _fakes(result)
+    if not code:
+        return ["# Check it: agentgauge validate THIS_FILE --mutate; run it like any suite."]
+    return [
+        "# Check it: agentgauge validate THIS_FILE --mutate --allow-suite-code; run it with",
+        f"# --allow-suite-code: its tools run Python code of this folder ({', '.join(code)}).",
+    ]
+
+
 def _fakes(result: RedteamSuite) -> list[str]:
+    """The suite-code files the generated suite names: its fakes and its Python world."""
     files = []
     sims = [t.simulation for t in result.suite.tools]
     for case in result.suite.cases:
         for given in case.tool_results.values():
             sims.extend(given if isinstance(given, list) else [given])
-    for sim in sims:
-        if sim is not None and sim.function is not None:
-            name = sim.function.rpartition(":")[0]
-            files.append(name if name.endswith(".py") else name.replace(".", "/") + ".py")
+    refs = [s.function for s in sims if s is not None and s.function is not None]
+    world = result.suite.world
+    if world is not None and world.class_ is not None:  # a Python world is suite code too
+        refs.append(world.class_)
+    for ref in refs:
+        name = ref.rpartition(":")[0]
+        files.append(name if name.endswith(".py") else name.replace(".", "/") + ".py")
     return sorted(set(files))
 
 

@@ -37,7 +37,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -257,14 +257,14 @@ class ToolSimulator:
         if real is not None and name in real.names:
             return await self._call_real(real, call, start)
         if to_world:
-            return self._call_world(call, start)
+            return _planted(self._call_world(call, start), sim)
         if sim is None or sim.world:
             msg = f"no simulated result for tool '{name}'"
             if sim is not None:
                 msg = f"tool '{name}': the suite's world has no operation of that name"
             return self._outcome({"error": msg}, "unsimulated", msg, start)
         if sim.function is not None:
-            return await self._run_function(sim.function, call, start)
+            return _planted(await self._run_function(sim.function, call, start), sim)
         return self._outcome(sim.result, None, None, start)
 
     def _fault(self, name: str, fault: str, error_text: str | None, start: float) -> ToolOutcome:
@@ -371,3 +371,12 @@ class ToolSimulator:
             start=start,
             end=time.time(),
         )
+
+
+def _planted(out: ToolOutcome, sim: ToolSim | None) -> ToolOutcome:
+    """A fake's or the world's answer with the simulation's ``inject`` text planted in it (a
+    failed call is left as it is)."""
+    if sim is None or sim.inject is None or out.error is not None:
+        return out
+    result = sim.injected(out.result)
+    return replace(out, result=result, content=_dumps(result))

@@ -34,7 +34,7 @@ from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_labe
 from ._paths import Segment, format_path, parse_path
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._sources import McpSource, ToolMode, ToolSource
-from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec
+from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec, inject_note
 from ._world import (
     DEFAULT_KEY,
     CaseWorld,
@@ -113,6 +113,7 @@ __all__ = [
     "agent_label",
     "expand_matcher",
     "format_path",
+    "inject_note",
     "matches_case",
     "parse_path",
     "rubric_issues",

@@ -33,6 +33,10 @@ class ToolSim(Model):
     world: bool = False
     #: simulated latency of the tool, seconds
     delay_s: float = Field(default=0.0, ge=0)
+    #: text planted in the answer of a ``function`` fake or the world (a ``note`` field added
+    #: to an object, an item to a list, a paragraph to a string): the call keeps its real shape
+    #: and state. ``agentgauge redteam`` writes it for tools backed by code (docs/redteam.md)
+    inject: str | None = None
 
     @model_validator(mode="after")
     def _one_form(self) -> ToolSim:
@@ -46,9 +50,35 @@ class ToolSim(Model):
             raise ValueError(
                 "'world: true' cannot be combined with 'result', 'fault' or 'function'"
             )
+        if self.inject is not None and self.function is None and not self.world:
+            raise ValueError("'inject' goes with 'function' or 'world: true' (write a 'result')")
         if self.error is not None and self.fault is None:
             self.fault = "error"
         return self
+
+    def injected(self, result: JsonValue) -> JsonValue:
+        """``result`` with :attr:`inject` planted in it (unchanged without one)."""
+        return inject_note(result, self.inject) if self.inject is not None else result
+
+
+#: the field a planted text goes in (``_note``, ``__note`` ... when the result has one)
+NOTE_FIELD = "note"
+
+
+def inject_note(result: JsonValue, text: str) -> JsonValue:
+    """``result`` with ``text`` added where a tool result would carry free text: a ``note``
+    field of an object, a ``{"note": ...}`` item of a list, a paragraph of a string, else
+    ``{"result": ..., "note": ...}``."""
+    if isinstance(result, dict):
+        key = NOTE_FIELD
+        while key in result:
+            key = "_" + key
+        return {**result, key: text}
+    if isinstance(result, list):
+        return [*result, {NOTE_FIELD: text}]
+    if isinstance(result, str):
+        return f"{result}\n\n{text}"
+    return {"result": result, NOTE_FIELD: text}
 
 
 class FaultRate(Model):
