@@ -45,7 +45,7 @@ import pytest
 from fuzz_files import FILE_TARGETS, file_ops, write_file_base
 
 SEED = int(os.environ.get("AGENTGAUGE_FUZZ_SEED", "20261201"))
-#: mutations per target file (17 targets: 7 suite-side, 10 of fuzz_files.py)
+#: mutations per target file (18 targets: 8 suite-side, 10 of fuzz_files.py)
 COUNT = int(os.environ.get("AGENTGAUGE_FUZZ_COUNT", "40"))
 #: seconds one input may take in the worker (generous: the machine may be busy)
 LIMIT_S = float(os.environ.get("AGENTGAUGE_FUZZ_LIMIT_S", "10"))
@@ -73,7 +73,16 @@ tools:
       required: [city]
     simulation:
       result: {temperature: 18, conditions: sunny}
+  - name: cancel_order
+    description: Cancel an order.
+    parameters: {type: object, properties: {order_id: {type: string}}, required: [order_id]}
 tool_files: [tools.json]
+world:
+  state_file: world.yaml
+  keys: {orders: id}
+  operations:
+    cancel_order: {op: update, collection: orders, key: order_id, fields: {},
+                   set: {status: cancelled}, require: {status: pending}}
 defaults:
   system: You are a helpful assistant.
   max_steps: 4
@@ -95,9 +104,28 @@ cases:
     input:
       - {role: user, content: Hello there}
     expect: {behavior: no_tool, forbidden_tools: [search]}
+  - id: cancel
+    input: Cancel my order A1.
+    world: {patch: {orders: {A2: null, A3: {status: shipped}}}}
+    expect:
+      tool_calls: [{name: cancel_order, arguments: {order_id: A1}}]
+      state:
+        checks:
+          - {path: orders.A1.status, equals: cancelled}
+          - {path: 'orders["A3"].status', matches: 'ship.*'}
+          - {path: orders, count: 1, where: {status: cancelled}}
+          - {path: orders.A2, absent: true}
+        unchanged: [orders.A3]
+        same_as_reference: true
 case_files: [cases.jsonl, more.yaml]
 gates:
   min_pass_rate: 0.5
+"""
+
+WORLD_YAML = """\
+orders:
+  A1: {status: pending, total: 30, items: [{sku: X1, qty: 2}]}
+  A2: {status: pending, total: 5.5}
 """
 
 TOOLS_JSON = """\
@@ -226,6 +254,7 @@ BFCL_IRRELEVANCE = (
 TARGETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "suite": ("suite.yaml", SUITE_YAML, ("validate", "run")),
     "tools": ("tools.json", TOOLS_JSON, ("validate", "run")),
+    "world-state": ("world.yaml", WORLD_YAML, ("validate", "run")),
     "jsonl": ("cases.jsonl", CASES_JSONL, ("validate", "run")),
     "yaml-cases": ("more.yaml", MORE_YAML, ("validate", "run")),
     "responses": ("responses.jsonl", RESPONSES_JSONL, ("score",)),

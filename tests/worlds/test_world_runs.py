@@ -235,3 +235,17 @@ def test_recorded_responses_are_graded_on_the_state_their_calls_reach(tmp_path: 
     assert good.world.final["orders"]["A1"]["status"] == "cancelled"
     assert bad.status == "failed"
     assert "orders.A3.status: was 'pending', now 'cancelled'" in bad.explanation
+
+
+def test_light_results_keep_the_verdict_and_drop_the_final_state(tmp_path: Path) -> None:
+    from agentgauge.io import iter_light_results
+
+    agent = script(call("cancel_order", order_id="A3"), "Done.")
+    [full] = run(tmp_path, [CANCEL_A1], agent)
+    [light] = iter_light_results(tmp_path)
+    assert full.world is not None
+    assert light.world is not None
+    assert full.world.final["orders"]["A3"]["status"] == "cancelled"
+    assert light.world.final == {}
+    assert light.world.goal_met is False
+    assert light.world.diff == full.world.diff

@@ -256,6 +256,9 @@ def _result(path: Path, lineno: int, raw: bytes, *, light: bool = False) -> Case
         if isinstance(data, dict):
             for key in _HEAVY:
                 data.pop(key, None)
+            world = data.get("world")
+            if isinstance(world, dict):  # a world's final state: only its verdict is light
+                world.pop("final", None)
         deep = too_deep(data, raw)
         if deep is not None:
             raise UserError(f"{too_deep_message(display, lineno, deep)} (not a valid {what})")
@@ -273,8 +276,8 @@ def iter_results(path: Path) -> Iterator[CaseResult]:
 
 
 def iter_light_results(path: Path) -> Iterator[CaseResult]:
-    """Like :func:`iter_results`, with ``messages`` and ``trace`` left empty (metrics and
-    reports never read them; they are dropped before validation)."""
+    """Like :func:`iter_results`, with ``messages``, ``trace`` and a world's ``final`` state
+    left empty (metrics and reports never read them; they are dropped before validation)."""
     path = _results_path(path)
     if not os.path.lexists(path):
         raise UserError(f"{path}: no such results file")
