@@ -55,7 +55,7 @@ from ._model import (
     mean_on_scale,
     scorer_scale,
 )
-from ._summarize import summarize_results
+from ._summarize import fold_small_samples, summarize_results
 from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
 
 __all__ = [
@@ -105,6 +105,7 @@ __all__ = [
     "default_metrics",
     "evaluate_gates",
     "finish_run",
+    "fold_small_samples",
     "gate_run",
     "group_runs",
     "history_path",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -594,6 +595,35 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
                 "gate can flip on a few cases"
             )
     return out
+
+
+_SMALL = re.compile(
+    r"^(?P<name>.+): only (?P<n>\d+) scored results \(< (?P<floor>\d+)\); the interval is "
+    r"wide and the gate can flip on a few cases$"
+)
+
+
+def fold_small_samples(warnings: Iterable[str]) -> tuple[list[str], str | None]:
+    """``warnings`` with the small-sample ones (:func:`small_sample_warnings`) taken out and
+    folded into one footnote (None: there were none), so a small run says it once."""
+    rest: list[str] = []
+    small: list[str] = []
+    floors: set[str] = set()
+    for w in warnings:
+        m = _SMALL.match(w)
+        if m is None:
+            rest.append(w)
+            continue
+        small.append(f"{m['name']} ({m['n']})")
+        floors.add(m["floor"])
+    if not small:
+        return rest, None
+    floor = " / ".join(sorted(floors, key=int))
+    note = (
+        f"few scored results (< {floor}, gates.min_sample_size) for {', '.join(small)}: their "
+        "intervals are wide and a gate on them can flip on a few cases"
+    )
+    return rest, note
 
 
 def summarize_results(

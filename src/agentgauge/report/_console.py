@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from ..metrics import Rate, Slice, Summary
+from ..metrics import Rate, Slice, Summary, fold_small_samples
 from ._fmt import (
     latency,
     mean,
@@ -113,8 +113,12 @@ def render_console(
 
         for line in gate_lines(gates):
             console.print(line, markup=False, highlight=False)
-    for w in summary.warnings if gates is None else []:
-        console.print(Text(f"warning: {w}", style="yellow"))
+    if gates is None:  # the gate lines have said them
+        rest, note = fold_small_samples(summary.warnings)
+        for w in rest:
+            console.print(Text(f"warning: {w}", style="yellow"))
+        if note is not None:  # one footnote, not a line per gated slice
+            console.print(Text(f"note: {note}", style="dim"))
 
 
 def _quality_table(summary: Summary) -> Table | None:

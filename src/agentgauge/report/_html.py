@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import IO
 
 from .._secrets import ScrubbingStream, register_env
-from ..metrics import Comparison, GateReport, Latency, MetricDelta, Rate, Slice, Summary
+from ..metrics import (
+    Comparison,
+    GateReport,
+    Latency,
+    MetricDelta,
+    Rate,
+    Slice,
+    Summary,
+    fold_small_samples,
+)
 from ..schema import CaseResult
 from ._dashboard import DashboardAgent, dashboard_section
 from ._fmt import NO_USAGE, mean, ms, pct, rate, unit_delta, unit_interval, unit_value
@@ -370,7 +379,9 @@ def _headline(s: Summary) -> str:
         f"Intervals are {s.confidence:.0%} Wilson intervals. Errors (the case could not be judged)"
         " are left out of the pass rate and counted in the error rate."
     )
-    warn = "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in s.warnings)
+    rest, small = fold_small_samples(s.warnings)
+    warn = "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in rest)
+    warn += f'<p class="note">{esc(small)}</p>' if small else ""
     body = f'<div class="cards">{"".join(cards)}</div>\n{warn}'
     return _section("headline", "Overview", body, esc(note))
 
@@ -393,7 +404,8 @@ def _gates(gates: GateReport | None, s: Summary) -> str:
         ]
         body = _table(["", "check", "required", "actual", "verdict"], rows, "gates")
     shown = set(s.warnings)  # the overview already lists the summary's warnings
-    body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in gates.warnings if w not in shown)
+    rest, _ = fold_small_samples(w for w in gates.warnings if w not in shown)
+    body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in rest)
     return _section("gates", "Gates", body)
 
 

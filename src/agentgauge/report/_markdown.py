@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from .._secrets import scrub
-from ..metrics import Comparison, Failure, GateReport, Summary
+from ..metrics import Comparison, Failure, GateReport, Summary, fold_small_samples
 from ._fmt import (
     latency,
     mean,
@@ -138,11 +138,9 @@ def render_markdown(
             align="llll",
         )
         lines.append("")
-        lines += [f"> ⚠️ {w}" for w in gates.warnings]
-        if gates.warnings:
-            lines.append("")
+        lines += _warnings_md(gates.warnings)
     elif summary.warnings:
-        lines += [f"> ⚠️ {w}" for w in summary.warnings] + [""]
+        lines += _warnings_md(summary.warnings)
 
     if comparison is not None:
         lines += _comparison(comparison)
@@ -161,6 +159,13 @@ def render_markdown(
         lines += _state_md(summary.worst_failures[:failures])
         lines += ["", "</details>", ""]
     return scrub("\n".join(lines).rstrip() + "\n")
+
+
+def _warnings_md(warnings: list[str]) -> list[str]:
+    """Each warning as a quote, the small-sample ones folded into one note."""
+    rest, note = fold_small_samples(warnings)
+    out = [f"> ⚠️ {w}" for w in rest] + ([f"> ℹ️ note: {note}"] if note else [])
+    return [*out, ""] if out else []
 
 
 def _cost_md(summary: Summary) -> list[str]:

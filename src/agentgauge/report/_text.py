@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..metrics import Comparison, GateReport
+from ..metrics import Comparison, GateReport, fold_small_samples
 from ._fmt import unit_delta, unit_interval, unit_value
 
 
@@ -15,7 +15,10 @@ def gate_lines(report: GateReport) -> list[str]:
         lines.append(f"  {mark} {c.name}: {c.actual} (required {c.threshold})")
         if not c.passed:
             lines.append(f"       {c.message}")
-    lines.extend(f"  warning: {w}" for w in report.warnings)
+    rest, note = fold_small_samples(report.warnings)
+    lines.extend(f"  warning: {w}" for w in rest)
+    if note is not None:  # once, not one line per gated slice
+        lines.append(f"  note: {note}")
     return lines
 
 
