@@ -237,7 +237,19 @@ KINDS: tuple[Kind, ...] = (
     Kind("capture traces", "traces.json", ("capture", "{d}/traces.json", "-o", "{d}/cap.jsonl")),
     Kind("tools file", "base/tools.json", ("tools", "list", "{d}/base/tools.json")),
     Kind("history", "history.sqlite", ("history", "--history", "{d}/history.sqlite")),
+    Kind(
+        "response cache",
+        "cache/responses.sqlite3",
+        ("run", "{d}/base/suite.yaml", "--agent", "mock:", "-o", "{d}/out", *RUN),
+    ),
+    Kind(
+        "lock on resume",
+        "run/.agentgauge.lock",
+        ("run", "{d}/base/suite.yaml", "--resume", "{d}/run", *RUN),
+    ),
 )
+#: binary files (SQLite): SQLite refuses a corrupt one itself (tested as "sparse")
+BINARY = ("history", "response cache")
 
 SHAPES = ("dev-zero", "symlink-zero", "sparse", "fifo", "alias-bomb", "deep", "utf8", "nul")
 
@@ -296,10 +308,11 @@ def applies(kind: Kind, shape: str) -> bool:
     """The shapes a kind can be given (an alias bomb only in YAML; nesting not in plain text)."""
     if shape == "alias-bomb":
         return kind.yaml
+    if kind.name == "lock on resume":  # never read: only what blocks or misdirects a write
+        return shape in ("symlink-zero", "fifo")
     if shape == "deep":
-        return not kind.text and kind.name != "history"
-    # a SQLite file is binary: SQLite itself refuses a corrupt one (tested as "sparse")
-    return not (shape in ("utf8", "nul") and kind.name == "history")
+        return not kind.text and kind.name not in BINARY
+    return not (shape in ("utf8", "nul") and kind.name in BINARY)
 
 
 # ------------------------------------------------------------------------------------ fixtures

@@ -28,6 +28,7 @@ import orjson
 
 from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
+from ..files import check_database
 from ..schema import Labels, Message, ToolSpec, Usage
 from ._base import GenerateConfig, ModelResponse
 
@@ -150,11 +151,7 @@ class ResponseCache:
         register_env()
         directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / CACHE_FILE
-        self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_CREATE_RESPONSES)
-        self._db.execute(_CREATE_RESULTS)
+        self._db = _open(self.path)
         #: written but not yet committed (also answers lookups)
         self._pending: dict[str, tuple[bytes, float]] = {}
         self._pending_results: dict[str, tuple[str, int, bytes, float]] = {}
@@ -301,6 +298,7 @@ def _connect(path: Path, timeout: float | None) -> sqlite3.Connection:
     """
     if timeout is None:
         timeout = _MAINTENANCE_TIMEOUT_S
+    _check_files(path)
     try:
         db = sqlite3.connect(
             f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=timeout, isolation_level=None
@@ -313,17 +311,42 @@ def _connect(path: Path, timeout: float | None) -> sqlite3.Connection:
     return db
 
 
+def _check_files(path: Path) -> None:
+    """The cache file and its write-ahead log must be regular files (or absent): a device or
+    FIFO in the cache folder would block SQLite or feed it without end."""
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        check_database(p, str(p))
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """The cache file opened (made when absent) in WAL mode with both tables; a file that is
+    not a cache (or not a regular file) is a one-line UserError naming it."""
+    _check_files(path)
+    db: sqlite3.Connection | None = None
+    try:
+        db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_CREATE_RESPONSES)
+        db.execute(_CREATE_RESULTS)
+    except sqlite3.Error as err:
+        if db is not None:
+            db.close()
+        raise UserError(_describe(path, err) + "; delete it or run with --no-cache") from None
+    return db
+
+
 def _describe(path: Path, err: sqlite3.Error) -> str:
     text = str(err)
     if "locked" in text or "busy" in text:
         return f"{path} is locked by another process (a run using the cache?); try again later"
-    return f"{path}: not a readable agentgauge cache ({text})"
+    return f"{path}:1: not a readable agentgauge cache ({text})"
 
 
 def cache_stats(directory: Path, *, timeout: float | None = None) -> CacheStats | None:
     """Counts and dates of the cache in ``directory``; None when it holds no cache file."""
     path = cache_file(directory)
-    if not path.is_file():
+    if not os.path.lexists(path):  # any kind of file is there: _connect refuses a special one
         return None
     db = _connect(path, timeout)
     try:
@@ -369,7 +392,7 @@ def prune_cache(
     :class:`~agentgauge.errors.UserError`.
     """
     path = cache_file(directory)
-    if not path.is_file():
+    if not os.path.lexists(path):  # any kind of file is there: _connect refuses a special one
         return None
     size_before = _size_on_disk(path)
     age = "" if before is None else " AND created < ?"
