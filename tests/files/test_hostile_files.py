@@ -89,6 +89,16 @@ TRACE = {
 }
 
 
+#: a suite with code of its own: running it asks the user's config whether that code may run
+CODE_SUITE = """\
+name: code
+scorers:
+  - scorer: python:checks.py:check
+cases:
+  - {id: a, input: hi, expect: {behavior: no_tool}}
+"""
+
+
 def build_world(root: Path, harness: Harness) -> Path:
     """Valid files of every kind under ``root/world``: a suite, a run, a matrix run, two shards,
     a history, and the files named on the command line."""
@@ -104,6 +114,9 @@ def build_world(root: Path, harness: Harness) -> Path:
         "script.jsonl": SCRIPT_JSONL,
         "traces.json": json.dumps(TRACE),
         "templates/equivalence_answer.md": TEMPLATE,
+        "code/suite.yaml": CODE_SUITE,
+        "code/checks.py": "def check(ctx):\n    return None\n",
+        "config/agentgauge/config.toml": "allow_suite_code = true\n",
     }
     for name, text in files.items():
         (world / name).parent.mkdir(parents=True, exist_ok=True)
@@ -148,6 +161,8 @@ class Kind:
     yaml: bool = False
     #: a JSON document (nesting is written as JSON) rather than lines or text
     text: bool = False
+    #: TOML (nesting is written as TOML arrays)
+    toml: bool = False
 
 
 RUN = ("--no-progress", "--no-history")
@@ -238,14 +253,15 @@ KINDS: tuple[Kind, ...] = (
     Kind("tools file", "base/tools.json", ("tools", "list", "{d}/base/tools.json")),
     Kind("history", "history.sqlite", ("history", "--history", "{d}/history.sqlite")),
     Kind(
+        "user config",
+        "config/agentgauge/config.toml",
+        ("run", "{d}/code/suite.yaml", "--agent", "mock:", "-o", "{d}/out", *RUN),
+        toml=True,
+    ),
+    Kind(
         "response cache",
         "cache/responses.sqlite3",
         ("run", "{d}/base/suite.yaml", "--agent", "mock:", "-o", "{d}/out", *RUN),
-    ),
-    Kind(
-        "lock on resume",
-        "run/.agentgauge.lock",
-        ("run", "{d}/base/suite.yaml", "--resume", "{d}/run", *RUN),
     ),
 )
 #: binary files (SQLite): SQLite refuses a corrupt one itself (tested as "sparse")
@@ -255,6 +271,8 @@ SHAPES = ("dev-zero", "symlink-zero", "sparse", "fifo", "alias-bomb", "deep", "u
 
 
 def _deep_text(kind: Kind) -> bytes:
+    if kind.toml:
+        return ("x = " + "[" * DEEP + "1" + "]" * DEEP + "\n").encode()
     if kind.yaml:
         return ("x: " + "[" * DEEP + "1" + "]" * DEEP + "\n").encode()
     return ('{"a": ' * DEEP + "1" + "}" * DEEP + "\n").encode()
@@ -308,8 +326,6 @@ def applies(kind: Kind, shape: str) -> bool:
     """The shapes a kind can be given (an alias bomb only in YAML; nesting not in plain text)."""
     if shape == "alias-bomb":
         return kind.yaml
-    if kind.name == "lock on resume":  # never read: only what blocks or misdirects a write
-        return shape in ("symlink-zero", "fifo")
     if shape == "deep":
         return not kind.text and kind.name not in BINARY
     return not (shape in ("utf8", "nul") and kind.name in BINARY)

@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from ..errors import EndpointRefused, SuiteCodeRefused, UserError
+from ..files import read_bytes
 from ._endpoints import EndpointUse, endpoint_use
 from ._optin import ENV_VAR, FLAG, allowed, endpoints_allowed
 
@@ -272,8 +273,9 @@ def defined_names(path: Path) -> set[str] | None:
     """The names a Python file defines at its top level, read without running it (None: it
     does not parse)."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-    except (OSError, SyntaxError, ValueError):
+        # the input limits: a FIFO or device is refused (never a hang), a huge file too
+        tree = ast.parse(read_bytes(path, str(path)), filename=str(path))
+    except (UserError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     names: set[str] = set()
     for node in tree.body:

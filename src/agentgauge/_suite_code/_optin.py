@@ -6,11 +6,13 @@ endpoint it names (``allow_suite_endpoints``). Never a setting of the suite or a
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Literal
 
 from ..errors import UserError
+from ..files import read_text
 
 __all__ = [
     "CONFIG_KEY",
@@ -55,12 +57,16 @@ def user_config_file() -> Path:
 def _config_value(key: str) -> tuple[Path, object]:
     """The user's config file and the value of ``key`` in it (False when absent)."""
     path = user_config_file()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return path, False
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{path}: cannot read this config file ({exc})") from None
+    text = read_text(path, str(path))  # the input limits: a FIFO, device or huge file refused
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        at = re.search(r"at line (\d+)", str(exc))
+        where = f"{path}:{at.group(1) if at else 1}"
+        why = exc if isinstance(exc, tomllib.TOMLDecodeError) else "nested too deep"
+        raise UserError(f"{where}: cannot read this config file ({why})") from None
     return path, data.get(key, False)
 
 

@@ -8,7 +8,6 @@ The limits are documented in docs/suite-format.md ("Limits on untrusted input").
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from collections.abc import Iterator, Sequence
@@ -381,39 +380,6 @@ def parse_json(raw: bytes | str, display: str, line: int = 1, *, what: str | Non
     if deep is not None:
         raise UserError(too_deep_message(display, line, deep) + tail)
     return data
-
-
-def open_output(path: Path, display: str, *, append: bool = True) -> IO[bytes]:
-    """A file of a run directory opened for writing (``append``, else emptied), made when
-    absent; one that is there must be a regular file: opening a FIFO for writing would wait
-    for a reader, a device would take what is written. A :class:`UserError` otherwise."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0)
-    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        # non-blocking: a FIFO without a reader fails here (ENXIO) instead of waiting; emptied
-        # only once it is known to be a regular file
-        fd = os.open(path, flags, 0o666)
-    except OSError as err:
-        if err.errno == errno.ENXIO:  # a FIFO nobody reads
-            raise UserError(
-                f"{display}:1: not a regular file: {display} (a pipe; devices, pipes and sockets "
-                "are not written)"
-            ) from None
-        raise UserError(f"{display}:1: cannot write {display}: {err.strerror or err}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UserError(
-                f"{display}:1: not a regular file: {display} (devices, pipes and sockets are "
-                "not written)"
-            )
-        if not append:
-            os.ftruncate(fd, 0)
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "ab" if append else "wb")
-    except BaseException:
-        os.close(fd)
-        raise
 
 
 def check_database(path: Path, display: str) -> None:

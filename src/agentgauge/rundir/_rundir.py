@@ -36,7 +36,6 @@ from .._secrets import register_env, scrub_bytes
 from ..errors import UserError
 from ..files import (
     iter_lines,
-    open_output,
     parse_json,
     read_model_file,
     too_deep,
@@ -87,8 +86,7 @@ def run_dir_lock(run_dir: Path) -> Iterator[None]:
         yield
         return
     run_dir.mkdir(parents=True, exist_ok=True)
-    lock = run_dir / LOCK_FILE
-    with open_output(lock, str(lock)) as fh:
+    with open(run_dir / LOCK_FILE, "ab") as fh:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -185,7 +183,7 @@ class ResultsWriter:
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / RESULTS_FILE
         self._fsync = fsync
-        self._fh: IO[bytes] = open_output(self.path, str(self.path), append=not fresh)
+        self._fh: IO[bytes] = open(self.path, "wb" if fresh else "ab")  # noqa: SIM115
 
     def write(self, result: CaseResult) -> bytes:
         """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
