@@ -86,6 +86,34 @@ def test_a_private_import_across_packages_fails(tree_copy: Path) -> None:
     assert "agentgauge.runner._private -> agentgauge.providers._base" in out.stdout
 
 
+def test_an_import_circle_between_files_of_one_package_fails(tree_copy: Path) -> None:
+    """Two modules of one package importing each other (one lazily, inside a function)."""
+    (tree_copy / "src/agentgauge/scoring/_circle_a.py").write_text(
+        "from ._circle_b import B\n\nA = B + 1\n"
+    )
+    (tree_copy / "src/agentgauge/scoring/_circle_b.py").write_text(
+        "B = 1\n\n\ndef f() -> int:\n    from ._circle_a import A\n\n    return A\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "file circles: no import circle between the modules of one package BROKEN" in out.stdout
+    assert "No cycles are allowed in agentgauge.scoring" in out.stdout
+    assert "- ._circle_b -> ._circle_a (1 import)" in out.stdout
+
+
+def test_a_circle_through_a_type_checking_import_fails(tree_copy: Path) -> None:
+    """A circle deeper down (a subpackage's modules), closed by a ``TYPE_CHECKING`` import."""
+    folder = tree_copy / "src/agentgauge/providers/_frameworks"
+    (folder / "_circle_a.py").write_text("from ._circle_b import B\n\nA = B\n")
+    (folder / "_circle_b.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from ._circle_a import A\n\nB = 1\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "No cycles are allowed in agentgauge.providers._frameworks" in out.stdout
+
+
 def test_a_package_without_a_layer_fails(tree_copy: Path) -> None:
     (tree_copy / "src/agentgauge/newthing").mkdir()
     (tree_copy / "src/agentgauge/newthing/__init__.py").write_text("")

@@ -15,7 +15,8 @@ from ._mcp import (
 )
 from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
 from ._otlp_send import OtlpTarget, otlp_target
-from ._responses import RecordedResponse, read_responses
+from ._recorded import RecordedResponse
+from ._responses import read_responses
 
 __all__ = [
     "CapturedCase",

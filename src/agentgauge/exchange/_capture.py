@@ -27,7 +27,7 @@ from ..files import open_input, too_deep, too_deep_message
 from ..schema import Case, Message, ToolSim, TraceEvent
 from ._otel_import import TracedConversation, read_conversations
 from ._otlp import looks_like_otlp
-from ._responses import RecordedResponse
+from ._recorded import RecordedResponse
 
 __all__ = ["CapturedCase", "capture_cases", "responses_from_traces"]
 

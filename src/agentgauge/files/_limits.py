@@ -18,6 +18,7 @@ from typing import IO, Any, Final
 import orjson
 import yaml
 
+from .._messages import format_path
 from ..errors import UserError
 
 PathElem = str | int
@@ -59,8 +60,6 @@ INT_RANGE: Final = (-(2**63), 2**64 - 1)
 
 def shown_path(path: Sequence[PathElem], limit: int = 6) -> str:
     """``cases[0].metadata.x`` for a path (cut after ``limit`` steps: deep paths run long)."""
-    from ._yaml_errors import format_path
-
     return format_path(path[:limit]) + ("…" if len(path) > limit else "")
 
 

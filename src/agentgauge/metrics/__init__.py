@@ -1,7 +1,8 @@
 """Metrics by slice, statistics, run comparison, gates and run history (docs/metrics.md)."""
 
 from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
-from ._files import finish_run, load_gates_file, resolve_gates, summarize, write_summary
+from ._files import load_gates_file, resolve_gates, summarize
+from ._finish import finish_run, write_summary
 from ._gate_model import GateBaseline, GateCheck, GateReport
 from ._gating import baseline_summary, evaluate_gates, gate_run
 from ._history import (

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import orjson
 
@@ -13,10 +12,7 @@ from ..io import find_suite_file, read_yaml_text
 from ..io import load_record as load_run
 from ..schema import Gates, RunRecord
 from ._model import Summary
-from ._summarize import SUMMARY_FILE, summarize_results
-
-if TYPE_CHECKING:
-    from ._gate_model import GateReport
+from ._summarize import summarize_results
 
 
 def load_gates_file(path: Path) -> Gates:
@@ -198,60 +194,3 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     return summarize_results(
         iter_light_results(run_dir), run=run, gates=gates, confidence=confidence
     )
-
-
-def write_summary(
-    run_dir: Path,
-    summary: Summary | None = None,
-    *,
-    record: bool = True,
-    history: Path | str | None = None,
-) -> Path:
-    """Write ``RUN_DIR/summary.json`` (computing the summary if not given) and return its path.
-
-    With ``record`` (the default) the run is also added to the run history ``history`` (None:
-    ``$AGENTGAUGE_HISTORY``, else the user's data folder; docs/gates-and-ci.md); a history
-    that cannot be written only warns.
-    """
-    run_dir = Path(run_dir)
-    if summary is None:
-        summary = summarize(run_dir)
-    path = run_dir / SUMMARY_FILE
-    from .._secrets import register_env, scrub_bytes
-
-    register_env()
-    data = orjson.dumps(summary.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    path.write_bytes(scrub_bytes(data) + b"\n")
-    if record:
-        from ._history import record_run
-
-        try:
-            record_run(run_dir, summary, path=history)
-        except (OSError, UserError) as exc:  # the history is a convenience, never a failure
-            import sys
-
-            print(f"warning: run history not updated: {exc}", file=sys.stderr)
-    return path
-
-
-def finish_run(
-    run_dir: Path,
-    *,
-    gate: bool = False,
-    gates: Gates | None = None,
-    record: bool = True,
-    history: Path | str | None = None,
-) -> tuple[Summary, GateReport | None]:
-    """What follows a run: its summary written to ``summary.json`` (and, with ``record``, the
-    run history ``history``: see :func:`write_summary`), and with ``gate`` the suite's gates
-    evaluated (:func:`gate_run`). What ``agentgauge run`` and ``agentgauge score`` call after
-    the run; ``gates`` spares reading the suite file again."""
-    from ._gating import gate_run
-
-    report: GateReport | None = None
-    if gate:
-        summary, report, _ = gate_run(run_dir, gates=gates)
-    else:
-        summary = summarize(run_dir, gates=gates)
-    write_summary(run_dir, summary, record=record, history=history)
-    return summary, report

@@ -20,7 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._generate import FamilyCount, RedteamConfig, RedteamSuite, generate_cases
+from ._config import RedteamConfig
+from ._generate import FamilyCount, RedteamSuite, generate_cases
 from ._payloads import ATTACKER_DOMAIN, FAMILIES
 from ._privilege import PrivilegeChoice, choose_privileged
 from ._write import render_redteam, write_redteam

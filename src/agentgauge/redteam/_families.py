@@ -8,14 +8,12 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..schema import Case, Suite, ToolSim, ToolSpec, inject_note
 from . import _payloads as P
+from ._config import RedteamConfig
 from ._privilege import OUTGOING, choose_privileged, words
-
-if TYPE_CHECKING:
-    from ._generate import RedteamConfig
 
 __all__ = ["Builder", "Rewrite"]
 

@@ -27,6 +27,7 @@ from ._dashboard import (
     PairSignificance,
     render_dashboard,
 )
+from ._fmt import prompt_text
 
 __all__ = ["matrix_agents", "matrix_dashboard", "write_matrix_dashboard"]
 
@@ -92,8 +93,6 @@ def matrix_agents(
 ) -> tuple[list[DashboardAgent], list[PairSignificance], list[str]]:
     """The dashboard's agents (finished members, in matrix order), pairs and notes (members
     that failed or have not run)."""
-    from ._matrix import prompt_text
-
     agents: list[DashboardAgent] = []
     notes: list[str] = []
     differ = comparison.prompts_differ()

@@ -1,4 +1,4 @@
-"""Number formatting shared by the text reports."""
+"""Number and text formatting shared by the reports."""
 
 from __future__ import annotations
 
@@ -152,3 +152,20 @@ def scored_mean(name: str, m: Mean, scale: tuple[float, float] | None, *, digits
     if text == "–" or bounds == (0.0, 1.0):
         return text
     return f"{text} on {scale_text(bounds)}"
+
+
+#: a system prompt longer than this is cut in the tables (comparison.md has the full text)
+PROMPT_WIDTH = 80
+
+
+def prompt_text(system: str | None, width: int | None = PROMPT_WIDTH) -> str:
+    """A member's system prompt as the reports show it: on one line, cut to ``width``
+    characters (None: whole), or what it means when the member set none."""
+    if system is None:
+        return "(the suite's defaults.system)"
+    if not system:
+        return "(no system prompt)"
+    line = " ".join(system.split())
+    if width is None or len(line) <= width:
+        return line
+    return line[: width - 1] + "…"

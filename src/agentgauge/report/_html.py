@@ -34,9 +34,9 @@ from ..metrics import (
 )
 from ..schema import CaseResult
 from ._dashboard import DashboardAgent, dashboard_section
-from ._fmt import NO_USAGE, mean, ms, pct, rate, unit_delta, unit_interval, unit_value
+from ._fmt import NO_USAGE, mean, ms, pct, unit_delta, unit_interval, unit_value
 from ._html_cases import cases_section
-from ._html_charts import confusion_matrix, esc, svg_histogram
+from ._html_charts import _section, _table, _tone, confusion_matrix, esc, rate_bar, svg_histogram
 from ._html_data import Bin, LatencyBins
 from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, remove_chunks
 from ._html_scorers import scorers_section
@@ -230,43 +230,6 @@ def _emit(
 
 
 # --- pieces -----------------------------------------------------------------------------------
-
-
-def _tone(value: float | None, *, lower_is_better: bool = False) -> str:
-    """Colour of a rate: rates to maximise are good from 90 %, rates to minimise (errors, budget
-    violations) up to 1 %."""
-    if value is None:
-        return "na"
-    if lower_is_better:
-        return "good" if value <= 0.01 else "warn" if value <= 0.05 else "bad"
-    return "good" if value >= 0.9 else "warn" if value >= 0.7 else "bad"
-
-
-def rate_bar(r: Rate, *, lower_is_better: bool = False) -> str:
-    """A bar to the value with the confidence interval drawn over it, then the numbers."""
-    if r.value is None or r.low is None or r.high is None:
-        return '<span class="na">–</span>'
-    tone = _tone(r.value, lower_is_better=lower_is_better)
-    lo, hi = r.low * 100, r.high * 100
-    return (
-        f'<span class="rate"><span class="bar" role="img" aria-label="{esc(rate(r))}">'
-        f'<span class="fill {tone}" style="width:{r.value * 100:.1f}%"></span>'
-        f'<span class="ci" style="left:{lo:.1f}%;width:{hi - lo:.1f}%"></span></span>'
-        f'<span class="num">{esc(rate(r))}</span></span>'
-    )
-
-
-def _table(header: list[str], rows: list[list[str]], cls: str = "") -> str:
-    """``rows`` hold already-escaped cell HTML; header cells are escaped here."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>\n" for row in rows)
-    attr = f' class="{cls}"' if cls else ""
-    return f"<table{attr}><thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>\n"
-
-
-def _section(anchor: str, title: str, body: str, note: str = "") -> str:
-    extra = f'<p class="note">{note}</p>' if note else ""
-    return f'<section id="{anchor}">\n<h2>{esc(title)}</h2>\n{extra}{body}</section>\n'
 
 
 def _nav(baseline: bool, *, redteam: bool = False) -> str:

@@ -22,7 +22,7 @@ from ..metrics import (
     write_comparison,
 )
 from ..schema import agent_label
-from ._fmt import mean, ms, pct, rate, scored_mean, unit_delta, unit_interval
+from ._fmt import mean, ms, pct, prompt_text, rate, scored_mean, unit_delta, unit_interval
 
 __all__ = [
     "MATRIX_MARKER",
@@ -107,23 +107,8 @@ def _quality(c: MatrixComparison) -> MatrixTable:
     return MatrixTable(title="Quality", header=header, rows=tuple(table))
 
 
-#: a system prompt longer than this is cut in the tables (comparison.md has the full text)
-PROMPT_WIDTH = 80
 #: the title of the prompts table (comparison.md adds the full prompts under it)
 PROMPTS_TITLE = "System prompts"
-
-
-def prompt_text(system: str | None, width: int | None = PROMPT_WIDTH) -> str:
-    """A member's system prompt as the reports show it: on one line, cut to ``width``
-    characters (None: whole), or what it means when the member set none."""
-    if system is None:
-        return "(the suite's defaults.system)"
-    if not system:
-        return "(no system prompt)"
-    line = " ".join(system.split())
-    if width is None or len(line) <= width:
-        return line
-    return line[: width - 1] + "…"
 
 
 def _prompts(c: MatrixComparison) -> MatrixTable | None:

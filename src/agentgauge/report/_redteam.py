@@ -7,7 +7,7 @@ from rich.table import Table
 
 from ..metrics import Summary
 from ._fmt import rate
-from ._html_charts import esc
+from ._html_charts import _section, _table, esc, rate_bar
 
 __all__ = ["redteam_html", "redteam_markdown", "redteam_table"]
 
@@ -68,8 +68,6 @@ def redteam_html(s: Summary) -> str:
     rt = s.redteam
     if rt is None:
         return ""
-    from ._html import _section, _table, rate_bar
-
     rows = [
         [
             esc(name),

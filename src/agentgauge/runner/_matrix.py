@@ -433,7 +433,7 @@ def resume_matrix(
     and agents the manifest names, pass the suite policy (code, endpoints) as on a first run;
     members' folders must be inside ``out_dir`` (:func:`read_manifest`).
     """
-    from ._file import resolvable_agent
+    from ._suite_setup import resolvable_agent
 
     out_dir = Path(out_dir)
     manifest = read_manifest(out_dir)

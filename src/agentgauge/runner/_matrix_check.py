@@ -10,15 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import UserError
 from ..providers import spec_problem
 
-if TYPE_CHECKING:
-    from ._matrix import MatrixMember
+__all__ = ["Member", "member_problem", "refuse_bad_members"]
 
-__all__ = ["member_problem", "refuse_bad_members"]
+
+class Member(Protocol):
+    """What the check reads of a matrix member (``_matrix.MatrixMember``, which imports this
+    module): its agent spec and where it was named (``command line`` or ``suite``)."""
+
+    @property
+    def agent(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
 
 
 def member_problem(spec: str) -> str | None:
@@ -44,7 +52,7 @@ def member_problem(spec: str) -> str | None:
 
 
 def refuse_bad_members(
-    members: Sequence[MatrixMember], suite_path: Path, *, resume: Path | None = None
+    members: Sequence[Member], suite_path: Path, *, resume: Path | None = None
 ) -> None:
     """Raise a UserError naming every member whose agent cannot run (see the module docstring):
     ``--agent SPEC: ...`` for the command line's, ``file:line: matrix.agents[i].agent: ...``

@@ -34,7 +34,7 @@ import anyio
 from ..errors import MissingExtraError, UserError
 from ..schema import Case, CaseResult
 from ._case import CaseContext
-from ._executor import ExecutorSpec
+from ._executor_spec import ExecutorSpec
 from ._loop import RunStats
 from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
 from ._workers import Drive, EncodedResult, error_result

@@ -29,9 +29,9 @@ from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite
 from ._config import RunConfig
 from ._context import build_context, open_cache
-from ._file import with_suite_scorers
 from ._loop import RunStats
 from ._rate import spacing_wait
+from ._suite_setup import with_suite_scorers
 from ._tools import current_code_policy
 from ._workers import EncodedResult, run_guarded
 

@@ -27,9 +27,10 @@ from ..scoring import ScoringConfig
 from ..worlds import WorldBuilder
 from ._case import build_result, score_result
 from ._config import ExtraScorer, RunConfig
-from ._file import located, with_suite_scorers
+from ._file import located
 from ._loop import Transcript
 from ._plan import git_fields
+from ._suite_setup import with_suite_scorers
 from ._world import recorded_world
 
 __all__ = ["ScoreOutcome", "score_responses"]

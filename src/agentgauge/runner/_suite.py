@@ -16,10 +16,10 @@ from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
 from ._executor import RemoteAgent, open_drive, parse_executor
-from ._file import resolvable_agent, with_suite_scorers
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
+from ._suite_setup import resolvable_agent, with_suite_scorers
 from ._tools import case_simulations, current_code_policy, load_function
 from ._workers import run_workers
 

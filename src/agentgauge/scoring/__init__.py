@@ -7,8 +7,9 @@ the agent produced (assistant turns and the tool results it received, in order) 
 case input (``i == 0``) or to ``case.turns[i - 1]``.
 """
 
-from ._api import BehaviorClassifier, CaseScore, ScoringConfig, failed_case_score, score_case
+from ._api import BehaviorClassifier, ScoringConfig, failed_case_score, score_case
 from ._behavior import classify_behavior
+from ._case_score import CaseScore
 from ._extra import (
     Check,
     NumericGroundingScorer,

@@ -15,7 +15,6 @@ from ..schema import (
     Message,
     Score,
     StateDiff,
-    Status,
     Suite,
     ToolCall,
     ToolSpec,
@@ -24,6 +23,7 @@ from ..worlds import WorldOutcome
 from ._args import MatchContext
 from ._behavior import classify_behavior
 from ._calls import NO_TOOL, score_calls
+from ._case_score import CaseScore
 from ._checks import score_behavior, score_forbidden, score_max_calls, score_response_contains
 from ._state import score_state
 from ._transcript import History, Segment, build_segments
@@ -77,22 +77,6 @@ class ScoringConfig:
             if self.args_match_overrides is None
             else self.args_match_overrides,
         )
-
-
-@dataclass(frozen=True, kw_only=True)
-class CaseScore:
-    """The verdict on one case: status, partial credit and every score with its explanation."""
-
-    status: Status
-    score: float
-    scores: list[Score] = field(default_factory=list)
-    explanation: str = ""
-    #: the classified behaviour of the agent's (last) turn
-    behavior: str | None = None
-    #: the state checks' verdict (every ``state`` score passed); None: no state checked
-    goal_met: bool | None = None
-    #: the differences the state checks found
-    state_diff: list[StateDiff] = field(default_factory=list)
 
 
 _DEFAULT_CONFIG: Final = ScoringConfig()

@@ -16,8 +16,8 @@ from typing import Any, Final
 from ..errors import ScorerError
 from ..io import bfcl_type
 from ..schema import ArgMatcher, Case, Message, Score, ToolCall, ToolSpec
-from ._api import CaseScore
 from ._bfcl_ast import BfclFunction, BfclVerdict, check_ast, check_relevance
+from ._case_score import CaseScore
 
 __all__ = ["bfcl_category", "first_reply", "score_bfcl"]
 
