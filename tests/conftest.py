@@ -59,8 +59,9 @@ def _offline() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _isolated_state(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Keep caches and run history out of the user's home and the working directory."""
+) -> Iterator[None]:
+    """Keep caches and run history out of the user's home and the working directory, and the
+    secrets one test registers out of the next one's scrubbing."""
     state = tmp_path_factory.mktemp("agentgauge-state")
     monkeypatch.setenv("AGENTGAUGE_CACHE_DIR", str(state / "cache"))
     monkeypatch.setenv("AGENTGAUGE_HISTORY", str(state / "history.sqlite"))
@@ -70,6 +71,10 @@ def _isolated_state(
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         if key in os.environ:
             monkeypatch.delenv(key)
+    yield
+    from agentgauge import _secrets
+
+    _secrets._reset()
 
 
 @pytest.fixture

@@ -50,6 +50,7 @@ def command(
     and its expectation starts as the calls the agent made there: edit it to what the agent
     should have done, then `agentgauge validate OUTPUT`.
     """
+    from .._secrets import scrub
     from ..errors import UserError
     from ..io import capture_cases
 
@@ -60,7 +61,7 @@ def command(
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("w", encoding="utf-8") as fh:
         for c in captured:
-            fh.write(json.dumps(c.data, ensure_ascii=False) + "\n")
+            fh.write(scrub(json.dumps(c.data, ensure_ascii=False)) + "\n")
     if responses_out is not None:
         with responses_out.open("w", encoding="utf-8") as fh:
             for c in captured:
@@ -74,7 +75,7 @@ def command(
                     record["calls"] = []
                 if r.labels is not None:
                     record["labels"] = r.labels.model_dump(mode="json", exclude_defaults=True)
-                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                fh.write(scrub(json.dumps(record, ensure_ascii=False)) + "\n")
     for c in captured:
         calls = ", ".join(call.name for call in c.response.calls) or "no call"
         click.echo(f"{c.case.id}: turn {c.turn} ({c.reason}); observed: {calls}")

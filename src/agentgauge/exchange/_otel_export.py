@@ -330,13 +330,16 @@ def export_run_otlp(
 
     Returns the number of spans exported (written, else sent).
     """
+    from .. import _secrets
     from ..rundir import iter_results
 
+    _secrets.register_env()
     count = 0
     if output is not None:
         doc = results_to_otlp(iter_results(run_dir), export)
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        output.write_text(_secrets.scrub(text), encoding="utf-8")  # keys of this process too
         count = sum(len(ss["spans"]) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"])
     if endpoint is not None:
         target = otlp_target(endpoint) if isinstance(endpoint, str) else endpoint

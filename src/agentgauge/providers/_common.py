@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import email.utils
-import os
 import re
 import time
 from collections.abc import Iterable, Mapping
@@ -12,7 +11,7 @@ from urllib.parse import parse_qsl
 
 import orjson
 
-from .._secrets import register
+from .._secrets import register, register_env, register_url
 from .._secrets import scrub as scrub_registered
 from ..errors import MissingExtraError, ProviderError, UserError
 
@@ -54,22 +53,14 @@ _SECRET_PATTERNS = re.compile(
 REDACTED = "***"
 
 
-def _known_secrets(extra: Iterable[str | None]) -> list[str]:
-    values = [os.environ.get(name) for name in SECRET_ENV_VARS]
-    values.extend(extra)
-    # longest first, so a key that contains another is replaced whole
-    return sorted({v for v in values if v and len(v) >= 6}, key=len, reverse=True)
-
-
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """Remove API keys from ``text``: every secret registered with ``agentgauge._secrets``,
-    the given secrets, the values of the usual key environment variables
-    (:data:`SECRET_ENV_VARS`), and anything shaped like a key (``sk-...``, ``AIza...``,
-    ``Bearer ...``, ``api_key=...``)."""
+    """Remove API keys from ``text``: the given secrets and those of the environment are
+    registered with ``agentgauge._secrets`` (the one redaction point: every form, the length
+    rule) and scrubbed, then anything shaped like a key (``sk-...``, ``AIza...``,
+    ``Bearer ...``, ``api_key=...``) is replaced too."""
+    register_env()
+    register(*secrets)
     text = scrub_registered(text)
-    for secret in _known_secrets(secrets):
-        if secret in text:
-            text = text.replace(secret, REDACTED)
 
     def scrub(m: re.Match[str]) -> str:
         if m.group("param") is not None:
@@ -205,6 +196,7 @@ class SdkProvider:
         self.name = f"{self.prefix}:{model}"
         self._api_key = api_key
         register(api_key)  # scrubbed from everything agentgauge writes
+        register_url(base_url)  # and a password or key inside the endpoint's URL
         #: the endpoint when not the vendor's default (part of the runner's cache key)
         self.base_url = base_url
         self._timeout_s = timeout_s

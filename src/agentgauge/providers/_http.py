@@ -20,12 +20,14 @@ bearer token; ``headers`` adds more.
 
 from __future__ import annotations
 
+import base64
 import os
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import orjson
 
+from .._secrets import register_url
 from ..errors import ProviderError, UserError
 from ..schema import Labels, Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
@@ -178,19 +180,30 @@ class HttpProvider:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise UserError(f"--agent: '{url}' is not an http(s) URL")
-        self.url = url
-        # the name never carries credentials or a query string (which may hold a key)
+        # a password in the URL and a key in its query string are the user's credentials:
+        # scrubbed from everything written, in every form (``_secrets``)
+        register_url(url)
         host = parts.hostname or ""
         if parts.port:
             host = f"{host}:{parts.port}"
+        if ":" in host.rpartition(":")[0]:  # an IPv6 literal
+            host = f"[{parts.hostname}]" + (f":{parts.port}" if parts.port else "")
+        # requests go to the URL without its userinfo, which travels as Basic auth instead
+        self.url = urlunsplit((parts.scheme, host, parts.path, parts.query, ""))
+        # the name never carries credentials or a query string (which may hold a key)
         self.name = name or urlunsplit((parts.scheme, host, parts.path, "", ""))
         all_headers = dict(headers or {})
         secrets: list[str] = [v for v in all_headers.values() if v]
         if token:
             all_headers["Authorization"] = f"Bearer {token}"
             secrets.append(token)
+        if parts.username is not None and not any(
+            k.lower() == "authorization" for k in all_headers
+        ):
+            pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+            all_headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
         if parts.password:
-            secrets.append(parts.password)
+            secrets.append(unquote(parts.password))
         self._wire = WireClient(self.name, all_headers, timeout_s=timeout_s, secrets=tuple(secrets))
 
     def __repr__(self) -> str:

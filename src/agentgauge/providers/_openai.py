@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import orjson
 
+from .._secrets import public_url, register_url
 from ..errors import ProviderError, UserError
 from ._base import ModelRequest, ModelResponse
 from ._common import as_bool, error_from_status, first_bytes, redact, require, split_options
@@ -89,6 +90,7 @@ class OpenAIProvider:
         self._api_key = api_key
         #: the endpoint (part of the runner's cache key): the server root, or the Azure endpoint
         self.base_url = (base_url or azure_endpoint or "").rstrip("/")
+        register_url(self.base_url)  # a password or key in the URL is scrubbed like the key
         headers: dict[str, str] = {}
         if self.azure:
             assert self._azure_endpoint is not None
@@ -112,7 +114,7 @@ class OpenAIProvider:
         self._sdk: Any = None
 
     def __repr__(self) -> str:
-        where = self._azure_endpoint or self.base_url
+        where = public_url(self._azure_endpoint or self.base_url)
         return f"OpenAIProvider(name={self.name!r}, url={where!r}, transport={self._transport!r})"
 
     async def aclose(self) -> None:

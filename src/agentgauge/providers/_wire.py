@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from .._secrets import CREDENTIAL_HEADER, register
+from .._secrets import CREDENTIAL_HEADER, register, register_header
 from ..errors import ProviderError
 from ._bodycap import ResponseTooLarge, declared_length, max_response_bytes
 from ._common import error_from_status, first_bytes, redact
@@ -62,6 +62,9 @@ class WireClient:
                 if s not in header_names or CREDENTIAL_HEADER.search(header_names[s])
             )
         )
+        for name, value in headers.items():
+            if CREDENTIAL_HEADER.search(name):
+                register_header(value)
         self._session: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._auth_headers = dict(headers)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .._secrets import public_url
 from .._version import __version__
 from ..errors import UserError
 from ..io import (
@@ -22,7 +23,6 @@ from ..io import (
     suite_hash,
     write_record,
 )
-from ..providers import redact
 from ..schema import Case, JsonValue, RunRecord, Suite
 from ._config import RunConfig
 
@@ -220,7 +220,8 @@ def _refuse_changed_suite(
 
 def recorded_options(config: RunConfig, trials: int | None) -> dict[str, JsonValue]:
     """The options of ``config`` as run.json (and a matrix's ``matrix.json``) keeps them: what
-    ``--resume`` needs, never a secret (``base_url`` is redacted)."""
+    ``--resume`` needs, never a secret (``base_url`` with its password and key-like query values as
+    ``***``)."""
     base_url = config.agent_options.get("base_url")
     return {
         "trials": trials,
@@ -238,7 +239,7 @@ def recorded_options(config: RunConfig, trials: int | None) -> dict[str, JsonVal
         "case_filter": list(config.case_filter),
         "limit": config.limit,
         "mode": config.scoring.mode,
-        "base_url": redact(str(base_url)) if base_url is not None else None,
+        "base_url": public_url(str(base_url)) if base_url is not None else None,
         # only when given, so the configuration hash of a run without it stays what it was
         **({"judge_samples": config.judge_samples} if config.judge_samples is not None else {}),
         **({"system": config.system} if config.system is not None else {}),

@@ -119,6 +119,7 @@ def public_spec(spec: str) -> str:
     """
     from urllib.parse import parse_qsl, urlencode
 
+    from .._secrets import SECRET_PARAM, public_url
     from ..providers import redact
 
     head, sep, query = spec.partition("?")
@@ -126,9 +127,11 @@ def public_spec(spec: str) -> str:
         kept = [
             (k, v)
             for k, v in parse_qsl(query, keep_blank_values=True)
-            if k.replace("-", "_").lower() not in _SECRET_PARAMS
+            if k.replace("-", "_").lower() not in _SECRET_PARAMS and not SECRET_PARAM.search(k)
         ]
         spec = head + ("?" + urlencode(kept) if kept else "")
+    if spec.startswith(("http://", "https://")):
+        spec = public_url(spec)  # an http agent's userinfo password
     return redact(spec)
 
 
