@@ -147,6 +147,33 @@ def test_the_world_class_is_refused_without_the_opt_in(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     path = write_suite(tmp_path)
     config = RunConfig(cache=False, progress=False, agent="mock:x")
-    with pytest.raises(UserError, match="allow-suite-code"):
+    with pytest.raises(UserError, match="allow-suite-code") as err:
         run_suite_file(path, config, tmp_path / "run")
+    [line] = err.value.problems
+    assert line.startswith(f"{path}:")
+    assert ": world.class: world class 'shop.py:Shop': runs shop.py:Shop" in line
     assert not (tmp_path / "run" / "results.jsonl").exists()
+
+
+def test_validate_lists_the_world_class_as_suite_code(tmp_path: Path) -> None:
+    from agentgauge.runner import ValidateConfig, validate_suite
+
+    path = write_suite(tmp_path)
+    refused = validate_suite(path, ValidateConfig(allow_suite_code=False))
+    [use] = [u for u in refused.code if u.ref.kind == "world class"]
+    assert use.field == "world.class"
+    assert use.problem is not None
+    assert "world class 'shop.py:Shop'" in use.problem
+    assert "--allow-suite-code" in use.problem
+    assert refused.failed(strict=False)
+    allowed = validate_suite(path, ValidateConfig(allow_suite_code=True))
+    [ok] = [u for u in allowed.code if u.ref.kind == "world class"]
+    assert ok.problem is None
+    assert not allowed.failed(strict=False)
+    raw = yaml.safe_load(path.read_text())
+    raw["world"]["class"] = "../shop.py:Shop"
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    outside = validate_suite(path, ValidateConfig(allow_suite_code=True))
+    [out] = [u for u in outside.code if u.ref.kind == "world class"]
+    assert out.problem is not None
+    assert "'..' leaves the suite's folder" in out.problem

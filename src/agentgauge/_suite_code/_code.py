@@ -32,7 +32,9 @@ __all__ = [
     "resolve_attr",
 ]
 
-CodeKind = Literal["tool function", "agent", "judge", "scorer"]
+CodeKind = Literal["tool function", "world class", "agent", "judge", "scorer"]
+#: the kinds named ``file.py:name`` (no prefix): a ``function:`` fake, a world's ``class``
+FileKind = Literal["tool function", "world class"]
 
 #: ``named_by`` of a field the suite itself names (its refusals are located in the suite file
 #: by the caller); any other ``named_by`` is a location (``runs/x/run.json:9: options.base_url``)
@@ -139,30 +141,29 @@ class SuiteCodePolicy:
             raise SuiteCodeRefused(f"{label}: no file {rel} in the suite's folder {self.root}")
         return CodeTarget(kind=kind, spec=spec, file=full, attr=attr, query=query)
 
-    def locate_function(self, ref: str) -> CodeTarget:
+    def locate_function(self, ref: str, kind: FileKind = "tool function") -> CodeTarget:
         """Where a ``function:`` fake lives: ``fakes.py:fn``, ``sub/fakes.py:fn`` or the
-        shorthand ``fakes:fn`` / ``pkg.fakes:fn``. Raises UserError; imports nothing."""
+        shorthand ``fakes:fn`` / ``pkg.fakes:fn`` (a world's ``class``: ``kind`` "world class").
+        Raises UserError; imports nothing."""
         where, sep, attr = ref.rpartition(":")
         if not sep or not where or not attr:
             raise SuiteCodeRefused(
-                f"tool function '{ref}': expected 'file.py:function' (a file in the suite's "
+                f"{kind} '{ref}': expected 'file.py:function' (a file in the suite's "
                 "folder) or its shorthand 'module:function'"
             )
         if where.endswith(".py") or "/" in where or "\\" in where:
-            return self._inside("tool function", ref, where, attr, "")
+            return self._inside(kind, ref, where, attr, "")
         parts = where.split(".")
         if not all(p.isidentifier() for p in parts):
-            raise SuiteCodeRefused(
-                f"tool function '{ref}': '{where}' is neither a file nor a module name"
-            )
+            raise SuiteCodeRefused(f"{kind} '{ref}': '{where}' is neither a file nor a module name")
         rel = "/".join(parts) + ".py"
         try:
-            return self._inside("tool function", ref, rel, attr, "")
+            return self._inside(kind, ref, rel, attr, "")
         except SuiteCodeRefused as err:
-            if not str(err).startswith(f"tool function '{ref}': no file"):
+            if not str(err).startswith(f"{kind} '{ref}': no file"):
                 raise
             raise SuiteCodeRefused(
-                f"tool function '{ref}': refused: no file {rel} in the suite's folder "
+                f"{kind} '{ref}': refused: no file {rel} in the suite's folder "
                 f"{self.root}; a fake must be a Python file of the suite's own folder "
                 f"(an installed module such as '{parts[0]}' is never imported)"
             ) from None
@@ -204,9 +205,9 @@ class SuiteCodePolicy:
             f"folder; suite code runs only if you allow it: pass {FLAG} (or set {ENV_VAR}=1)"
         )
 
-    def check_function(self, ref: str) -> CodeTarget:
+    def check_function(self, ref: str, kind: FileKind = "tool function") -> CodeTarget:
         """:meth:`locate_function` then :meth:`require_opt_in`."""
-        target = self.locate_function(ref)
+        target = self.locate_function(ref, kind)
         self.require_opt_in(target)
         return target
 

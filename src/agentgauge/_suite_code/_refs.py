@@ -95,6 +95,8 @@ def header_code_refs(
         None,
         None,
     )
+    if suite.world is not None and suite.world.class_ is not None:
+        yield CodeRef(kind="world class", spec=suite.world.class_, field=("world", "class"))
     if suite.defaults.agent and not agent_given and code_prefix(suite.defaults.agent):
         yield CodeRef(kind="agent", spec=suite.defaults.agent, field=("defaults", "agent"))
     for i, entry in enumerate(suite.matrix.agents if suite.matrix and not agent_given else ()):
@@ -135,8 +137,9 @@ def locate_ref(policy: SuiteCodePolicy, ref: CodeRef) -> CodeTarget:
     """The file and function ``ref`` names, by the location rule (SuiteCodeRefused otherwise);
     the opt-in is not asked. Imports nothing. Not for an ``mcp server`` (a program, no file)."""
     assert ref.kind != "mcp server"
-    if ref.kind == "tool function":
-        return policy.locate_function(ref.spec)
+    if ref.kind in ("tool function", "world class"):
+        return policy.locate_function(ref.spec, "world class" if ref.kind == "world class"
+                                      else "tool function")  # fmt: skip
     target = policy.locate_spec(ref.spec, ref.kind)
     assert target is not None  # code_refs yields code specs only
     return target

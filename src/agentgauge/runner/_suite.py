@@ -77,6 +77,7 @@ class SuiteSurvey:
         self._globs = config.case_filter
         self._limit = config.limit
         self._matched = 0
+        self._world = suite.world.class_ if suite.world is not None else None
         self._refs: dict[str, None] = {
             t.simulation.function: None
             for t in suite.tools
@@ -101,8 +102,11 @@ class SuiteSurvey:
         return self._matched if self._limit is None else min(self._matched, self._limit)
 
     def check_tool_functions(self) -> None:
-        """Check every ``function:`` fake seen against the suite code policy, then import them
-        (a bad or refused reference is a UserError, raised before anything is imported)."""
+        """Check every ``function:`` fake seen (and a Python world's class) against the suite
+        code policy, then import them (a bad or refused reference is a UserError, raised before
+        anything is imported)."""
+        if self._world is not None:
+            self._policy.check_function(self._world, "world class")
         _load_functions(self._refs, self._policy)
 
 

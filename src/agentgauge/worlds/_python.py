@@ -31,7 +31,7 @@ _NOT_TOOLS = frozenset({"snapshot"})
 def load_world_class(ref: str, policy: SuiteCodePolicy) -> type[Any]:
     """The class ``ref`` (``file.py:Class``) names, if ``policy`` allows suite code
     (UserError otherwise: the location rule and the opt-in are checked before any import)."""
-    target = policy.check_function(ref)
+    target = policy.check_function(ref, "world class")
     label = f"world class '{ref}'"
     obj = resolve_attr(import_suite_file(target.file), target.attr, label)
     if not inspect.isclass(obj):
