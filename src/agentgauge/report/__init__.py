@@ -19,11 +19,11 @@ from ._matrix import (
     MatrixTable,
     matrix_lines,
     matrix_tables,
-    render_matrix_console,
     render_matrix_markdown,
     write_matrix_junit,
     write_matrix_reports,
 )
+from ._matrix_console import render_matrix_console
 from ._pairwise import pairwise_lines, pairwise_markdown
 from ._text import comparison_lines, gate_lines
 

@@ -29,7 +29,6 @@ __all__ = [
     "MatrixTable",
     "matrix_lines",
     "matrix_tables",
-    "render_matrix_console",
     "render_matrix_markdown",
     "write_matrix_junit",
     "write_matrix_report",
@@ -275,24 +274,6 @@ def matrix_lines(c: MatrixComparison) -> list[str]:
     return [scrub(line) for line in lines]
 
 
-def render_matrix_console(c: MatrixComparison, console: object) -> None:
-    """Print the comparison as rich tables (``console`` is a :class:`rich.console.Console`)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    assert isinstance(console, Console)
-    console.print(f"\n[bold]{len(c.agents)} agents on suite {c.suite}[/bold]")
-    for t in matrix_tables(c):
-        table = Table(title=t.title, title_justify="left")
-        for h in t.header:
-            table.add_column(h)
-        for row in t.rows:
-            table.add_row(*(scrub(cell) for cell in row))
-        console.print(table)
-    for line in matrix_lines(c):
-        console.print(line, markup=False, highlight=False)
-
-
 def _md_cell(text: str) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("|", "\\|").replace("\n", " ")
@@ -398,6 +379,8 @@ def write_matrix_report(
         out.write(matrix_dashboard(comparison))
     else:
         from rich.console import Console
+
+        from ._matrix_console import render_matrix_console
 
         console = Console(file=out, force_terminal=color, no_color=color is False, width=width)
         render_matrix_console(comparison, console)
