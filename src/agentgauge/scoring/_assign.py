@@ -149,11 +149,10 @@ def _groups(keys: Sequence[int]) -> list[list[int]]:
 
 _State = tuple[int, int]  # (bitmask of used rows of the row group, of used cols of the col group)
 _Back = tuple[tuple[int, int], _State, tuple[int, int] | None] | None
+_Cell = dict[_State, tuple[float, _Back]]
 
 
-def _offer(
-    cell: dict[_State, tuple[float, _Back]], state: _State, value: float, back: _Back
-) -> None:
+def _offer(cell: _Cell, state: _State, value: float, back: _Back) -> None:
     old = cell.get(state)
     if old is None or value > old[0]:
         cell[state] = (value, back)
@@ -184,26 +183,13 @@ def align_groups(
         return sorted((order_r[a], order_c[b]) for a, b in align(sub, n_cols))
     n_r, n_c = len(rgs), len(cgs)
     # cells[p][q]: state -> (value, back); back = (previous cell, previous state, edge added)
-    cells: list[list[dict[_State, tuple[float, _Back]]]] = [
-        [{} for _ in range(n_c)] for _ in range(n_r)
-    ]
+    cells: list[list[_Cell]] = [[{} for _ in range(n_c)] for _ in range(n_r)]
     best_val, best_at = 0.0, None
     for p in range(n_r):
         rg = rgs[p]
         for q in range(n_c):
             cg = cgs[q]
-            cell: dict[_State, tuple[float, _Back]] = {(0, 0): (0.0, None)}
-
-            if p > 0 and q > 0:
-                prev = cells[p - 1][q - 1]
-                top = max(prev.items(), key=lambda kv: kv[1][0])
-                _offer(cell, (0, 0), top[1][0], ((p - 1, q - 1), top[0], None))
-            if q > 0:  # same row group, next column group: keep the used rows
-                for st, (v, _) in cells[p][q - 1].items():
-                    _offer(cell, (st[0], 0), v, ((p, q - 1), st, None))
-            if p > 0:  # next row group, same column group: keep the used columns
-                for st, (v, _) in cells[p - 1][q].items():
-                    _offer(cell, (0, st[1]), v, ((p - 1, q), st, None))
+            cell = _carried(cells, p, q)
             edges = [
                 (a, b, w)
                 for a, i in enumerate(rg)
@@ -211,29 +197,64 @@ def align_groups(
                 if (w := weights[i][j]) is not None
             ]
             if edges:
-                # an edge adds one row and one column: visit the states by members used, so a
-                # state is final before it is extended
-                levels: dict[int, list[_State]] = {}
-                for st in cell:
-                    levels.setdefault(st[0].bit_count() + st[1].bit_count(), []).append(st)
-                level = 0
-                top_level = max(levels)
-                while level <= top_level:
-                    for st in levels.get(level, ()):
-                        v = cell[st][0]
-                        for a, b, w in edges:
-                            if st[0] >> a & 1 or st[1] >> b & 1:
-                                continue
-                            nxt = (st[0] | 1 << a, st[1] | 1 << b)
-                            if nxt not in cell:
-                                levels.setdefault(level + 2, []).append(nxt)
-                                top_level = max(top_level, level + 2)
-                            _offer(cell, nxt, v + w, ((p, q), st, (rg[a], cg[b])))
-                    level += 1
+                _add_edges(cell, edges, (p, q), rg, cg)
             cells[p][q] = cell
             for st, (v, _) in cell.items():
                 if v > best_val:
                     best_val, best_at = v, ((p, q), st)
+    return _traced_back(cells, best_at)
+
+
+def _carried(cells: list[list[_Cell]], p: int, q: int) -> _Cell:
+    """Cell ``(p, q)`` before its own edges: the best of the cells it can follow."""
+    cell: _Cell = {(0, 0): (0.0, None)}
+    if p > 0 and q > 0:
+        prev = cells[p - 1][q - 1]
+        top = max(prev.items(), key=lambda kv: kv[1][0])
+        _offer(cell, (0, 0), top[1][0], ((p - 1, q - 1), top[0], None))
+    if q > 0:  # same row group, next column group: keep the used rows
+        for st, (v, _) in cells[p][q - 1].items():
+            _offer(cell, (st[0], 0), v, ((p, q - 1), st, None))
+    if p > 0:  # next row group, same column group: keep the used columns
+        for st, (v, _) in cells[p - 1][q].items():
+            _offer(cell, (0, st[1]), v, ((p - 1, q), st, None))
+    return cell
+
+
+def _add_edges(
+    cell: _Cell,
+    edges: list[tuple[int, int, float]],
+    at: tuple[int, int],
+    rg: list[int],
+    cg: list[int],
+) -> None:
+    """Extend ``cell``'s states by the group pair's ``edges`` (member a of the row group to
+    member b of the column group, weight w)."""
+    # an edge adds one row and one column: visit the states by members used, so a state is
+    # final before it is extended
+    levels: dict[int, list[_State]] = {}
+    for st in cell:
+        levels.setdefault(st[0].bit_count() + st[1].bit_count(), []).append(st)
+    level = 0
+    top_level = max(levels)
+    while level <= top_level:
+        for st in levels.get(level, ()):
+            v = cell[st][0]
+            for a, b, w in edges:
+                if st[0] >> a & 1 or st[1] >> b & 1:
+                    continue
+                nxt = (st[0] | 1 << a, st[1] | 1 << b)
+                if nxt not in cell:
+                    levels.setdefault(level + 2, []).append(nxt)
+                    top_level = max(top_level, level + 2)
+                _offer(cell, nxt, v + w, (at, st, (rg[a], cg[b])))
+        level += 1
+
+
+def _traced_back(
+    cells: list[list[_Cell]], best_at: tuple[tuple[int, int], _State] | None
+) -> list[tuple[int, int]]:
+    """The pairs on the path to the best state, sorted."""
     pairs: list[tuple[int, int]] = []
     at = best_at
     while at is not None:

@@ -118,6 +118,18 @@ def _explanation_problem(text: str, failed: Sequence[CallRecord]) -> str | None:
     return None
 
 
+def _recovery(name: str, passed: bool | None, explanation: str, actual: str) -> Score:
+    """A ``recover`` verdict (``passed`` None: nothing to recover from, value 1)."""
+    return Score(
+        name=name,
+        value=0.0 if passed is False else 1.0,
+        passed=passed,
+        explanation=explanation,
+        expected="recover",
+        actual=actual,
+    )
+
+
 def _recover(seg: Segment, prefix: str) -> Score:
     """After a tool failure, the turn must end recovered: a later successful call (a retry or
     another tool) or a final reply explaining the failure in words; no identical failing loop.
@@ -127,38 +139,25 @@ def _recover(seg: Segment, prefix: str) -> Score:
     failed = [r for r in records if tool_failed(r)]
     if not failed:
         if not records:
-            return Score(
-                name=name,
-                value=0.0,
-                passed=False,
-                explanation=(
-                    "expected to recover from a tool failure, but the agent called no tool "
-                    "in this turn"
-                ),
-                expected="recover",
-                actual="no call",
+            return _recovery(
+                name,
+                False,
+                "expected to recover from a tool failure, but the agent called no tool "
+                "in this turn",
+                "no call",
             )
-        return Score(
-            name=name,
-            value=1.0,
-            passed=None,
-            explanation="no tool failed in this turn; nothing to recover from",
-            expected="recover",
-            actual="no error",
+        return _recovery(
+            name, None, "no tool failed in this turn; nothing to recover from", "no error"
         )
     failures = Counter(_call_key(r) for r in failed)
     (tool, args), worst = failures.most_common(1)[0]
     if worst > MAX_IDENTICAL_FAILURES:
-        return Score(
-            name=name,
-            value=0.0,
-            passed=False,
-            explanation=(
-                f"looped: the identical call {tool}({args.decode()}) failed {worst} times "
-                f"(at most {MAX_IDENTICAL_FAILURES} allowed)"
-            ),
-            expected="recover",
-            actual="loop",
+        return _recovery(
+            name,
+            False,
+            f"looped: the identical call {tool}({args.decode()}) failed {worst} times "
+            f"(at most {MAX_IDENTICAL_FAILURES} allowed)",
+            "loop",
         )
     last = failed[-1]
     failed_tool = last.call.name
@@ -169,16 +168,12 @@ def _recover(seg: Segment, prefix: str) -> Score:
     ]
     if later:
         retried = later[0].call.name in {r.call.name for r in failed}
-        return Score(
-            name=name,
-            value=1.0,
-            passed=True,
-            explanation=(
-                f"recovered: {later[0].call.name} succeeded after {failed_tool} failed"
-                + ("" if retried else " (another way)")
-            ),
-            expected="recover",
-            actual="retried" if retried else "alternative",
+        return _recovery(
+            name,
+            True,
+            f"recovered: {later[0].call.name} succeeded after {failed_tool} failed"
+            + ("" if retried else " (another way)"),
+            "retried" if retried else "alternative",
         )
     text = seg.text
     if text is None or seg.text_pos <= last.pos:
@@ -186,24 +181,18 @@ def _recover(seg: Segment, prefix: str) -> Score:
     else:
         problem = _explanation_problem(text, failed)
         if problem is None:
-            return Score(
-                name=name,
-                value=1.0,
-                passed=True,
-                explanation=f"recovered: explained the failed {failed_tool} call to the user",
-                expected="recover",
-                actual="explained",
+            return _recovery(
+                name,
+                True,
+                f"recovered: explained the failed {failed_tool} call to the user",
+                "explained",
             )
         got = problem
-    return Score(
-        name=name,
-        value=0.0,
-        passed=False,
-        explanation=(
-            f"did not recover from the failed {failed_tool} call: no successful retry and {got}"
-        ),
-        expected="recover",
-        actual="unrecovered",
+    return _recovery(
+        name,
+        False,
+        f"did not recover from the failed {failed_tool} call: no successful retry and {got}",
+        "unrecovered",
     )
 
 
