@@ -77,9 +77,10 @@ RESULTS_JSONL = _lines(
     _result("weather-paris", "passed"), _result("hello", "failed"), _result("more-1", "error")
 )
 SHARD1_JSON = _record(run_id="fuzz-s1", shard="1/2")
-SHARD1_RESULTS = _lines(_result("weather-paris", "passed"), _result("hello", "failed"))
+# each shard holds the pairs of its own bucket (merge refuses another shard's pair)
+SHARD1_RESULTS = _lines(_result("hello", "failed"), _result("more-1", "passed"))
 SHARD2_JSON = _record(run_id="fuzz-s2", shard="2/2")
-SHARD2_RESULTS = _lines(_result("more-1", "passed"))
+SHARD2_RESULTS = _lines(_result("weather-paris", "passed"))
 MATRIX_JSON = (
     json.dumps(
         {

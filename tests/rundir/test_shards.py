@@ -3,6 +3,7 @@ covers each exactly once, merged back into a run whose summary is the unsharded 
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -175,10 +176,12 @@ def test_conflicting_results_for_one_pair_are_refused(tmp_path: Path) -> None:
     lines = (shards[0] / RESULTS_FILE).read_bytes().splitlines(keepends=True)
     changed = orjson.loads(lines[0])
     changed["status"] = "error" if changed["status"] != "error" else "passed"
-    (shards[1] / RESULTS_FILE).open("ab").write(orjson.dumps(changed) + b"\n")
+    again = tmp_path / "shard1-again"  # shard 1 run again, one verdict different
+    shutil.copytree(shards[0], again)
+    (again / RESULTS_FILE).write_bytes(orjson.dumps(changed) + b"\n")
     out = tmp_path / "merged"
     with pytest.raises(UserError, match=r"1 \(case, trial\) pair\(s\) have different verdicts"):
-        merge_runs(shards, out)
+        merge_runs([*shards, again], out)
     assert not (out / RESULTS_FILE).exists()  # nothing written
     assert not (out / ".merge-staging").exists()
 

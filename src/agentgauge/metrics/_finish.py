@@ -38,7 +38,10 @@ def write_summary(
 
     register_env()
     data = orjson.dumps(summary.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    path.write_bytes(scrub_bytes(data) + b"\n")
+    from .._suite_code import open_regular
+
+    with open_regular(path, "wb") as fh:  # a regular file: never a symlink planted there
+        fh.write(scrub_bytes(data) + b"\n")
     if record:
         from ._history import record_run
 

@@ -148,8 +148,10 @@ def matrix_dashboard(comparison: MatrixComparison) -> str:
 def write_matrix_dashboard(out_dir: Path | str, comparison: MatrixComparison) -> Path:
     """Write ``OUT_DIR/dashboard.html`` (secrets scrubbed) and return its path."""
     from .._secrets import register_env, scrub
+    from .._suite_code import open_regular
 
     register_env()
     path = Path(out_dir) / DASHBOARD_FILE
-    path.write_text(scrub(matrix_dashboard(comparison)), encoding="utf-8")
+    with open_regular(path, "wb") as fh:  # a regular file of the folder: never a symlink
+        fh.write(scrub(matrix_dashboard(comparison)).encode())
     return path

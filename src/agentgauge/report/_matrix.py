@@ -8,11 +8,13 @@ HTML dashboard into the matrix folder.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from .._secrets import scrub
+from .._suite_code import open_regular
 from ..metrics import (
     MODULE_METRICS,
     MatrixAgentStats,
@@ -392,10 +394,12 @@ def write_matrix_reports(out_dir: Path | str, comparison: MatrixComparison) -> l
     out_dir = Path(out_dir)
     paths = [write_comparison(out_dir, comparison)]
     md = out_dir / MARKDOWN_FILE
-    md.write_text(render_matrix_markdown(comparison) + "\n", encoding="utf-8")
+    # regular files of the matrix folder only: a symlink planted in their place is refused
+    with open_regular(md, "wb") as raw:
+        raw.write((render_matrix_markdown(comparison) + "\n").encode())
     paths.append(md)
     junit = out_dir / JUNIT_FILE
-    with open(junit, "w", encoding="utf-8", newline="") as fh:
+    with open_regular(junit, "wb") as raw, io.TextIOWrapper(raw, "utf-8", newline="") as fh:
         write_matrix_junit(out_dir, comparison, fh)
     paths.append(junit)
     from ._dashboard_matrix import write_matrix_dashboard  # OUT/dashboard.html (docs/reports.md)

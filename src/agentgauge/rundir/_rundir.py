@@ -19,6 +19,7 @@ no other module opens these files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ from pydantic import BaseModel
 
 from .._messages import kind_of
 from .._secrets import register_env, scrub_bytes
+from .._suite_code import open_regular, writable_file
 from ..errors import UserError
 from ..files import (
     iter_lines,
@@ -86,7 +88,7 @@ def run_dir_lock(run_dir: Path) -> Iterator[None]:
         yield
         return
     run_dir.mkdir(parents=True, exist_ok=True)
-    with open(run_dir / LOCK_FILE, "ab") as fh:
+    with open_regular(run_dir / LOCK_FILE, "ab") as fh:  # never a symlink planted there
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -149,15 +151,27 @@ def write_record(run_dir: Path, record: RunRecord) -> None:
 def write_json_atomic(path: Path, model: BaseModel) -> None:
     """Write ``model`` as indented JSON to ``path`` through a temporary file replaced in one
     step (a kill never leaves half a file), secrets scrubbed: run.json, a matrix's manifest and
-    its comparison."""
+    its comparison. ``path`` must be a regular file or absent (a symlink, FIFO or folder in its
+    place is refused: :func:`agentgauge._suite_code.writable_file`); the temporary file is a new
+    one of a name of its own (never a file or link already there)."""
+    import tempfile
+
     register_env()
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    writable_file(path)
     try:
         data = orjson.dumps(model.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
     except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. --seed 10**30
         data = model.model_dump_json(indent=2).encode()
-    tmp.write_bytes(scrub_bytes(data) + b"\n")
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(scrub_bytes(data) + b"\n")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def encode_result(result: CaseResult) -> bytes:
@@ -183,7 +197,8 @@ class ResultsWriter:
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / RESULTS_FILE
         self._fsync = fsync
-        self._fh: IO[bytes] = open(self.path, "wb" if fresh else "ab")  # noqa: SIM115
+        # a regular file only: a symlink planted in its place (to ~/.bashrc) or a FIFO is refused
+        self._fh: IO[bytes] = open_regular(self.path, "wb" if fresh else "ab")
 
     def write(self, result: CaseResult) -> bytes:
         """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
@@ -338,7 +353,7 @@ def scan_finished(run_dir: Path) -> Finished:
             else:
                 out.errors += 1
     if good_end < path.stat().st_size:
-        with open(path, "r+b") as fh:
+        with open_regular(path, "ab") as fh:  # never truncates the target of a symlink
             fh.truncate(good_end)
     return out
 

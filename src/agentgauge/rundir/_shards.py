@@ -223,21 +223,63 @@ def _merged_record(records: Sequence[RunRecord], sources: Sequence[Path]) -> Run
     )
 
 
-def _scan(sources: Sequence[Path]) -> tuple[array[int], array[int]]:
-    """Pass 1: the pair key and line digest of every result line, in reading order."""
+def _scan(sources: Sequence[Path], records: Sequence[RunRecord]) -> tuple[array[int], array[int]]:
+    """Pass 1: the pair key and line digest of every result line, in reading order. A line for
+    a trial the run does not have, or for a pair another shard holds (a case id the suite does
+    not have lands in a shard by chance only), is a UserError naming it."""
     keys: array[int] = array("Q")
     digests: array[int] = array("Q")
-    for d in sources:
+    for d, rec in zip(sources, records, strict=True):
+        shard = Shard.parse(rec.shard) if rec.shard else None
+        path = d / RESULTS_FILE
         for lineno, raw in _journal(d):
-            case_id, trial, _ = _parse(d / RESULTS_FILE, lineno, raw)
+            case_id, trial, _ = _parse(path, lineno, raw)
+            if not 0 <= trial < rec.trials:
+                raise UserError(
+                    f"{path}:{lineno}: trial: {trial} is not a trial of this run (its run.json "
+                    f"says {rec.trials} trial(s): 0..{rec.trials - 1}); nothing was merged"
+                )
+            if shard is not None and not shard.holds(case_id, trial):
+                raise UserError(
+                    f"{path}:{lineno}: case_id: {case_id!r} trial {trial} does not belong to "
+                    f"shard {shard} (another shard's pair, or a case the run does not have); "
+                    "nothing was merged"
+                )
             keys.append(_key(case_id, trial))
             digests.append(_line_digest(raw))
     return keys, digests
 
 
-def _repeated(keys: array[int]) -> set[int]:
+def _repeated(keys: array[int]) -> tuple[set[int], int]:
+    """The keys seen more than once, and how many distinct keys there are."""
     ordered = sorted(keys)
-    return {a for a, b in itertools.pairwise(ordered) if a == b}
+    repeated = {a for a, b in itertools.pairwise(ordered) if a == b}
+    distinct = sum(1 for a, b in itertools.pairwise(ordered) if a != b) + bool(ordered)
+    return repeated, distinct
+
+
+def _check_count(distinct: int, records: Sequence[RunRecord]) -> None:
+    """More distinct (case, trial) pairs than the run has (``case_count`` x ``trials``) means a
+    line for a case it does not have: refused, nothing merged."""
+    first = records[0]
+    expected = max(r.case_count for r in records) * first.trials
+    if first.case_count and distinct > expected:
+        raise UserError(
+            f"merge: the runs hold {distinct} distinct (case, trial) pairs, but the run has "
+            f"{expected} ({max(r.case_count for r in records)} case(s) x {first.trials} "
+            "trial(s)): a result line names a case the suite does not have; nothing was merged"
+        )
+
+
+def _staging(out: Path) -> Path:
+    """``OUT/.merge-staging``, refused when something other than a folder of ours is there (a
+    symlink would make the merge write, and then delete, where it points)."""
+    from .._suite_code import PathRefused
+
+    staging = out / ".merge-staging"
+    if staging.is_symlink() or (os.path.lexists(staging) and not staging.is_dir()):
+        raise PathRefused(f"{staging}: refused: not a folder agentgauge made (a symlink or a file)")
+    return staging
 
 
 def merge_runs(runs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
@@ -258,9 +300,10 @@ def merge_runs(runs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
     sources = [dirs[i] for i in order]
     records = [records[i] for i in order]
     present = {Shard.parse(r.shard).index for r in records if r.shard}
-    keys, digests = _scan(sources)
-    repeated = _repeated(keys)
-    staging = out / ".merge-staging"
+    keys, digests = _scan(sources, records)
+    repeated, distinct = _repeated(keys)
+    _check_count(distinct, records)
+    staging = _staging(out)
     with run_dir_lock(out):
         shutil.rmtree(staging, ignore_errors=True)
         written, duplicates = _write(sources, keys, digests, repeated, staging)
