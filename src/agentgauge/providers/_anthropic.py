@@ -21,7 +21,14 @@ from ._anthropic_convert import (
     structured_reply,
 )
 from ._base import ModelRequest, ModelResponse
-from ._common import SdkProvider, first_bytes, sdk_error, split_options
+from ._common import (
+    MALFORMED,
+    SdkProvider,
+    first_bytes,
+    malformed_reply,
+    sdk_error,
+    split_options,
+)
 
 __all__ = ["AnthropicProvider", "create"]
 
@@ -52,6 +59,12 @@ class AnthropicProvider(SdkProvider):
             self._client = None
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
+        try:
+            return await self._generate_once(request)
+        except MALFORMED as exc:  # a reply of the wrong shape: one line on the case
+            raise malformed_reply(self.name, exc) from None
+
+    async def _generate_once(self, request: ModelRequest) -> ModelResponse:
         response = await self._generate(request)
         if request.config.response_schema is not None:
             return structured_reply(response)

@@ -9,7 +9,7 @@ import orjson
 
 from ..schema import Message, ToolCall, ToolSpec, Usage
 from ._base import ModelRequest, ModelResponse
-from ._common import parse_arguments
+from ._common import parse_arguments, token_count
 from ._openai_convert import with_call_ids
 
 __all__ = [
@@ -137,8 +137,8 @@ def anthropic_response(body: dict[str, Any]) -> ModelResponse:
             role="assistant", content="".join(texts) if texts else None, tool_calls=calls
         ),
         usage=Usage(
-            input_tokens=int(usage.get("input_tokens") or 0),
-            output_tokens=int(usage.get("output_tokens") or 0),
+            input_tokens=token_count(usage.get("input_tokens")),
+            output_tokens=token_count(usage.get("output_tokens")),
         ),
         model=str(body.get("model") or ""),
         finish_reason=_finish(body.get("stop_reason")),
@@ -165,8 +165,8 @@ class AnthropicStream:
             self.model = str(message.get("model") or "")
             self.response_id = str(message["id"]) if message.get("id") else None
             usage = message.get("usage") or {}
-            self.input_tokens = int(usage.get("input_tokens") or 0)
-            self.output_tokens = int(usage.get("output_tokens") or 0)
+            self.input_tokens = token_count(usage.get("input_tokens"))
+            self.output_tokens = token_count(usage.get("output_tokens"))
         elif kind == "content_block_start":
             block = dict(event.get("content_block") or {})
             if block.get("type") == "tool_use":
@@ -188,7 +188,7 @@ class AnthropicStream:
             self.stop_reason = (event.get("delta") or {}).get("stop_reason") or self.stop_reason
             usage = event.get("usage") or {}
             if usage.get("output_tokens") is not None:
-                self.output_tokens = int(usage["output_tokens"])
+                self.output_tokens = token_count(usage["output_tokens"])
         return False
 
     def result(self, ttft_ms: float | None) -> ModelResponse:

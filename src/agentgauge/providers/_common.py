@@ -21,11 +21,13 @@ __all__ = [
     "SdkProvider",
     "error_from_status",
     "first_bytes",
+    "malformed_reply",
     "parse_arguments",
     "parse_retry_after",
     "redact",
     "require",
     "split_options",
+    "token_count",
 ]
 
 #: when a model's tool-call arguments are not a JSON object, they are kept verbatim under this
@@ -106,6 +108,53 @@ def parse_arguments(raw: Any) -> dict[str, Any]:
             return value
         return {RAW_ARGUMENTS_KEY: raw if isinstance(raw, str) else raw.decode(errors="replace")}
     return {RAW_ARGUMENTS_KEY: orjson.dumps(raw, default=str).decode()}
+
+
+#: what reading a reply of the wrong shape raises inside an adapter's converters
+MALFORMED = (ValueError, TypeError, AttributeError, KeyError, IndexError)
+
+#: a token count above this is not a count (a server sending nonsense)
+_MAX_TOKENS = 10**12
+
+
+def token_count(value: Any) -> int:
+    """A usage field as a token count: absent is 0; anything but a non-negative integer (or a
+    float or digit string holding one) is a ValueError, read as a malformed reply."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool):
+        raise ValueError(f"a token count must be an integer, not {value!r}")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    elif isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or not 0 <= value <= _MAX_TOKENS:
+        raise ValueError(
+            f"a token count must be an integer from 0 to 10**12, not {str(value)[:40]!r}"
+        )
+    return value
+
+
+def malformed_reply(provider: str, exc: BaseException) -> ProviderError:
+    """A reply the adapter could not read (a field of the wrong type or shape), as one line."""
+    errors = getattr(exc, "errors", None)
+    detail = ""
+    if callable(errors):  # a pydantic ValidationError: its first problem
+        try:
+            first = errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            detail = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+        except (TypeError, IndexError, AttributeError):
+            detail = ""
+    if not detail:
+        lines = str(exc).strip().splitlines()
+        detail = lines[0] if lines else ""
+    detail = " ".join(redact(detail).split())[:200]
+    return ProviderError(
+        f"{provider}: the reply could not be read ({type(exc).__name__}"
+        + (f": {detail})" if detail else ")"),
+        transient=False,
+    )
 
 
 def parse_retry_after(

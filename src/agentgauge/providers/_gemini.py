@@ -12,7 +12,14 @@ from typing import Any
 
 from ..errors import ProviderError, UserError
 from ._base import ModelRequest, ModelResponse
-from ._common import SdkProvider, first_bytes, sdk_error, split_options
+from ._common import (
+    MALFORMED,
+    SdkProvider,
+    first_bytes,
+    malformed_reply,
+    sdk_error,
+    split_options,
+)
 from ._gemini_convert import GeminiStream, gemini_request, gemini_response
 
 __all__ = ["GeminiProvider", "create"]
@@ -66,6 +73,12 @@ class GeminiProvider(SdkProvider):
             await httpx_client.aclose()
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
+        try:
+            return await self._generate_once(request)
+        except MALFORMED as exc:  # a reply of the wrong shape: one line on the case
+            raise malformed_reply(self.name, exc) from None
+
+    async def _generate_once(self, request: ModelRequest) -> ModelResponse:
         contents, config = gemini_request(request)
         models = self._get_client().aio.models
         try:

@@ -8,7 +8,7 @@ import orjson
 
 from ..schema import Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
-from ._common import parse_arguments
+from ._common import parse_arguments, token_count
 
 __all__ = ["GeminiStream", "gemini_request", "gemini_response"]
 
@@ -111,9 +111,9 @@ def _usage(body: dict[str, Any]) -> Usage | None:
     if not meta:
         return None
     return Usage(
-        input_tokens=int(meta.get("prompt_token_count") or 0),
-        output_tokens=int(meta.get("candidates_token_count") or 0)
-        + int(meta.get("thoughts_token_count") or 0),
+        input_tokens=token_count(meta.get("prompt_token_count")),
+        output_tokens=token_count(meta.get("candidates_token_count"))
+        + token_count(meta.get("thoughts_token_count")),
     )
 
 

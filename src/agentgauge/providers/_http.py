@@ -31,7 +31,7 @@ from .._secrets import register_url
 from ..errors import ProviderError, UserError
 from ..schema import Labels, Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
-from ._common import parse_arguments
+from ._common import MALFORMED, malformed_reply, parse_arguments, token_count
 from ._wire import WireClient
 
 __all__ = ["HttpProvider", "create", "request_body", "response_from_body"]
@@ -155,8 +155,8 @@ def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:
     return ModelResponse(
         message=Message(role="assistant", content=text, tool_calls=calls),
         usage=Usage(
-            input_tokens=int(usage.get("input_tokens") or 0),
-            output_tokens=int(usage.get("output_tokens") or 0),
+            input_tokens=token_count(usage.get("input_tokens")),
+            output_tokens=token_count(usage.get("output_tokens")),
         ),
         usage_reported=reported,
         model=str(body.get("model") or ""),
@@ -214,7 +214,10 @@ class HttpProvider:
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
         body = await self._wire.post_json(self.url, request_body(request))
-        return response_from_body(body, self.name)
+        try:
+            return response_from_body(body, self.name)
+        except MALFORMED as exc:  # e.g. usage {"input_tokens": "many"}: one line on the case
+            raise malformed_reply(self.name, exc) from None
 
 
 def create(rest: str, **options: Any) -> HttpProvider:

@@ -31,7 +31,16 @@ import orjson
 from .._secrets import public_url, register_url
 from ..errors import ProviderError, UserError
 from ._base import ModelRequest, ModelResponse
-from ._common import as_bool, error_from_status, first_bytes, redact, require, split_options
+from ._common import (
+    MALFORMED,
+    as_bool,
+    error_from_status,
+    first_bytes,
+    malformed_reply,
+    redact,
+    require,
+    split_options,
+)
 from ._openai_convert import (
     ChatStream,
     chat_payload,
@@ -126,6 +135,12 @@ class OpenAIProvider:
     # ------------------------------------------------------------------ generate
 
     async def generate(self, request: ModelRequest) -> ModelResponse:
+        try:
+            return await self._generate_once(request)
+        except MALFORMED as exc:  # a reply of the wrong shape: one line on the case
+            raise malformed_reply(self.name, exc) from None
+
+    async def _generate_once(self, request: ModelRequest) -> ModelResponse:
         if self.api == "responses":
             payload = responses_payload(request, self.model)
         else:

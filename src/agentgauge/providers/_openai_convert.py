@@ -13,7 +13,7 @@ import orjson
 
 from ..schema import Message, ToolCall, ToolSpec, Usage
 from ._base import GenerateConfig, ModelRequest, ModelResponse
-from ._common import parse_arguments
+from ._common import parse_arguments, token_count
 
 __all__ = [
     "ChatStream",
@@ -160,8 +160,8 @@ def _chat_usage(raw: Any) -> Usage:
     if not isinstance(raw, dict):
         return Usage()
     return Usage(
-        input_tokens=int(raw.get("prompt_tokens") or 0),
-        output_tokens=int(raw.get("completion_tokens") or 0),
+        input_tokens=token_count(raw.get("prompt_tokens")),
+        output_tokens=token_count(raw.get("completion_tokens")),
     )
 
 
@@ -347,8 +347,8 @@ def responses_response(body: dict[str, Any]) -> ModelResponse:
             role="assistant", content="".join(texts) if texts else None, tool_calls=calls
         ),
         usage=Usage(
-            input_tokens=int(usage.get("input_tokens") or 0),
-            output_tokens=int(usage.get("output_tokens") or 0),
+            input_tokens=token_count(usage.get("input_tokens")),
+            output_tokens=token_count(usage.get("output_tokens")),
         ),
         model=str(body.get("model") or ""),
         finish_reason=finish,
