@@ -3,13 +3,13 @@ copy per trial, a declarative or a Python world."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .._suite_code import SuiteCodePolicy
 from ..schema import Case, WorldSpec
 from ._api import State, World, WorldError
 from ._diff import merge_patch
+from ._paths import copy_json
 from ._python import PythonWorld, load_world_class
 from ._table import TableWorld
 
@@ -24,7 +24,7 @@ def start_state(spec: WorldSpec, case: Case) -> State:
     state = merge_patch(base, own.patch) if own is not None and own.patch else base
     if not isinstance(state, dict):
         raise WorldError("the case's world state must be an object")
-    return copy.deepcopy(state)
+    return copy_json(state)  # type: ignore[no-any-return]
 
 
 class WorldBuilder:
@@ -56,7 +56,7 @@ class WorldBuilder:
         """A fresh world for one trial of ``case`` (WorldError: its state is not usable)."""
         state = start_state(self.spec, case)
         if self.spec.class_ is None:
-            return TableWorld(self.spec, state)
+            return TableWorld(self.spec, state, copy_state=False)
         self.load(policy)
         assert self._cls is not None
         return PythonWorld(self._cls, state)

@@ -38,7 +38,7 @@ def _diff(
 ) -> None:
     if at in ignore:
         return
-    if isinstance(exp, Mapping) and isinstance(act, Mapping):
+    if isinstance(exp, dict) and isinstance(act, dict):
         for key, value in exp.items():
             sub = (*at, key)
             if key not in act:
@@ -78,7 +78,11 @@ def state_writes(before: Any, after: Any, at: tuple[Segment, ...] = ()) -> list[
 
 
 def _writes(before: Any, after: Any, at: tuple[Segment, ...], out: list[StateWrite]) -> None:
-    if isinstance(before, Mapping) and isinstance(after, Mapping):
+    if before is after:
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        if before == after:  # C-speed shortcut for the untouched parts (True == 1 aside)
+            return
         for key, value in before.items():
             sub = (*at, key)
             if key not in after:

@@ -3,6 +3,7 @@ and turning a Python world's objects into plain JSON."""
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -14,6 +15,7 @@ from ..schema import Segment, format_path, parse_path
 __all__ = [
     "MISSING",
     "Segment",
+    "copy_json",
     "format_path",
     "get_path",
     "json_equal",
@@ -52,6 +54,15 @@ def get_path(state: Any, segments: Sequence[Segment]) -> Any:
     return cur
 
 
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (through orjson: many times faster than ``copy.deepcopy``;
+    keys become strings, as a state's paths read them)."""
+    try:
+        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # not plain JSON (a Python world's odd value): copied as it is
+        return copy.deepcopy(value)
+
+
 def json_equal(a: Any, b: Any) -> bool:
     """JSON equality: numbers by value (1 == 1.0), booleans only equal booleans."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -60,7 +71,7 @@ def json_equal(a: Any, b: Any) -> bool:
         return a == b or (
             isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
         )
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
+    if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
@@ -70,7 +81,14 @@ def json_equal(a: Any, b: Any) -> bool:
 def to_json(value: Any, depth: int = 0) -> Any:
     """``value`` as plain JSON: tuples and sets become lists (sets sorted), objects their public
     attributes (what a Python world's state is), anything else its ``str``."""
-    if value is None or isinstance(value, str | bool | int):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict and depth < _MAX_DEPTH:
+        return {k if type(k) is str else str(k): to_json(v, depth + 1) for k, v in value.items()}
+    if kind is list and depth < _MAX_DEPTH:
+        return [to_json(v, depth + 1) for v in value]
+    if isinstance(value, str | bool | int):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)

@@ -11,7 +11,6 @@ around it.
 
 from __future__ import annotations
 
-import copy
 import inspect
 from typing import Any
 
@@ -20,7 +19,7 @@ from ..errors import UserError
 from ..schema import ToolCall
 from ._api import State, WorldError, WorldReply
 from ._diff import state_writes
-from ._paths import to_json
+from ._paths import copy_json, to_json
 
 __all__ = ["PythonWorld", "load_world_class", "public_methods"]
 
@@ -54,15 +53,14 @@ class PythonWorld:
 
     def __init__(self, cls: type[Any], state: State) -> None:
         try:
-            self._obj = cls(copy.deepcopy(state))
+            self._obj = cls(copy_json(state))
         except Exception as exc:
             raise WorldError(f"{cls.__name__}(state) failed: {type(exc).__name__}: {exc}") from exc
         self.tool_names = public_methods(cls)
         self._last: State | None = None
 
     def snapshot(self) -> State:
-        state = self._current()
-        return copy.deepcopy(state)
+        return copy_json(self._current())  # type: ignore[no-any-return]
 
     def _current(self) -> State:
         if self._last is None:

@@ -8,7 +8,7 @@ from typing import Any
 from ..schema import JsonValue, ToolCall, WorldOp, WorldSpec
 from ._api import State, WorldError, WorldReply
 from ._diff import state_writes
-from ._paths import short
+from ._paths import copy_json, short
 
 __all__ = ["TableWorld", "check_table_state"]
 
@@ -31,14 +31,18 @@ def check_table_state(state: State) -> None:
 class TableWorld:
     """A declarative world: ``spec.operations`` acting on a copy of ``state``."""
 
-    def __init__(self, spec: WorldSpec, state: State) -> None:
+    def __init__(self, spec: WorldSpec, state: State, *, copy_state: bool = True) -> None:
+        """``copy_state`` False: ``state`` is the world's own from now on (a fresh copy the
+        caller gives away, as :class:`WorldBuilder` does)."""
         check_table_state(state)
         self._spec = spec
-        self._state: dict[str, dict[str, dict[str, Any]]] = copy.deepcopy(state)
+        self._state: dict[str, dict[str, dict[str, Any]]] = (
+            copy_json(state) if copy_state else state
+        )
         self.tool_names = frozenset(spec.operations)
 
     def snapshot(self) -> State:
-        return copy.deepcopy(self._state)
+        return copy_json(self._state)  # type: ignore[no-any-return]
 
     def apply(self, call: ToolCall) -> WorldReply:
         op = self._spec.operations.get(call.name)
