@@ -28,6 +28,13 @@ __all__ = ["GitState", "git_state"]
 #: give up on the dirty check (``dirty=None``) past these many index entries or hashed bytes
 MAX_ENTRIES = 200_000
 MAX_HASHED_BYTES = 64 * 1024 * 1024
+#: the most read of one ``.git`` file (the index, packed refs, an index of a pack), and the
+#: most one object may inflate to: a repository that came with a suite may be hostile (a FIFO
+#: HEAD, an endless file, a compressed bomb); past these the reader gives up, never hangs
+MAX_GIT_FILE_BYTES = 256 * 1024 * 1024
+MAX_OBJECT_BYTES = 64 * 1024 * 1024
+#: a ref, HEAD, a ``.git`` or ``commondir`` file: a line of text
+_MAX_SMALL = 64 * 1024
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -45,6 +52,36 @@ class GitState:
 
 class _Unreadable(Exception):
     """Something in ``.git`` this reader does not follow."""
+
+
+def _open(path: Path) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file (a FIFO is opened without waiting
+    for a writer, then refused, as are devices): else :class:`_Unreadable`."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    fh = os.fdopen(fd, "rb")
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _Unreadable(f"{path.name}: not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        fh.close()
+        raise
+    return fh
+
+
+def _read(path: Path, limit: int = MAX_GIT_FILE_BYTES) -> bytes:
+    """The bytes of a regular file, at most ``limit`` of them (else :class:`_Unreadable`)."""
+    with _open(path) as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise _Unreadable(f"{path.name}: larger than {limit} bytes")
+    return data
+
+
+def _text(path: Path) -> str:
+    """A one-line file of ``.git`` (HEAD, a ref, ``commondir``), stripped."""
+    return _read(path, _MAX_SMALL).decode("utf-8").strip()
 
 
 def git_state(start: Path | str) -> GitState | None:
@@ -81,7 +118,7 @@ def _find(start: Path) -> tuple[Path, Path, Path] | None:
             if dot.is_dir():
                 gitdir = dot
             elif dot.is_file():  # a linked worktree or a submodule: "gitdir: PATH"
-                text = dot.read_text(encoding="utf-8").strip()
+                text = _text(dot)
                 if not text.startswith("gitdir:"):
                     return None
                 gitdir = (folder / text.removeprefix("gitdir:").strip()).resolve()
@@ -90,8 +127,8 @@ def _find(start: Path) -> tuple[Path, Path, Path] | None:
             common_file = gitdir / "commondir"
             common = gitdir
             if common_file.is_file():
-                common = (gitdir / common_file.read_text(encoding="utf-8").strip()).resolve()
-        except OSError:
+                common = (gitdir / _text(common_file)).resolve()
+        except (OSError, ValueError, _Unreadable):
             return None
         return folder, gitdir, common
     return None
@@ -103,7 +140,7 @@ def _is_sha(text: str) -> bool:
 
 def _head(gitdir: Path, common: Path) -> str | None:
     """The commit ``HEAD`` names (None: a branch without commits)."""
-    text = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
+    text = _text(gitdir / "HEAD")
     for _ in range(10):  # symbolic refs may point to symbolic refs
         if _is_sha(text):
             return text
@@ -125,10 +162,10 @@ def _ref(gitdir: Path, common: Path, ref: str) -> str | None:
     for base in (gitdir, common):
         path = base / ref
         if path.is_file():
-            return path.read_text(encoding="utf-8").strip()
+            return _text(path)
     packed = common / "packed-refs"
     if packed.is_file():
-        for line in packed.read_text(encoding="utf-8").splitlines():
+        for line in _read(packed).decode("utf-8").splitlines():
             sha, _, name = line.partition(" ")
             if name == ref and _is_sha(sha):
                 return sha
@@ -150,7 +187,12 @@ class _Objects:
         hexid = oid.hex()
         loose = self.folder / hexid[:2] / hexid[2:]
         if loose.is_file():
-            raw = zlib.decompress(loose.read_bytes())
+            inflater = zlib.decompressobj()
+            raw = inflater.decompress(_read(loose), MAX_OBJECT_BYTES + 1)
+            if len(raw) > MAX_OBJECT_BYTES or inflater.unconsumed_tail:
+                raise _Unreadable(f"object {hexid}: larger than {MAX_OBJECT_BYTES} bytes")
+            if not inflater.eof:
+                raise _Unreadable(f"object {hexid}: truncated")
             head, _, data = raw.partition(b"\0")
             kind = head.split(b" ", 1)[0]
             return _KINDS[kind], data
@@ -175,7 +217,7 @@ class _Pack:
     """One ``.pack`` with its version-2 ``.idx``."""
 
     def __init__(self, idx: Path) -> None:
-        data = idx.read_bytes()
+        data = _read(idx)
         if data[:8] != b"\377tOc\0\0\0\2":
             raise _Unreadable(f"{idx.name}: not a version 2 pack index")
         self.fanout = struct.unpack(">256I", data[8 : 8 + 1024])
@@ -207,7 +249,7 @@ class _Pack:
         offset = self._offset(oid)
         if offset is None:
             return None
-        with self.path.open("rb") as fh:
+        with _open(self.path) as fh:
             return self._at(fh, offset, store, depth=0)
 
     def _at(self, fh: BinaryIO, offset: int, store: _Objects, depth: int) -> tuple[int, bytes]:
@@ -239,11 +281,15 @@ def _inflate(fh: BinaryIO, offset: int) -> bytes:
     fh.seek(offset)
     inflater = zlib.decompressobj()
     out = []
+    size = 0
     while not inflater.eof:
         chunk = fh.read(65536)
         if not chunk:
             raise _Unreadable("truncated pack")
-        out.append(inflater.decompress(chunk))
+        out.append(inflater.decompress(chunk, MAX_OBJECT_BYTES + 1 - size))
+        size += len(out[-1])
+        if size > MAX_OBJECT_BYTES or (inflater.unconsumed_tail and not inflater.eof):
+            raise _Unreadable(f"a pack object larger than {MAX_OBJECT_BYTES} bytes")
     return b"".join(out)
 
 
@@ -262,7 +308,9 @@ def _apply_delta(base: bytes, delta: bytes) -> bytes:
     size, pos = _varint(delta, 0)
     if size != len(base):
         raise _Unreadable("delta base size mismatch")
-    _, pos = _varint(delta, pos)
+    target, pos = _varint(delta, pos)
+    if target > MAX_OBJECT_BYTES:
+        raise _Unreadable(f"a delta result larger than {MAX_OBJECT_BYTES} bytes")
     out = bytearray()
     while pos < len(delta):
         cmd = delta[pos]
@@ -283,6 +331,8 @@ def _apply_delta(base: bytes, delta: bytes) -> bytes:
             pos += cmd
         else:
             raise _Unreadable("bad delta instruction")
+        if len(out) > target:
+            raise _Unreadable("a delta longer than it says")
     return bytes(out)
 
 
@@ -336,7 +386,7 @@ class _Entry:
 
 def _index(path: Path) -> tuple[list[_Entry], bytes | None]:
     """The index's entries and its cached root tree id (None: not cached or invalid)."""
-    data = path.read_bytes()
+    data = _read(path)
     if data[:4] != b"DIRC":
         raise _Unreadable("not an index")
     version, count = struct.unpack(">II", data[4:12])
@@ -462,11 +512,13 @@ def _worktree_differs(root: Path, entries: list[_Entry], index_mtime_ns: int) ->
             continue  # unchanged since the index was written
         if stat.S_ISLNK(st.st_mode):
             content = os.fsencode(os.readlink(path))
+        elif not stat.S_ISREG(st.st_mode):
+            return True  # a tracked file is now a folder, FIFO or device: changed (never read)
         else:
             budget -= st.st_size
             if budget < 0:
                 raise _Unreadable("too much to hash")
-            content = path.read_bytes()
+            content = _read(path, budget + st.st_size)
         blob = hashlib.sha1(b"blob %d\0" % len(content), usedforsecurity=False)
         blob.update(content)
         if blob.digest() != e.oid:
