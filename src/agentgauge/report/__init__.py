@@ -21,9 +21,9 @@ from ._matrix import (
     matrix_tables,
     render_matrix_markdown,
     write_matrix_junit,
-    write_matrix_reports,
 )
 from ._matrix_console import render_matrix_console
+from ._matrix_write import write_matrix_reports
 from ._pairwise import pairwise_lines, pairwise_markdown
 from ._text import comparison_lines, gate_lines
 

@@ -45,7 +45,7 @@ def write_report(
     if not run_dir.is_dir():
         raise UserError(f"{run_dir}: no such run directory")
     if (run_dir / "matrix.json").is_file():  # many agents: their comparison (report/_matrix.py)
-        from ._matrix import write_matrix_report
+        from ._matrix_write import write_matrix_report
 
         write_matrix_report(
             run_dir, fmt, out, baseline=baseline, gates_file=gates_file, color=color, width=width
