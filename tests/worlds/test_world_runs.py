@@ -249,3 +249,53 @@ def test_light_results_keep_the_verdict_and_drop_the_final_state(tmp_path: Path)
     assert light.world.final == {}
     assert light.world.goal_met is False
     assert light.world.diff == full.world.diff
+
+
+def test_each_turn_is_graded_on_the_state_after_it(tmp_path: Path) -> None:
+    case = {
+        "id": "two-turns",
+        "input": "Cancel A1.",
+        "expect": {
+            "tool_calls": [{"name": "cancel_order", "arguments": {"order_id": "A1"}}],
+            "state": {"same_as_reference": True},
+        },
+        "turns": [
+            {
+                "user": "And send A3 to 2 Pine Ave.",
+                "expect": {
+                    "tool_calls": [{"name": "update_address",
+                                    "arguments": {"order_id": "A3", "address": "2 Pine Ave"}}],
+                    "state": {"same_as_reference": True},
+                },
+            }
+        ],
+    }  # fmt: skip
+    cancel = call("cancel_order", order_id="A1")
+    move = call("update_address", order_id="A3", address="2 Pine Ave")
+
+    def by_turn(request: Any) -> Any:
+        last = request.messages[-1]
+        users = sum(1 for m in request.messages if m.role == "user")
+        if last.role == "tool":
+            return "Done."
+        return cancel if users == 1 else move
+
+    [ok] = run(tmp_path / "ok", [case], by_turn)
+    assert ok.status == "passed", ok.explanation
+    assert {s.name for s in ok.scores} >= {"turn[0].state", "turn[1].state"}
+
+    def early(request: Any) -> Any:  # both changes in the first turn, nothing in the second
+        last = request.messages[-1]
+        users = sum(1 for m in request.messages if m.role == "user")
+        if last.role == "tool" or users == 2:
+            return "Done."
+        return [cancel, move]
+
+    [bad] = run(tmp_path / "early", [case], early)
+    states = {s.name: s.passed for s in bad.scores if s.name.endswith("state")}
+    # after turn 0 A3 should not have moved yet; after turn 1 the state is the reference's
+    assert states == {"turn[0].state": False, "turn[1].state": True}
+    assert (
+        "state after turn 0: not the state the reference actions reach: orders.A3.address: "
+        "expected '9 Oak Rd', got '2 Pine Ave'" in bad.explanation
+    )
