@@ -56,7 +56,8 @@ from ._model import (
     mean_on_scale,
     scorer_scale,
 )
-from ._summarize import fold_small_samples, summarize_results
+from ._small_samples import fold_small_samples
+from ._summarize import summarize_results
 from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
 
 __all__ = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from ._model import (
     scorer_scale,
 )
 from ._redteam import RedteamAcc
+from ._small_samples import small_sample_warnings as small_sample_warnings
 from ._stats import pass_at_k, pass_hat_k
 from ._verdicts import (
     NO_CALL_BEHAVIORS,
@@ -400,16 +400,6 @@ class _Acc:
         c = self.confidence
         trials = self._trials()
         cases = trials.cases
-        fp = dict(self.intent_fp)
-        for tool, count in self.unexpected_calls.items():
-            votes = [(n, i) for (t, i), n in self.tool_intent.items() if t == tool]
-            if votes:
-                intent = max(votes, key=lambda v: (v[0], v[1]))[1]
-                fp[intent] = fp.get(intent, 0) + count
-        names = sorted(set(self.intent_tp) | set(self.intent_fn) | set(fp))
-        intents = [
-            _intent_stats(i, self.intent_tp[i], fp.get(i, 0), self.intent_fn[i]) for i in names
-        ]
         summary = Summary(
             run=run,
             confidence=c,
@@ -431,44 +421,9 @@ class _Acc:
             behavior=self.behavior.build(c),
             behavior_by_expected={k: v.build(c) for k, v in sorted(self.behavior_by.items())},
             task_completion=self.completion.build(c),
-            diagnosis=Diagnosis(
-                intent_accuracy=self.intent_acc.build(c),
-                intent_source="predicted" if "predicted" in self.intent_source else "calls",
-                intents=intents,
-                multi_intent=Coverage(
-                    cases=self.multi_cases,
-                    expected=self.multi_expected,
-                    matched=self.multi_matched,
-                    missed=self.multi_expected - self.multi_matched,
-                    complete=self.multi_complete.build(c),
-                ),
-                clarification_rate=self.clarify.build(c),
-                routing_accuracy=self.routing.build(c),
-                skill_accuracy=self.skill.build(c),
-                call_decision_accuracy=self.call_decision.build(c),
-                memory_retention=self.memory.build(c),
-                retention_by_distance={
-                    str(k): v.build(c) for k, v in sorted(self.memory_by.items())
-                },
-            ),
-            cost=Cost(
-                model_calls=self.model_calls.build(c),
-                tool_calls=self.tool_calls.build(c),
-                input_tokens=self.in_tokens.build(c),
-                output_tokens=self.out_tokens.build(c),
-                cost_usd=self.cost.build(c),
-            ),
-            performance=Performance(
-                latency=self.overall.latency.build(),
-                ttft=self.ttft.build(),
-                latency_mean=self.latency_mean.build(c),
-                by_category={k: v.latency.build() for k, v in sorted(self.by_category.items())},
-                budget_violations=self.budget.build(c),
-                budget_violations_by_category={
-                    k: v.build(c) for k, v in sorted(self.budget_by.items())
-                },
-                ttft_violations=self.ttft_budget.build(c),
-            ),
+            diagnosis=self._diagnosis(),
+            cost=self._cost_stats(),
+            performance=self._performance(),
             trials=trials,
             scorers={
                 name: self._scorer(name, mean, rate, failed)
@@ -478,35 +433,98 @@ class _Acc:
             forbidden_tool_cases=self.forbidden_ids,
             redteam=self.redteam.finish(self.confidence),
             replayed=self.replayed,
-            worst_failures=[
-                Failure(
-                    case_id=w[2],
-                    trial=w[3],
-                    category=w[4],
-                    status=w[5],
-                    score=w[1],
-                    explanation=w[6],
-                    expected=w[7],
-                    actual=w[8],
-                    state_diff=w[9],
-                )
-                for w in sorted(self.worst, key=_failure_order)[:WORST_KEPT]
-            ],
+            worst_failures=self._worst_failures(),
         )
-        summary.warnings = small_sample_warnings(summary, self.gates)
+        summary.warnings = small_sample_warnings(summary, self.gates) + self._warnings()
+        return summary
+
+    def _diagnosis(self) -> Diagnosis:
+        c = self.confidence
+        fp = dict(self.intent_fp)
+        for tool, count in self.unexpected_calls.items():
+            votes = [(n, i) for (t, i), n in self.tool_intent.items() if t == tool]
+            if votes:
+                intent = max(votes, key=lambda v: (v[0], v[1]))[1]
+                fp[intent] = fp.get(intent, 0) + count
+        names = sorted(set(self.intent_tp) | set(self.intent_fn) | set(fp))
+        intents = [
+            _intent_stats(i, self.intent_tp[i], fp.get(i, 0), self.intent_fn[i]) for i in names
+        ]
+        return Diagnosis(
+            intent_accuracy=self.intent_acc.build(c),
+            intent_source="predicted" if "predicted" in self.intent_source else "calls",
+            intents=intents,
+            multi_intent=Coverage(
+                cases=self.multi_cases,
+                expected=self.multi_expected,
+                matched=self.multi_matched,
+                missed=self.multi_expected - self.multi_matched,
+                complete=self.multi_complete.build(c),
+            ),
+            clarification_rate=self.clarify.build(c),
+            routing_accuracy=self.routing.build(c),
+            skill_accuracy=self.skill.build(c),
+            call_decision_accuracy=self.call_decision.build(c),
+            memory_retention=self.memory.build(c),
+            retention_by_distance={str(k): v.build(c) for k, v in sorted(self.memory_by.items())},
+        )
+
+    def _cost_stats(self) -> Cost:
+        c = self.confidence
+        return Cost(
+            model_calls=self.model_calls.build(c),
+            tool_calls=self.tool_calls.build(c),
+            input_tokens=self.in_tokens.build(c),
+            output_tokens=self.out_tokens.build(c),
+            cost_usd=self.cost.build(c),
+        )
+
+    def _performance(self) -> Performance:
+        c = self.confidence
+        return Performance(
+            latency=self.overall.latency.build(),
+            ttft=self.ttft.build(),
+            latency_mean=self.latency_mean.build(c),
+            by_category={k: v.latency.build() for k, v in sorted(self.by_category.items())},
+            budget_violations=self.budget.build(c),
+            budget_violations_by_category={
+                k: v.build(c) for k, v in sorted(self.budget_by.items())
+            },
+            ttft_violations=self.ttft_budget.build(c),
+        )
+
+    def _worst_failures(self) -> list[Failure]:
+        return [
+            Failure(
+                case_id=w[2],
+                trial=w[3],
+                category=w[4],
+                status=w[5],
+                score=w[1],
+                explanation=w[6],
+                expected=w[7],
+                actual=w[8],
+                state_diff=w[9],
+            )
+            for w in sorted(self.worst, key=_failure_order)[:WORST_KEPT]
+        ]
+
+    def _warnings(self) -> list[str]:
+        """The summary's warnings after the small-sample ones."""
+        warnings: list[str] = []
         for name, n in sorted(self.unreported.items()):
             metric = "routing" if name == "route" else "skill"
-            summary.warnings.append(
+            warnings.append(
                 f"{metric} accuracy: {n} scored result(s) expect a {name} (labels.{name}) but "
                 f"the agent reported none, so they are not measured; report it as "
                 f'"labels": {{"{name}": ...}} in the reply (docs/providers.md)'
             )
         if self.untracked_trials:
-            summary.warnings.append(
+            warnings.append(
                 "run.json records one trial per case but the results hold more; case counts "
                 "and pass@k treat every result as its own case"
             )
-        return summary
+        return warnings
 
     def _trials(self) -> Trials:
         if not self.track_cases and self.results_seen:
@@ -554,76 +572,6 @@ def _intent_stats(intent: str, tp: int, fp: int, fn: int) -> IntentStats:
 def _failure_order(w: _FailureRow) -> tuple[bool, float, str, int]:
     """Errors first, then the lowest score; ties by case id and trial (deterministic)."""
     return w[0], w[1], w[2], w[3]
-
-
-def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
-    """A warning for each gated slice with fewer scored results than ``gates.min_sample_size``."""
-    out: list[str] = []
-    floor = gates.min_sample_size
-    gated: list[tuple[str, int]] = []
-    if gates.min_pass_rate is not None:
-        gated.append(("pass rate", summary.overall.pass_rate.n))
-    for cat in sorted(gates.min_category_pass_rate):
-        sl = summary.by_category.get(cat)
-        gated.append((f"pass rate [{cat}]", sl.pass_rate.n if sl else 0))
-    if gates.min_tool_selection_accuracy is not None:
-        gated.append(("tool selection accuracy", summary.tool_selection.accuracy.n))
-    if gates.min_argument_accuracy is not None:
-        gated.append(("argument accuracy", summary.arguments_strict.n))
-    if gates.min_behavior_accuracy is not None:
-        gated.append(("behaviour accuracy", summary.behavior.n))
-    if gates.min_task_completion is not None:
-        gated.append(("task completion", summary.task_completion.n))
-    if gates.min_goal_completion is not None:
-        gated.append(("goal completion", summary.overall.goal_completion.n))
-    d = summary.diagnosis
-    for minimum, name, rate in (
-        (gates.min_intent_accuracy, "intent accuracy", d.intent_accuracy),
-        (gates.min_routing_accuracy, "routing accuracy", d.routing_accuracy),
-        (gates.min_skill_accuracy, "skill accuracy", d.skill_accuracy),
-        (gates.min_memory_retention, "memory retention", d.memory_retention),
-    ):
-        if minimum is not None:
-            gated.append((name, rate.n))
-    for name in sorted(gates.scorers):
-        stats = summary.scorers.get(name) or summary.scorers.get(f"judge.{name}")
-        gated.append((f"scorer {name}", stats.pass_rate.n if stats else 0))
-    for name, n in gated:
-        if n < floor:
-            out.append(
-                f"{name}: only {n} scored results (< {floor}); the interval is wide and the "
-                "gate can flip on a few cases"
-            )
-    return out
-
-
-_SMALL = re.compile(
-    r"^(?P<name>.+): only (?P<n>\d+) scored results \(< (?P<floor>\d+)\); the interval is "
-    r"wide and the gate can flip on a few cases$"
-)
-
-
-def fold_small_samples(warnings: Iterable[str]) -> tuple[list[str], str | None]:
-    """``warnings`` with the small-sample ones (:func:`small_sample_warnings`) taken out and
-    folded into one footnote (None: there were none), so a small run says it once."""
-    rest: list[str] = []
-    small: list[str] = []
-    floors: set[str] = set()
-    for w in warnings:
-        m = _SMALL.match(w)
-        if m is None:
-            rest.append(w)
-            continue
-        small.append(f"{m['name']} ({m['n']})")
-        floors.add(m["floor"])
-    if not small:
-        return rest, None
-    floor = " / ".join(sorted(floors, key=int))
-    note = (
-        f"few scored results (< {floor}, gates.min_sample_size) for {', '.join(small)}: their "
-        "intervals are wide and a gate on them can flip on a few cases"
-    )
-    return rest, note
 
 
 def summarize_results(
