@@ -204,3 +204,32 @@ def test_a_python_judge_of_the_folder_runs_with_the_opt_in(folder: Path) -> None
                        "--no-progress")  # fmt: skip
     assert code == 2
     assert "suite code runs only if you allow it" in out
+
+
+def test_resume_with_your_suite_takes_its_code_from_your_suite_folder(tmp_path: Path) -> None:
+    """``run SUITE --resume DIR``: the code of SUITE's folder runs, never that of the folder a
+    crafted run.json's ``suite_path`` points to (before: the policy's folder came from
+    run.json, so its fakes.py was imported)."""
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    good = "def lookup(city='', state=None):\n    return {'ok': True}\n"
+    header = (
+        "tools:\n  - name: t\n    parameters: {type: object}\n"
+        "    simulation: {function: 'fakes:lookup'}"
+    )
+    path = suite_file(mine, header, cases=2)
+    (mine / "fakes.py").write_text(good)
+    suite_file(theirs, header, cases=2)
+    (theirs / "fakes.py").write_text(EVIL + good)
+    run_dir = tmp_path / "run"
+    code, out = invoke("run", str(path), "--agent", "mock:", "-o", str(run_dir), "--no-progress",
+                       "--allow-suite-code")  # fmt: skip
+    assert code == 0, out
+    journal = run_dir / "results.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    record = json.loads((run_dir / "run.json").read_text())
+    record["suite_path"] = str(theirs / "suite.yaml")
+    (run_dir / "run.json").write_text(json.dumps(record, indent=2))
+    code, out = invoke("run", str(path), "--resume", str(run_dir), "--no-progress",
+                       "--allow-suite-code")  # fmt: skip
+    assert code == 0, out
+    assert not (theirs / "PWNED").exists()

@@ -357,3 +357,47 @@ def test_every_vendor_and_its_credentials(
 def test_providers_that_send_no_credential_are_not_endpoints(user_key: str, spec: str) -> None:
     policy = SuiteCodePolicy(root=Path.cwd(), allowed=False, endpoints=False)
     assert policy.endpoint_use(spec, "agent", spec_by="the suite") is None
+
+
+def test_an_edited_run_json_judge_with_a_base_url_gets_no_key(
+    tmp_path: Path, user_key: str
+) -> None:
+    with key_recorder() as theirs:
+        path = suite_file(tmp_path / "s", "", cases=2)
+        run_dir = tmp_path / "run"
+        code, out = _run(path, run_dir, "--agent", "mock:", "--judge", "mock:judge")
+        assert code == 0, out
+        journal = run_dir / "results.jsonl"
+        journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+        record = json.loads((run_dir / "run.json").read_text())
+        record["judge"] = f"openai:j?base_url={theirs.base_url}"
+        (run_dir / "run.json").write_text(json.dumps(record, indent=2))
+        code, out = invoke("run", "--resume", str(run_dir), "--no-progress")
+        assert code == 2, out
+        assert out.startswith(f"{run_dir}/run.json:"), out
+        assert ": judge: judge 'openai:j?base_url=" in out
+        assert theirs.keys == []
+
+
+@pytest.mark.parametrize(
+    "value", ["${OPENAI_BASE_URL}", "$OPENAI_BASE_URL/v1", "~/v1", "//evil.example/v1"]
+)
+def test_nothing_is_expanded_in_an_endpoint(
+    tmp_path: Path, user_key: str, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """An environment variable or ``~`` in a suite's endpoint is text, never your endpoint."""
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    policy = SuiteCodePolicy(root=Path.cwd(), allowed=False, endpoints=True)
+    use = policy.endpoint_use(
+        "openai:m", "agent", spec_by="the suite", options={"base_url": value},
+        options_by={"base_url": "the suite"},
+    )  # fmt: skip
+    assert use is not None
+    assert use.verdict == "refused", use
+
+
+def test_a_yaml_tag_cannot_name_an_agent(tmp_path: Path, user_key: str) -> None:
+    path = suite_file(tmp_path / "s", "defaults:\n  agent: !!python/name:os.system")
+    code, out = _run(path, tmp_path / "r")
+    assert code == 2, out
+    assert out.startswith(f"{path}:3"), out

@@ -203,3 +203,28 @@ def test_merge_refuses_a_staging_symlink_and_merges_the_good_shards(tmp_path: Pa
     report = merge_runs(dirs, out)  # the good case: every pair once
     assert report.results == 16
     assert report.complete
+
+
+def test_validate_lists_the_paths_a_suite_names(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.jsonl").write_text('{"id": "x", "input": "hi"}\n')
+    header = (
+        "case_files: [../elsewhere.jsonl]\n"
+        "matrix:\n  agents:\n    - 'mock:'\n    - {agent: 'mock:echo', label: echo}"
+    )
+    path = suite_file(tmp_path / "s", header)
+    code, text = invoke("validate", str(path))
+    assert code == 0, text
+    listing = text[text.index("paths this suite names (3):") :].splitlines()[1:4]
+    assert listing[0] == f"    {path}:5: matrix.agents[0]: writes OUT/mock/ allowed"
+    assert listing[1] == f"    {path}:6: matrix.agents[1]: writes OUT/echo/ allowed"
+    assert listing[2] == (
+        f"    {path}:2: case_files[0]: reads {(tmp_path / 'elsewhere.jsonl').resolve()} "
+        "(outside the suite's folder (read only)) allowed"
+    )
+    code, text = invoke("validate", str(path), "--format", "json")
+    paths = json.loads(text)["suites"][0]["paths"]
+    assert [(p["action"], p["verdict"]) for p in paths] == [
+        ("writes", "allowed"),
+        ("writes", "allowed"),
+        ("reads", "allowed"),
+    ]

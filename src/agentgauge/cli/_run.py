@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -427,6 +428,8 @@ def _resume_config(
         allow_suite_endpoints=f["allow_suite_endpoints"] or None,
         base_url=f["base_url"],
     )
+    if suite is not None:  # the suite you name is the one whose folder holds its code
+        config = replace(config, suite_path=str(Path(suite).resolve()))
     return suite_path, config
 
 

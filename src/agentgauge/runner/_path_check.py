@@ -4,7 +4,8 @@ the verdict of the suite policy — what ``validate`` lists. Nothing is opened o
 A suite names the folders a run writes (``OUT/<label>/`` of each matrix member: a label may
 hold only letters, digits, ``.``, ``_`` and ``-``, so it is one folder inside the run's output;
 the default output ``runs/<suite name>-<time>`` has the name made safe) and files it reads
-(``tool_files``, ``case_files``, a ``mock:`` script, a ``local:`` model file). A read file is
+(``tool_files``, ``case_files``, a world's ``state_file``, a ``mock:`` script, a ``local:``
+model file). A read file is
 listed with where it is; one outside the suite's folder is said so (it is read, never written).
 """
 
@@ -84,9 +85,14 @@ def suite_path_uses(loaded: LoadedSuite, root: Path) -> Iterator[PathUse]:
         yield use(
             ("matrix", "agents", i), "writes", f"OUT/{label}/", "allowed" if ok else "refused", note
         )
-    for key in ("tool_files", "case_files"):
-        for i, name in enumerate(getattr(suite, key)):
-            full, note = _read(root, name, root)
+    if suite.world is not None and suite.world.state_file:
+        full, note = _read(root, suite.world.state_file, root)
+        yield use(("world", "state_file"), "reads", full, "allowed", note)
+    # the loaded suite holds the cases and tools of its files: their origins name the files
+    for key, origins in (("tool_files", loaded.tool_origins), ("case_files", loaded.case_origins)):
+        files = dict.fromkeys(o.file for o in origins if o.file != loaded.file)
+        for i, name in enumerate(files):
+            full, note = _read(root, name, Path.cwd())
             yield use((key, i), "reads", full, "allowed", note)
     for ref in spec_refs(suite):
         prefix, _, rest = ref.spec.partition(":")
