@@ -244,3 +244,28 @@ def test_a_slowloris_is_bounded_by_the_case_timeout(tmp_path: Path) -> None:
     (r,) = iter_results(tmp_path / "run")
     assert r.status == "error"
     assert "timeout after 2s" in (r.error or ""), r.error
+
+
+def test_a_trickled_chunked_body_is_decoded_once() -> None:
+    """Each piece resumes where decoding stopped: every chunk is copied once, however many
+    pieces the body arrives in (it was decoded from the start on every piece: quadratic)."""
+    from agentgauge.providers._h1 import _Chunks, _dechunk, _Incomplete
+
+    wire = b"".join(b"%x\r\n" % 10 + b"0123456789\r\n" for _ in range(2000)) + b"0\r\n\r\n"
+    buf = bytearray()
+    state = _Chunks(0)
+    sizes: list[int] = []
+    for i in range(0, len(wire), 7):  # 7 bytes at a time
+        buf += wire[i : i + 7]
+        try:
+            body, end = _dechunk(buf, state, 1 << 20)
+        except _Incomplete:
+            sizes.append(len(state.out))
+            continue
+        assert body == b"0123456789" * 2000
+        assert end == len(wire)
+        break
+    else:
+        raise AssertionError("the body never completed")
+    assert sizes == sorted(sizes)  # the decoded part only grows: nothing is decoded twice
+    assert state.pos > len(wire) - 20  # and decoding resumed at the last chunk

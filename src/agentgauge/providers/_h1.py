@@ -53,6 +53,7 @@ class _Connection(asyncio.Protocol):
         self.eof = False
         self.keep_alive = True
         self.received = 0
+        self.chunks = _Chunks()
 
     # -------------------------------------------------------------- protocol callbacks
 
@@ -137,8 +138,11 @@ class _Connection(asyncio.Protocol):
         buf, cap = self.buf, self.max_body
         length = headers.get("content-length")
         if "chunked" in headers.get("transfer-encoding", "").lower():
-            body, consumed = _dechunk(buf, start, cap)
+            if self.chunks.start != start:
+                self.chunks = _Chunks(start)
+            body, consumed = _dechunk(buf, self.chunks, cap)
             del buf[:consumed]
+            self.chunks = _Chunks()
             return body
         if length is not None:
             if not length.strip().isdigit():
@@ -162,10 +166,23 @@ class _Connection(asyncio.Protocol):
         return body
 
 
-def _dechunk(buf: bytearray, pos: int, cap: int) -> tuple[bytes, int]:
-    """Decode a complete chunked body starting at ``pos``; (body, index after it)."""
-    out = bytearray()
+class _Chunks:
+    """Where decoding a chunked body stopped: it resumes there when more bytes arrive, so a
+    body trickled in small pieces is decoded once, not once per piece (quadratic before)."""
+
+    __slots__ = ("out", "pos", "start")
+
+    def __init__(self, start: int = -1) -> None:
+        self.start = start  # where the body starts in the buffer (-1: no body begun)
+        self.pos = start  # the next chunk-size line
+        self.out = bytearray()
+
+
+def _dechunk(buf: bytearray, state: _Chunks, cap: int) -> tuple[bytes, int]:
+    """Decode the chunked body ``state`` is at, from where it stopped; (body, index after it)."""
+    out = state.out
     while True:
+        pos = state.pos
         line_end = buf.find(b"\r\n", pos)
         if line_end < 0:
             if len(buf) - pos > _MAX_HEADER:
@@ -176,18 +193,18 @@ def _dechunk(buf: bytearray, pos: int, cap: int) -> tuple[bytes, int]:
             raise ValueError("negative chunk size")
         if len(out) + size > cap:
             raise ResponseTooLarge(cap)
-        pos = line_end + 2
+        data = line_end + 2
         if size == 0:
-            trailer_end = buf.find(b"\r\n\r\n", pos - 2)
+            trailer_end = buf.find(b"\r\n\r\n", data - 2)
             if trailer_end < 0:
-                if len(buf) - pos > _MAX_HEADER:
+                if len(buf) - data > _MAX_HEADER:
                     raise ValueError("trailer section too long")
                 raise _Incomplete
             return bytes(out), trailer_end + 4
-        if len(buf) < pos + size + 2:
+        if len(buf) < data + size + 2:
             raise _Incomplete
-        out += buf[pos : pos + size]
-        pos += size + 2
+        out += buf[data : data + size]
+        state.pos = data + size + 2
 
 
 def _expire(waiter: asyncio.Future[H1Response]) -> None:
@@ -276,6 +293,7 @@ class H1Pool:
         waiter: asyncio.Future[H1Response] = loop.create_future()
         conn.waiter = waiter
         conn.received = 0
+        conn.chunks = _Chunks()
         assert conn.transport is not None
         conn.transport.write(data)
         timer = None
