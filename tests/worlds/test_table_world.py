@@ -112,7 +112,10 @@ def test_the_world_owns_its_copy_of_the_state() -> None:
         ({"state": {"orders": [{"name": "x"}]}}, "needs its key field 'id'"),
         ({"state": {"orders": 3}}, "a collection is a mapping"),
         ({"state": {"orders": {"A1": 3}}}, "a record is a mapping"),
-        ({"class": "w.py:W", "operations": {"x": {"op": "get", "collection": "c"}}}, "not both"),
+        (
+            {"class": "w.py:W", "operations": {"x": {"op": "get", "collection": "c"}}},
+            "not class and operations",
+        ),
         ({"operations": {"x": {"op": "get", "collection": "c", "set": {"a": 1}}}}, "'set'"),
         ({"operations": {"x": {"op": "insert", "collection": "c", "require": {"a": 1}}}}, "req"),
     ],

@@ -372,7 +372,7 @@ def _world(suite: Suite, code: SuiteCodePolicy | None) -> tuple[WorldBuilder | N
     if suite.world is None:
         return None, None
     builder = WorldBuilder(suite.world, code)
-    if suite.world.class_ is None:
+    if suite.world.class_ is None:  # declarative, or built in (agentgauge's own code)
         return builder, None
     why = (
         f"the world is a Python class ({suite.world.class_}), which the audit runs only with "

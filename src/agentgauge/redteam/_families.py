@@ -86,7 +86,7 @@ def _world_tools(suite: Suite) -> set[str]:
     world = suite.world
     if world is None:
         return set()
-    if world.class_ is not None:
+    if not world.declarative:  # a Python or built-in world
         return {t.name for t in suite.tools}
     return set(world.operations)
 

@@ -78,16 +78,27 @@ class WorldSpec(Model):
     operations: dict[str, WorldOp] = Field(default_factory=dict)
     #: ``file.py:Class``: a Python world (suite code)
     class_: str | None = Field(default=None, alias="class")
+    #: a world that ships with agentgauge or a package, by name (``agentgauge.worlds``
+    #: ``register_world``): built from the state, not suite code
+    builtin: str | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _one_kind(self) -> WorldSpec:
-        if self.class_ is not None and self.operations:
-            raise ValueError("give either 'class' (a Python world) or 'operations', not both")
+        kinds = [k for k, v in (("class", self.class_), ("builtin", self.builtin),
+                                ("operations", self.operations)) if v]  # fmt: skip
+        if len(kinds) > 1:
+            raise ValueError(f"give one of 'class' (a Python world), 'builtin' or 'operations', "
+                             f"not {' and '.join(kinds)}")  # fmt: skip
         if self.state_file is not None and self.state:
             raise ValueError("give either 'state' or 'state_file', not both")
-        if self.class_ is None:
+        if self.declarative:
             self.__dict__["state"] = _keyed_state(self.state, self.keys)
         return self
+
+    @property
+    def declarative(self) -> bool:
+        """No code: collections of records and the operations on them."""
+        return self.class_ is None and self.builtin is None
 
     def key_field(self, collection: str) -> str:
         return self.keys.get(collection, DEFAULT_KEY)

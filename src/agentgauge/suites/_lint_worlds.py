@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import UserError
 from ..files import PathElem
 from ..schema import Case, Expectation, Suite, WorldSpec, parse_path
 from ..worlds import (
@@ -18,6 +19,7 @@ from ..worlds import (
     TableWorld,
     WorldBuilder,
     WorldError,
+    builtin_world,
     reference_calls,
     replay,
     wants_reference,
@@ -87,7 +89,7 @@ def _case(case: Case, index: int, suite: Suite) -> Iterator[WorldFinding]:
         return
     for name, entry in case.tool_results.items():
         sims = entry if isinstance(entry, list) else [entry]
-        if any(s.world for s in sims) and world.class_ is None and name not in world.operations:
+        if any(s.world for s in sims) and world.declarative and name not in world.operations:
             yield WorldFinding("error", "world-unknown-tool", ("tool_results", name),
                                f"'world: true', but the world has no operation '{name}'",
                                index)  # fmt: skip
@@ -99,7 +101,7 @@ def _case(case: Case, index: int, suite: Suite) -> Iterator[WorldFinding]:
         at = next(at for at, e in graded if e.state is not None and e.state.same_as_reference)
         yield WorldFinding("error", "no-reference", (*at, "state"), str(exc), index)
         return
-    if world.class_ is not None or world.state_file is not None:
+    if not world.declarative or world.state_file is not None:
         return  # a Python world's reference runs in the run (suite code is not run by lint)
     try:
         ref_world = WorldBuilder(world).build(case)
@@ -115,7 +117,7 @@ def _case(case: Case, index: int, suite: Suite) -> Iterator[WorldFinding]:
 
 
 def _unknown_collections(case: Case, index: int, world: WorldSpec) -> Iterator[WorldFinding]:
-    if world.class_ is not None or world.state_file is not None:
+    if not world.declarative or world.state_file is not None:
         return
     known = set(world.state)
     if case.world is not None:
@@ -138,6 +140,11 @@ def _unknown_collections(case: Case, index: int, world: WorldSpec) -> Iterator[W
 
 def world_findings(suite: Suite) -> Iterator[WorldFinding]:
     """Every world problem of ``suite``, the suite's ``world`` first, then case by case."""
+    if suite.world is not None and suite.world.builtin is not None:
+        try:
+            builtin_world(suite.world.builtin)
+        except UserError as exc:
+            yield WorldFinding("error", "world-unknown-builtin", ("world", "builtin"), str(exc))
     if suite.world is not None:
         yield from _operations(suite, suite.world)
     for i, case in enumerate(suite.cases):

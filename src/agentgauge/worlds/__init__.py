@@ -12,6 +12,7 @@ from ._diff import diff_states, merge_patch, state_writes
 from ._paths import MISSING, Segment, format_path, get_path, json_equal, parse_path, short, to_json
 from ._python import PythonWorld, load_world_class, public_methods
 from ._reference import NoReference, reference_calls, reference_states, replay, wants_reference
+from ._registry import builtin_world, builtin_world_names, register_world
 from ._table import TableWorld, check_table_state
 
 __all__ = [
@@ -27,6 +28,8 @@ __all__ = [
     "WorldFactory",
     "WorldOutcome",
     "WorldReply",
+    "builtin_world",
+    "builtin_world_names",
     "check_table_state",
     "diff_states",
     "format_path",
@@ -38,6 +41,7 @@ __all__ = [
     "public_methods",
     "reference_calls",
     "reference_states",
+    "register_world",
     "replay",
     "short",
     "start_state",

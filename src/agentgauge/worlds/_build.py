@@ -11,6 +11,7 @@ from ._api import State, World, WorldError
 from ._diff import merge_patch
 from ._paths import copy_json
 from ._python import PythonWorld, load_world_class
+from ._registry import builtin_world
 from ._table import TableWorld
 
 __all__ = ["WorldBuilder", "start_state"]
@@ -40,8 +41,27 @@ class WorldBuilder:
     def is_python(self) -> bool:
         return self.spec.class_ is not None
 
+    def _builtin(self, state: State) -> World:
+        assert self.spec.builtin is not None
+        factory = builtin_world(self.spec.builtin)
+        try:
+            world = factory(state)
+        except WorldError:
+            raise
+        except Exception as exc:
+            raise WorldError(f"built-in world '{self.spec.builtin}' failed: "
+                             f"{type(exc).__name__}: {exc}") from exc  # fmt: skip
+        if not isinstance(world, World):
+            raise WorldError(f"built-in world '{self.spec.builtin}' is not a World "
+                             "(tool_names, apply, snapshot)")  # fmt: skip
+        return world
+
     def load(self, policy: SuiteCodePolicy | None = None) -> None:
-        """Check and import a Python world's class now (UserError when refused)."""
+        """Check and import a Python world's class now (UserError when refused), or find a
+        built-in world."""
+        if self.spec.builtin is not None:
+            builtin_world(self.spec.builtin)
+            return
         ref = self.spec.class_
         if ref is None or self._cls is not None:
             return
@@ -55,6 +75,8 @@ class WorldBuilder:
     def build(self, case: Case, policy: SuiteCodePolicy | None = None) -> World:
         """A fresh world for one trial of ``case`` (WorldError: its state is not usable)."""
         state = start_state(self.spec, case)
+        if self.spec.builtin is not None:
+            return self._builtin(state)
         if self.spec.class_ is None:
             return TableWorld(self.spec, state, copy_state=False)
         self.load(policy)
