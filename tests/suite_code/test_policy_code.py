@@ -233,3 +233,43 @@ def test_resume_with_your_suite_takes_its_code_from_your_suite_folder(tmp_path: 
                        "--allow-suite-code")  # fmt: skip
     assert code == 0, out
     assert not (theirs / "PWNED").exists()
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "{outside}:agent",  # an absolute path
+        "../outside/evil.py:agent",
+        "os:system",  # a module by name
+        "this:x",
+        "evil.py:agent&context=os:system",  # the adapter keeps the last one
+        "not a name",
+    ],
+)
+def test_a_framework_agents_context_function_is_suite_code_too(folder: Path, context: str) -> None:
+    """``?context=FILE.py:function`` names a second piece of code in the spec (before: it was
+    imported from anywhere, or from a module, once the agent's own file passed)."""
+    context = context.format(outside=folder.parent / "outside" / "evil.py")
+    spec = f"langgraph:evil.py:agent?context={context}"
+    path = suite_file(folder, f"defaults:\n  agent: '{spec}'")
+    code, out = invoke("run", str(path), "-o", str(folder.parent / "r"), "--no-progress",
+                       "--allow-suite-code")  # fmt: skip
+    assert code == 2, out
+    assert out.startswith(f"{path}:3: defaults.agent: agent '{spec}': "), out
+    code, out = invoke("validate", str(path), "--allow-suite-code")
+    assert code == 2, out
+    assert "(agent) REFUSED" in out
+    assert not _pwned(folder)
+
+
+def test_a_context_function_of_the_suite_folder_is_made_absolute(folder: Path) -> None:
+    (folder / "ctx.py").write_text("def make(ctx):\n    return {}\n")
+    policy = SuiteCodePolicy(root=folder.resolve(), allowed=True)
+    spec = policy.check_spec("langgraph:evil.py:agent?context=ctx.py:make", "agent")
+    assert spec == (
+        f"langgraph:{(folder / 'evil.py').resolve()}:agent?context={(folder / 'ctx.py').resolve()}"
+        ":make"
+    )
+    own = policy.check_spec("pydantic-ai:evil.py:agent?context=make_context", "agent")
+    assert own.endswith("evil.py:agent?context=make_context")
+    assert not _pwned(folder)

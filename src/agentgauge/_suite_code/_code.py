@@ -191,8 +191,33 @@ class SuiteCodePolicy:
                 f"{kind} '{spec}': refused: a suite may name only a Python file of its own "
                 f"folder ({prefix}file.py:name), never a module ('{where}')"
             )
+        if prefix != "python:":  # ?context=FILE.py:fn names a second piece of code
+            query = self._context_query(kind, spec, query)
         target_ = self._inside(kind, spec, where, attr, qmark + query)
         return target_ if prefix == "python:" else replace(target_, prefix=prefix)
+
+    def _context_query(self, kind: CodeKind, spec: str, query: str) -> str:
+        """A framework spec's query with every ``context=`` value checked as suite code: a
+        name of the agent's own file passes; ``FILE.py:function`` must pass the location rule
+        (made absolute); a module (``os:system``) is refused. Split as the adapter splits it
+        (``&`` and the first ``=``, no decoding)."""
+        items = []
+        for item in query.split("&") if query else ():
+            key, eq, value = item.partition("=")
+            if key == "context" and ":" in value:
+                where, _, attr = value.rpartition(":")
+                if not (where.endswith(".py") or "/" in where or "\\" in where):
+                    raise SuiteCodeRefused(
+                        f"{kind} '{spec}': refused: ?context= may name a function of the "
+                        f"agent's own file or a Python file of the suite's folder, never a "
+                        f"module ('{where}')"
+                    )
+                found = self._inside(kind, spec, where, attr, "")
+                item = f"{key}{eq}{found.file}:{found.attr}"
+            elif key == "context" and value and not all(p.isidentifier() for p in value.split(".")):
+                raise SuiteCodeRefused(f"{kind} '{spec}': ?context={value} is not a Python name")
+            items.append(item)
+        return "&".join(items)
 
     # ----------------------------------------------------------------- the opt-in
 
