@@ -253,3 +253,33 @@ def test_an_http_reply_over_the_cap_is_refused(
     message = str(err.value)
     assert "declares a body of 9.313 GiB, over the limit of 1 MiB" in message, message
     assert "Traceback" not in capfd.readouterr().err
+
+
+#: answers the handshake, then pages its tools forever with the same cursor
+ENDLESS_PAGES = """
+import json, sys
+def send(o):
+    sys.stdout.write(json.dumps(o) + "\\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    mid = m.get("id")
+    if mid is None:
+        continue
+    if m["method"] == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {
+            "protocolVersion": m["params"]["protocolVersion"], "capabilities": {"tools": {}},
+            "serverInfo": {"name": "x", "version": "1"}}})
+    elif m["method"] == "tools/list":
+        send({"jsonrpc": "2.0", "id": mid, "result": {
+            "tools": [{"name": "t", "inputSchema": {"type": "object"}}], "nextCursor": "same"}})
+    else:
+        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "no"}})
+"""
+
+
+def test_a_listing_that_never_ends_is_refused(tmp_path: Path) -> None:
+    source = _source(tmp_path, ENDLESS_PAGES, timeout_s=30)
+    with pytest.raises(UserError) as err:
+        list_mcp_tools(source, tmp_path)
+    assert "lists its tools without end (cursor 'same' again, after 2 page(s))" in str(err.value)

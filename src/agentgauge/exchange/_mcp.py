@@ -248,11 +248,26 @@ def _open_error(
     return UserError(_failure(source, exc, where) + detail)
 
 
-async def _list_tools(client: Any) -> list[Any]:
+#: pages of ``tools/list`` read before the listing is called endless
+_MAX_PAGES = 1000
+
+
+async def _list_tools(client: Any, source: McpSource, where: str) -> list[Any]:
     listed = await client.list_tools()
     raw = list(listed.tools)
+    seen: set[str] = set()
     while listed.next_cursor:
-        listed = await client.list_tools(cursor=listed.next_cursor)
+        cursor = str(listed.next_cursor)
+        if cursor in seen or len(seen) >= _MAX_PAGES:
+            raise UserError(
+                f"{where}: the MCP server '{source.target}' lists its tools without end "
+                f"(cursor {cursor[:40]!r} again, after {len(seen) + 1} page(s))"
+                if cursor in seen
+                else f"{where}: the MCP server '{source.target}' lists more than "
+                f"{_MAX_PAGES} pages of tools"
+            )
+        seen.add(cursor)
+        listed = await client.list_tools(cursor=cursor)
         raw.extend(listed.tools)
     return raw
 
@@ -300,7 +315,7 @@ async def open_mcp(
                 async with mcp.Client(
                     server, read_timeout_seconds=source.timeout_s, message_handler=watch.on_message
                 ) as client:
-                    tools = _chosen(source, await _list_tools(client), where)
+                    tools = _chosen(source, await _list_tools(client, source, where), where)
                     stop_listening()
                     scope.deadline = math.inf  # the session lives on for the run
                     load = McpLoad(
