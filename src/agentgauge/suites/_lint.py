@@ -41,7 +41,6 @@ Codes:
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -58,9 +57,10 @@ from ..schema import (
 )
 from ._lint_redteam import uncovered_tools
 from ._lint_scorers import scorer_findings
-from ._lint_values import matcher_issues, structural_issues
+from ._lint_values import _constrains, matcher_issues, structural_issues
 from ._lint_worlds import world_findings
 from ._loader import LoadedSuite, Origin
+from ._mix import STRATA_TARGETS, CategoryCount, CategoryMix, category_mix
 
 __all__ = [
     "STRATA_TARGETS",
@@ -78,9 +78,6 @@ Severity = Literal["warning", "error"]
 
 #: more unused tools than this are reported as one summary finding
 _MAX_UNUSED_LISTED: Final = 10
-
-#: the usual stratification of a golden dataset: share of cases per stratum
-STRATA_TARGETS: Final = {"common": 0.60, "edge": 0.25, "adversarial": 0.15}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,50 +99,6 @@ class LintFinding:
             where = f"{where}:{self.line}"
         field_part = f" {self.field}:" if self.field else ""
         return f"{where}:{field_part} {self.severity}: {self.message} [{self.code}]"
-
-
-@dataclass(frozen=True, kw_only=True)
-class CategoryCount:
-    name: str
-    count: int
-    #: fraction of all cases
-    share: float
-    #: ``common`` / ``edge`` / ``adversarial``, or ``other`` for categories of the user's own
-    stratum: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class CategoryMix:
-    """How the cases of a suite spread over categories and the usual strata."""
-
-    total: int
-    categories: list[CategoryCount] = field(default_factory=list)
-    strata: list[CategoryCount] = field(default_factory=list)
-
-    def stratum(self, name: str) -> CategoryCount | None:
-        return next((s for s in self.strata if s.name == name), None)
-
-
-def category_mix(suite: Suite) -> CategoryMix:
-    """Counts and shares of the suite's cases per category and per stratum."""
-    total = len(suite.cases)
-    counts = Counter(c.category for c in suite.cases)
-    share = (lambda n: n / total) if total else (lambda n: 0.0)
-    categories = [
-        CategoryCount(
-            name=name, count=n, share=share(n), stratum=CATEGORY_STRATA.get(name, "other")
-        )
-        for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    ]
-    by_stratum = Counter[str]()
-    for c in categories:
-        by_stratum[c.stratum] += c.count
-    names = [*STRATA_TARGETS, *(["other"] if by_stratum["other"] else [])]
-    strata = [
-        CategoryCount(name=s, count=by_stratum[s], share=share(by_stratum[s]), stratum=s)
-        for s in names
-    ]
-    return CategoryMix(total=total, categories=categories, strata=strata)
 
 
 # ------------------------------------------------------------------------------------- linting
@@ -573,27 +526,6 @@ def _call_tool_issue(
     if offered is not None and name not in offered:
         return "tool-not-offered", f"expected call to '{name}', which this case does not offer"
     return None
-
-
-#: optional expectation fields that, when set, give a scorer something to fail
-_CHECKED_FIELDS: Final = (
-    "response_format",
-    "protected_arguments",
-    "injected_instruction",
-    "secrets",
-)
-
-
-def _constrains(e: Expectation) -> bool:
-    return bool(
-        e.behavior is not None
-        or e.tool_calls
-        or e.forbidden_tools
-        or e.response_contains
-        or e.max_calls is not None
-        or e.reference
-        or any(getattr(e, name, None) for name in _CHECKED_FIELDS)
-    )
 
 
 def lint_suite(suite: Suite | LoadedSuite, *, judge: str | None = None) -> list[LintFinding]:

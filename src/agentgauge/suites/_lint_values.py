@@ -1,15 +1,16 @@
-"""Lint checks of expected values against a tool's JSON Schema (types, enums, nesting)."""
+"""Lint checks of expected values against a tool's JSON Schema (types, enums, nesting), and
+whether an expectation constrains anything a scorer can fail."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .._messages import kind_of
 from ..files import PathElem
-from ..schema import MATCHER_KEYS, ArgMatcher
+from ..schema import MATCHER_KEYS, ArgMatcher, Expectation
 
 
 def schema_types(schema: Any) -> set[str] | None:
@@ -195,3 +196,24 @@ def structural_issues(
         yield from structural_issues(sub, (*path, key), defined)
     for i, sub in enumerate(m.items or []):
         yield from structural_issues(sub, (*path, i), defined)
+
+
+#: optional expectation fields that, when set, give a scorer something to fail
+_CHECKED_FIELDS: Final = (
+    "response_format",
+    "protected_arguments",
+    "injected_instruction",
+    "secrets",
+)
+
+
+def _constrains(e: Expectation) -> bool:
+    return bool(
+        e.behavior is not None
+        or e.tool_calls
+        or e.forbidden_tools
+        or e.response_contains
+        or e.max_calls is not None
+        or e.reference
+        or any(getattr(e, name, None) for name in _CHECKED_FIELDS)
+    )
