@@ -131,6 +131,9 @@ _bytes: tuple[bytes, ...] = ()
 # short forms, as one alternation matched as whole tokens
 _short_text: re.Pattern[str] | None = None
 _short_bytes: re.Pattern[bytes] | None = None
+# the short forms themselves: a substring test first, the regular expression only on a hit
+_short_forms: tuple[str, ...] = ()
+_short_forms_b: tuple[bytes, ...] = ()
 
 
 def strength(value: str) -> Literal["long", "short"] | None:
@@ -178,7 +181,7 @@ def _token_pattern(forms: Iterable[str]) -> str:
 
 
 def _rebuild() -> None:
-    global _text, _bytes, _short_text, _short_bytes
+    global _text, _bytes, _short_text, _short_bytes, _short_forms, _short_forms_b
     long_forms: set[str] = set()
     short_forms: set[str] = set()
     for value in _values:
@@ -192,6 +195,8 @@ def _rebuild() -> None:
     ordered = sorted(long_forms, key=len, reverse=True)
     _text = tuple(ordered)
     _bytes = tuple(f.encode() for f in ordered)
+    _short_forms = tuple(sorted(short_forms))
+    _short_forms_b = tuple(f.encode() for f in _short_forms)
     if short_forms:
         pattern = _token_pattern(short_forms)
         _short_text = re.compile(pattern)
@@ -309,7 +314,7 @@ def scrub(text: str) -> str:
         if secret in text:
             text = text.replace(secret, REDACTED)
     short = _short_text
-    if short is not None:
+    if short is not None and any(f in text for f in _short_forms):
         text = short.sub(REDACTED, text)
     return text
 
@@ -320,17 +325,18 @@ def scrub_bytes(data: bytes) -> bytes:
         if secret in data:
             data = data.replace(secret, _REDACTED_B)
     short = _short_bytes
-    if short is not None:
+    if short is not None and any(f in data for f in _short_forms_b):
         data = short.sub(_REDACTED_B, data)
     return data
 
 
 def _reset() -> None:
     """Forget every registered secret (the tests isolate one from another with it)."""
-    global _text, _bytes, _short_text, _short_bytes
+    global _text, _bytes, _short_text, _short_bytes, _short_forms, _short_forms_b
     with _lock:
         _values.clear()
         _text, _bytes, _short_text, _short_bytes = (), (), None, None
+        _short_forms, _short_forms_b = (), ()
 
 
 class ScrubbingStream:
