@@ -99,6 +99,25 @@ cases:
 """
 
 
+#: a suite whose world's state is in a file of its own
+WORLD_SUITE = """\
+name: shop
+tools:
+  - name: get_order
+    description: Look up an order
+    parameters:
+      type: object
+      properties: {order_id: {type: string}}
+      required: [order_id]
+world:
+  state_file: state.yaml
+  operations:
+    get_order: {op: get, collection: orders, key: order_id}
+cases:
+  - {id: a, input: Order A1?, expect: {tool_calls: [{name: get_order}]}}
+"""
+
+
 def build_world(root: Path, harness: Harness) -> Path:
     """Valid files of every kind under ``root/world``: a suite, a run, a matrix run, two shards,
     a history, and the files named on the command line."""
@@ -117,6 +136,8 @@ def build_world(root: Path, harness: Harness) -> Path:
         "code/suite.yaml": CODE_SUITE,
         "code/checks.py": "def check(ctx):\n    return None\n",
         "config/agentgauge/config.toml": "allow_suite_code = true\n",
+        "world/suite.yaml": WORLD_SUITE,
+        "world/state.yaml": "orders:\n  A1: {status: pending}\n",
     }
     for name, text in files.items():
         (world / name).parent.mkdir(parents=True, exist_ok=True)
@@ -252,6 +273,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("capture traces", "traces.json", ("capture", "{d}/traces.json", "-o", "{d}/cap.jsonl")),
     Kind("tools file", "base/tools.json", ("tools", "list", "{d}/base/tools.json")),
     Kind("history", "history.sqlite", ("history", "--history", "{d}/history.sqlite")),
+    Kind(
+        "world state_file",
+        "world/state.yaml",
+        ("run", "{d}/world/suite.yaml", "--agent", "mock:", "-o", "{d}/out", *RUN),
+        yaml=True,
+    ),
     Kind(
         "user config",
         "config/agentgauge/config.toml",

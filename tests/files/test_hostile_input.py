@@ -255,7 +255,11 @@ def test_deep_response_is_refused_by_score(tmp_path: Path, base: Path, harness: 
 @pytest.mark.parametrize(
     ("name", "content", "line"),
     [
-        ("suite.yaml", SUITE_YAML.encode().replace(b"Paris?", b"Par\xffis?"), 23),
+        (  # the line of "Paris?" in the base suite (counted: the base suite grows)
+            "suite.yaml",
+            SUITE_YAML.encode().replace(b"Paris?", b"Par\xffis?"),
+            SUITE_YAML[: SUITE_YAML.index("Paris?")].count("\n") + 1,
+        ),
         ("suite.yaml", SUITE_YAML.encode("utf-16"), 1),
         ("suite.yaml", SUITE_YAML.encode("utf-32"), 1),
         ("more.yaml", b"\xfe\xff\x00-", 1),
