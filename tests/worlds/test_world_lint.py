@@ -35,7 +35,22 @@ def world_codes(path: Path) -> set[str]:
 
 def test_a_good_world_suite_has_no_world_findings(tmp_path: Path) -> None:
     ref = {**CANCEL_A1, "expect": {**CANCEL_A1["expect"], "state": {"same_as_reference": True}}}
-    assert world_codes(write_shop_suite(tmp_path, [CANCEL_A1, {**ref, "id": "r"}])) == set()
+    only_state = {"id": "only-state", "input": "x",
+                  "expect": {"state": {"same_as_reference": True, "reference": [
+                      {"name": "cancel_order", "arguments": {"order_id": "A1"}}]}}}  # fmt: skip
+    path = write_shop_suite(tmp_path, [CANCEL_A1, {**ref, "id": "r"}, only_state])
+    assert world_codes(path) == set()
+    # a case graded by its state alone checks something: no never-fails warning
+    assert not [f for f in check_suite(path).findings if f.code == "never-fails"]
+
+
+def test_a_reference_action_of_an_unknown_tool_is_an_error(tmp_path: Path) -> None:
+    case = {"id": "typo", "input": "x", "expect": {"state": {"same_as_reference": True,
+            "reference": [{"name": "cancel_ordr", "arguments": {"order_id": "A1"}}]}}}  # fmt: skip
+    found = codes(write_shop_suite(tmp_path, [case]))["world-unknown-tool"]
+    assert [f.split(" | ")[1] for f in found] == [
+        "cases[0].expect.state.reference[0].name: no tool 'cancel_ordr' in the suite's tools"
+    ]
 
 
 def test_state_expectations_without_a_world_are_errors(tmp_path: Path) -> None:

@@ -204,6 +204,7 @@ _CHECKED_FIELDS: Final = (
     "protected_arguments",
     "injected_instruction",
     "secrets",
+    "state",
 )
 
 

@@ -93,6 +93,14 @@ def _case(case: Case, index: int, suite: Suite) -> Iterator[WorldFinding]:
             yield WorldFinding("error", "world-unknown-tool", ("tool_results", name),
                                f"'world: true', but the world has no operation '{name}'",
                                index)  # fmt: skip
+    tools = suite.tool_map()
+    for at, e in graded:
+        assert e.state is not None
+        for k, ref in enumerate(e.state.reference or ()):
+            if ref.name not in tools and suite.tools_from is None:
+                yield WorldFinding("error", "world-unknown-tool",
+                                   (*at, "state", "reference", k, "name"),
+                                   f"no tool '{ref.name}' in the suite's tools", index)  # fmt: skip
     if not wants_reference(case):
         return
     try:
