@@ -33,14 +33,22 @@ import asyncio
 import itertools
 import random
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any, TypeAlias
+from typing import Any
 
 import orjson
 
-from ..schema import ToolCall
+from ._fake_replies import (
+    FakeFault,
+    FakeRaw,
+    FakeReply,
+    FakeRequest,
+    FakeStreamError,
+    _normalise,
+    _Reply,
+)
+from ._fake_wire import _chat_body, _chat_chunks, _responses_body, _responses_events
 
 __all__ = [
     "FakeFault",
@@ -51,46 +59,6 @@ __all__ = [
     "FakeStreamError",
 ]
 
-
-@dataclass(frozen=True)
-class FakeFault:
-    """An HTTP error reply: ``FakeFault(429, retry_after="2")`` or ``FakeFault(500)``."""
-
-    status: int
-    retry_after: str | None = None
-    message: str = "injected fault"
-
-
-@dataclass(frozen=True)
-class FakeRaw:
-    """A reply sent exactly as given: ``FakeRaw(200, "<html>...</html>", "text/html")``."""
-
-    status: int
-    body: str | bytes
-    content_type: str = "text/html"
-
-
-@dataclass(frozen=True)
-class FakeStreamError:
-    """A streamed reply that sends some text, then an error event (chat: ``{"error": ...}``,
-    Responses API: ``{"type": "error", ...}``). Not streamed: an HTTP 500 with the message."""
-
-    message: str
-    text: str = "partial"
-
-
-@dataclass(frozen=True)
-class FakeRequest:
-    """A request the server received (recorded when ``record=True``)."""
-
-    path: str
-    body: dict[str, Any] = field(default_factory=dict)
-
-
-#: a scripted reply: text, tool call(s), a fault, or a dict ``{"text": ..., "calls": [...]}``
-FakeReply: TypeAlias = (
-    str | ToolCall | Sequence[ToolCall] | FakeFault | FakeRaw | FakeStreamError | dict[str, Any]
-)
 
 #: request headers that carry a credential (echoed with ``echo_key``)
 _KEY_HEADERS = frozenset({b"authorization", b"api-key", b"x-api-key", b"x-goog-api-key"})
@@ -105,32 +73,6 @@ _REASONS = {
     500: b"Internal Server Error",
     503: b"Service Unavailable",
 }
-
-
-@dataclass
-class _Reply:
-    text: str | None
-    calls: list[ToolCall]
-    fault: FakeFault | None = None
-    raw: FakeRaw | None = None
-    stream_error: FakeStreamError | None = None
-
-
-def _normalise(item: FakeReply) -> _Reply:
-    if isinstance(item, FakeFault):
-        return _Reply(None, [], item)
-    if isinstance(item, FakeRaw):
-        return _Reply(None, [], raw=item)
-    if isinstance(item, FakeStreamError):
-        return _Reply(item.text, [], stream_error=item)
-    if isinstance(item, str):
-        return _Reply(item, [])
-    if isinstance(item, ToolCall):
-        return _Reply(None, [item])
-    if isinstance(item, dict):
-        calls = [c if isinstance(c, ToolCall) else ToolCall(**c) for c in item.get("calls", [])]
-        return _Reply(item.get("text"), calls)
-    return _Reply(None, list(item))
 
 
 class FakeOpenAIServer:
@@ -358,156 +300,6 @@ class FakeOpenAIServer:
             if calls:
                 out["tool_calls"] = calls
             proto.send(200, orjson.dumps(out))
-
-
-# ---------------------------------------------------------------------- wire bodies
-
-
-def _out_tokens(reply: _Reply) -> int:
-    return max(1, len(reply.text or "") // 4 + 8 * len(reply.calls))
-
-
-def _wire_calls(n: int, reply: _Reply) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": c.id or f"call_{n}_{i}",
-            "type": "function",
-            "function": {"name": c.name, "arguments": orjson.dumps(c.arguments).decode()},
-        }
-        for i, c in enumerate(reply.calls)
-    ]
-
-
-def _chat_body(model: str, n: int, reply: _Reply, prompt_tokens: int) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": reply.text}
-    if reply.calls:
-        message["tool_calls"] = _wire_calls(n, reply)
-    out = _out_tokens(reply)
-    return {
-        "id": f"chatcmpl-{n}",
-        "object": "chat.completion",
-        "created": 1700000000,
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": message,
-                "finish_reason": "tool_calls" if reply.calls else "stop",
-                "logprobs": None,
-            }
-        ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": out,
-            "total_tokens": prompt_tokens + out,
-        },
-    }
-
-
-def _chat_chunks(
-    model: str, n: int, reply: _Reply, prompt_tokens: int, payload: dict[str, Any]
-) -> list[bytes]:
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {
-            "id": f"chatcmpl-{n}",
-            "object": "chat.completion.chunk",
-            "created": 1700000000,
-            "model": model,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-
-    events = [chunk({"role": "assistant", "content": ""})]
-    text = reply.text or ""
-    for i in range(0, len(text), 8):
-        events.append(chunk({"content": text[i : i + 8]}))
-    for i, call in enumerate(_wire_calls(n, reply)):
-        args = call["function"]["arguments"]
-        head = {"index": i, "id": call["id"], "type": "function"}
-        head["function"] = {"name": call["function"]["name"], "arguments": ""}
-        events.append(chunk({"tool_calls": [head]}))
-        for j in range(0, len(args), 10):
-            piece = {"index": i, "function": {"arguments": args[j : j + 10]}}
-            events.append(chunk({"tool_calls": [piece]}))
-    events.append(chunk({}, "tool_calls" if reply.calls else "stop"))
-    if (payload.get("stream_options") or {}).get("include_usage"):
-        out = _out_tokens(reply)
-        last = chunk({})
-        last["choices"] = []
-        last["usage"] = {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": out,
-            "total_tokens": prompt_tokens + out,
-        }
-        events.append(last)
-    return [b"data: " + orjson.dumps(e) + b"\n\n" for e in events] + [b"data: [DONE]\n\n"]
-
-
-def _responses_body(model: str, n: int, reply: _Reply, prompt_tokens: int) -> dict[str, Any]:
-    output: list[dict[str, Any]] = []
-    if reply.text is not None:
-        output.append(
-            {
-                "type": "message",
-                "id": f"msg_{n}",
-                "role": "assistant",
-                "status": "completed",
-                "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
-            }
-        )
-    for i, c in enumerate(reply.calls):
-        output.append(
-            {
-                "type": "function_call",
-                "id": f"fc_{n}_{i}",
-                "call_id": c.id or f"call_{n}_{i}",
-                "name": c.name,
-                "arguments": orjson.dumps(c.arguments).decode(),
-                "status": "completed",
-            }
-        )
-    out = _out_tokens(reply)
-    return {
-        "id": f"resp_{n}",
-        "object": "response",
-        "created_at": 1700000000,
-        "status": "completed",
-        "model": model,
-        "output": output,
-        "usage": {
-            "input_tokens": prompt_tokens,
-            "output_tokens": out,
-            "total_tokens": prompt_tokens + out,
-        },
-    }
-
-
-def _responses_events(body: dict[str, Any], reply: _Reply) -> list[bytes]:
-    started = dict(body, status="in_progress", output=[])
-    events: list[dict[str, Any]] = [{"type": "response.created", "response": started}]
-    text = reply.text or ""
-    for i in range(0, len(text), 8):
-        events.append(
-            {"type": "response.output_text.delta", "output_index": 0, "delta": text[i : i + 8]}
-        )
-    calls = [o for o in body["output"] if o["type"] == "function_call"]
-    for i, call in enumerate(calls, start=1 if reply.text is not None else 0):
-        added = dict(call, arguments="", status="in_progress")
-        events.append({"type": "response.output_item.added", "output_index": i, "item": added})
-        events.append(
-            {
-                "type": "response.function_call_arguments.delta",
-                "output_index": i,
-                "item_id": call["id"],
-                "delta": call["arguments"],
-            }
-        )
-    events.append({"type": "response.completed", "response": body})
-    return [
-        b"event: " + e["type"].encode() + b"\ndata: " + orjson.dumps(e) + b"\n\n" for e in events
-    ]
-
-
-# ---------------------------------------------------------------------- HTTP/1.1 protocol
 
 
 class _Protocol(asyncio.Protocol):
