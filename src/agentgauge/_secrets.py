@@ -11,9 +11,10 @@ cache, ``run.json``, ``summary.json``, every report format, the OpenTelemetry ex
 cases, the console and the CLI's error lines.
 
 **Forms.** A secret is replaced by ``***`` in every form it can take there: as is, JSON-escaped
-(a results line), HTML-escaped (the HTML report), percent-encoded (a URL, a form body: ``%2B``,
-``+`` for a space), base64 (standard and URL-safe, padded or not) and, for a URL's
-``user:pass``, the base64 of ``user:pass`` that HTTP Basic auth sends.
+(a results line; also ASCII-only, and as the HTML report embeds JSON in a ``<script>``, with
+``<``, ``>``, ``&`` as ``\\u003c``...), HTML-escaped (the HTML report), percent-encoded (a URL,
+a form body: ``%2B``, ``+`` for a space), base64 (standard and URL-safe, padded or not)
+and, for a URL's ``user:pass``, the base64 of ``user:pass`` that HTTP Basic auth sends.
 
 **Length rule** (:func:`strength`):
 
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import os
 import re
 import threading
@@ -169,7 +171,10 @@ def _variants(value: str) -> set[str]:
     import orjson
 
     out = {value, html.escape(value, quote=True), html.escape(value, quote=False)}
-    out.add(orjson.dumps(value).decode()[1:-1])
+    escaped = orjson.dumps(value).decode()[1:-1]
+    # JSON as is, as placed in an HTML <script> (<, >, & as \u003c...), and ASCII-only
+    script = escaped.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    out |= {escaped, script, json.dumps(value)[1:-1]}
     out |= {quote(value, safe=""), quote(value), quote_plus(value)}
     out |= _b64(value)
     return {v for v in out if v}

@@ -42,7 +42,10 @@ BASE_PASSWORD = "b@se:pa55%"  # in --base-url, percent-encoded
 def forms(value: str) -> set[str]:
     """The forms the servers below echo (computed here, independently of ``_secrets``)."""
     raw = value.encode()
-    out = {value, json.dumps(value)[1:-1], html.escape(value), html.escape(value, quote=False)}
+    escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+    script = escaped.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    out = {value, escaped, script, json.dumps(value)[1:-1], html.escape(value)}
+    out.add(html.escape(value, quote=False))
     out |= {quote(value, safe=""), quote(value), quote_plus(value)}
     for b64 in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
         out |= {b64, b64.rstrip("=")}
@@ -327,3 +330,48 @@ def test_a_basic_header_gives_its_parts() -> None:
     token = base64.b64encode(b"svc:Sup3rSecret").decode()
     _secrets.register_header(f"Basic {token}")
     assert _secrets.scrub(f"{token} svc:Sup3rSecret Sup3rSecret svc") == "*** *** *** svc"
+
+
+def test_files_of_an_older_run_are_scrubbed_when_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Results written before a key was scrubbed (an older version, another machine): every
+    report of them, the OTel export and captured cases still leave out every form of the key
+    the reporting process knows."""
+    from agentgauge.rundir import write_record
+    from agentgauge.schema import CaseResult, Message, RunRecord
+
+    monkeypatch.setenv("MYSERVICE_API_KEY", SYMBOL_KEY)
+    run_dir = tmp_path / "old-run"
+    run_dir.mkdir()
+    record = RunRecord(
+        run_id="r1", suite="s", agent="openai:m", started_at="now", agentgauge_version="0"
+    )
+    write_record(run_dir, record)
+    text = f"the key is {SYMBOL_KEY} and {quote(SYMBOL_KEY, safe='')}"
+    result = CaseResult(
+        case_id="c1",
+        status="failed",
+        score=0.0,
+        text=text,
+        messages=[Message(role="user", content="hi"), Message(role="assistant", content=text)],
+    )
+    # written as an older version would have (today's writer would scrub the key)
+    (run_dir / "results.jsonl").write_text(result.model_dump_json() + "\n")
+    assert _found((run_dir / "results.jsonl").read_bytes())
+    printed = []
+    for fmt in REPORT_FORMATS:
+        out = tmp_path / f"report.{fmt}"
+        code, output = _invoke(["report", str(run_dir), "--format", fmt, "-o", str(out)])
+        assert code == 0, output
+        printed.append(output)
+        assert not _found(out.read_bytes()), (fmt, _found(out.read_bytes()))
+    code, output = _invoke(["export-otel", str(run_dir), "-o", str(tmp_path / "otel.json")])
+    assert code == 0, output
+    assert not _found((tmp_path / "otel.json").read_bytes())
+    code, output = _invoke(
+        ["capture", str(tmp_path / "otel.json"), "-o", str(tmp_path / "c.jsonl")]
+    )
+    assert code == 0, output
+    assert not _found((tmp_path / "c.jsonl").read_bytes())
+    assert not [hit for text in printed for hit in _found(text.encode())]
