@@ -55,6 +55,7 @@ AGENT = textwrap.dedent(
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     ctx = ray.init(
+        address="local",  # a fresh instance, never one a stale /tmp/ray file points at
         num_cpus=2,
         include_dashboard=False,
         logging_level=logging.WARNING,
