@@ -1,6 +1,7 @@
 """The fuzz's targets outside the suite loader (issue 21, item 4): a run directory's files
 (run.json, results.jsonl), shards, a matrix folder's matrix.json, and the files named on the
-command line (--gates, --labels, --system-file, a mock: script).
+command line (--gates, --labels, --system-file, a mock: script), a matrix's comparison.json
+(read by ``agentgauge.metrics.read_matrix``) and the user's config file.
 
 Each base file is static text (the fuzz is seeded: the same bytes every time), valid as it is;
 ``test_fuzz.py`` mutates it like any other target and runs the command that reads it. The
@@ -131,6 +132,48 @@ SCRIPT_JSONL = _lines(
     {"text": "Found cats."},
 )
 SYSTEM_TXT = "You are a careful assistant.\nAnswer in one sentence; call tools when needed.\n"
+COMPARISON_JSON = (
+    json.dumps(
+        {
+            "version": 1,
+            "suite": "fuzz",
+            "out_dir": "matrix",
+            "agents": [
+                {
+                    "label": "mock",
+                    "agent": "mock:",
+                    "run_dir": "mock",
+                    "status": "done",
+                    "rank": 1,
+                    "results": 3,
+                    "cases": 3,
+                    "quality": {
+                        "pass_rate": {"passed": 1, "n": 3, "value": 0.33, "low": 0.06, "high": 0.79}
+                    },
+                }
+            ],
+            "ranking": ["mock"],
+            "warnings": ["few results"],
+        },
+        indent=2,
+    )
+    + "\n"
+)
+#: the user's config, read when a suite with code of its own runs (``code/suite.yaml``)
+CONFIG_TOML = """\
+# agentgauge settings
+allow_suite_code = true
+[history]
+keep = 100
+"""
+CODE_SUITE = """\
+name: code
+scorers:
+  - scorer: python:checks.py:check
+cases:
+  - {id: a, input: hi, expect: {behavior: no_tool}}
+"""
+CHECKS_PY = "def check(ctx):\n    return None\n"
 
 #: target -> (file inside the input folder, base text, operations run on the folder)
 FILE_TARGETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -144,6 +187,8 @@ FILE_TARGETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "mock-yaml": ("script.yaml", SCRIPT_YAML, ("mock",)),
     "mock-jsonl": ("script.jsonl", SCRIPT_JSONL, ("mock-jsonl",)),
     "system": ("system.txt", SYSTEM_TXT, ("system",)),
+    "comparison": ("matrix/comparison.json", COMPARISON_JSON, ("comparison",)),
+    "config": ("config/agentgauge/config.toml", CONFIG_TOML, ("config",)),
 }
 
 
@@ -161,6 +206,8 @@ def write_file_base(folder: Path) -> None:
         "matrix/mock/results.jsonl": RESULTS_JSONL,
         "matrix/echo/run.json": _record(run_id="fuzz-echo", agent="mock:echo"),
         "matrix/echo/results.jsonl": RESULTS_JSONL,
+        "code/suite.yaml": CODE_SUITE,
+        "code/checks.py": CHECKS_PY,
         **{name: text for name, text, _ in FILE_TARGETS.values()},
     }
     for name, text in files.items():
@@ -198,6 +245,16 @@ def file_ops(folder: Path) -> dict[str, list[str]]:
             f"mock:{d}/script.jsonl",
             "-o",
             f"{d}/out-jsonl",
+            "--no-cache",
+            *quiet,
+        ],
+        "config": [
+            "run",
+            f"{d}/code/suite.yaml",
+            "--agent",
+            "mock:",
+            "-o",
+            f"{d}/out-code",
             "--no-cache",
             *quiet,
         ],

@@ -45,7 +45,7 @@ import pytest
 from fuzz_files import FILE_TARGETS, file_ops, write_file_base
 
 SEED = int(os.environ.get("AGENTGAUGE_FUZZ_SEED", "20261201"))
-#: mutations per target file (18 targets: 8 suite-side, 10 of fuzz_files.py)
+#: mutations per target file (20 targets: 8 suite-side, 12 of fuzz_files.py)
 COUNT = int(os.environ.get("AGENTGAUGE_FUZZ_COUNT", "40"))
 #: seconds one input may take in the worker (generous: the machine may be busy)
 LIMIT_S = float(os.environ.get("AGENTGAUGE_FUZZ_LIMIT_S", "10"))
@@ -756,6 +756,13 @@ def _op_resume(folder: Path) -> None:
     scan_finished(folder / "run")
 
 
+def _op_comparison(folder: Path) -> None:
+    """``agentgauge.metrics.read_matrix``: a matrix folder's comparison.json."""
+    from agentgauge.metrics import read_matrix
+
+    read_matrix(folder / "matrix").model_dump_json()
+
+
 def _cli_op(name: str) -> Callable[[Path], None]:
     """The command ``name`` of :func:`fuzz_files.file_ops`, run as :func:`run_cli` runs it:
     exit 2 raises its lines as a UserError, a crash raises."""
@@ -792,6 +799,7 @@ OPS: dict[str, Callable[[Path], None]] = {
     "bfcl": _op_bfcl,
     "tools": _op_tools,
     "resume": _op_resume,
+    "comparison": _op_comparison,
     **{name: _cli_op(name) for name in file_ops(Path("."))},
 }
 
