@@ -228,3 +228,31 @@ def test_validate_lists_the_paths_a_suite_names(tmp_path: Path) -> None:
         ("writes", "allowed"),
         ("reads", "allowed"),
     ]
+
+
+@pytest.mark.parametrize("name", ["comparison.md", "junit.xml", "dashboard.html", "matrix.json"])
+def test_the_matrix_folders_files_are_never_written_through_a_symlink(
+    tmp_path: Path, name: str
+) -> None:
+    from agentgauge.metrics import compare_matrix
+    from agentgauge.report import write_matrix_reports
+
+    out = _matrix(tmp_path)
+    comparison = compare_matrix(out)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    if name == "matrix.json":  # resumed: the manifest is rewritten
+        _edit(out)  # the second member to run again: the manifest will be written
+        manifest = (out / name).read_text()
+        (out / name).unlink()
+        (out / "real.json").write_text(manifest)
+        (out / name).symlink_to(out / "real.json")
+        code, text = invoke("run", "--resume", str(out), "--no-progress")
+        assert code == 2, text
+        assert f"{out / name}: refused: a symlink" in text
+        return
+    (out / name).unlink()
+    (out / name).symlink_to(victim)
+    with pytest.raises(PathRefused, match="refused: a symlink"):
+        write_matrix_reports(out, comparison)
+    assert victim.read_text() == "keep me"
