@@ -32,7 +32,7 @@ def layer_order(repo: Path) -> dict[str, int]:
     rank: dict[str, int] = {}
     for i, layer in enumerate(reversed(layers)):
         for name in re.split(r"[|:]", layer):
-            rank[name.strip()] = i
+            rank[name.strip().strip("()")] = i
     return rank
 
 

@@ -23,10 +23,17 @@ def _contracts() -> dict[str, dict[str, object]]:
     return {c["id"]: c for c in config["contracts"]}
 
 
-def _layer_names() -> list[str]:
+def _layer_names(*, optional: bool | None = None) -> list[str]:
+    """The layers' module names (``optional``: only those in parentheses, which may not exist
+    yet; False: only the others; None: all), without the parentheses."""
     layers = _contracts()["layers"]["layers"]
     assert isinstance(layers, list)
-    return [name.strip() for layer in layers for name in re.split(r"[|:]", layer)]
+    names = [name.strip() for layer in layers for name in re.split(r"[|:]", layer)]
+    return [
+        n.strip("()")
+        for n in names
+        if optional is None or optional == (n.startswith("(") and n.endswith(")"))
+    ]
 
 
 def _lint(root: Path) -> subprocess.CompletedProcess[str]:
@@ -122,12 +129,26 @@ def test_a_package_without_a_layer_fails(tree_copy: Path) -> None:
     assert "agentgauge.newthing" in out.stdout
 
 
+def test_a_package_placed_before_it_lands_is_checked_once_it_exists(tree_copy: Path) -> None:
+    """``(users)`` (issue 27) sits below the runner: once the package exists, an import of the
+    runner from it is upward and fails."""
+    assert "users" in _layer_names(optional=True)
+    (tree_copy / "src/agentgauge/users").mkdir()
+    (tree_copy / "src/agentgauge/users/__init__.py").write_text(
+        "from ..runner import RunConfig\n\n__all__ = ['RunConfig']\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "agentgauge.users is not allowed to import agentgauge.runner" in out.stdout
+
+
 def test_the_layers_name_every_package_and_root_module() -> None:
     src = ROOT / "src" / "agentgauge"
     children = {p.stem for p in src.glob("*.py") if p.name != "__init__.py"} | {
         p.name for p in src.iterdir() if (p / "__init__.py").exists()
     }
-    assert set(_layer_names()) == children
+    assert set(_layer_names(optional=False)) == children - set(_layer_names(optional=True))
+    assert children <= set(_layer_names())
 
 
 def test_architecture_doc_lists_the_same_layers() -> None:
