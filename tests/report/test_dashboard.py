@@ -218,9 +218,9 @@ def _cheaper(p_value: float, a_only: int) -> list[PairSignificance]:
 
 
 def test_a_best_mark_needs_a_difference_a_named_test_finds_significant() -> None:
-    # issue 22 item 1: 15 % against 5 % with McNemar p = 0.625 was starred
+    # issue 22 item 1: 15 % against 5 % with McNemar p = 0.625 was starred (here 20 % / 10 %)
     agents = [
-        DashboardAgent(name="strong", summary=_summary(passed=3, p50=300.0, tokens=900.0)),
+        DashboardAgent(name="strong", summary=_summary(passed=2, p50=300.0, tokens=900.0)),
         DashboardAgent(name="cheap", summary=_summary(passed=1, p50=80.0, tokens=200.0)),
     ]
     doc = _doc(dashboard_section(agents, _cheaper(0.625, a_only=3)))
@@ -254,10 +254,31 @@ def test_a_cheap_agent_that_passes_far_fewer_cases_is_never_rewarded_silently() 
     assert "McNemar p = 0.002" in star[0].get("title")
     for column, label in (("cost", "tokens / result"), ("performance", "latency p50")):
         assert _best(doc, column, label) == [False, False]
-        assert _caution(doc, column, label) == [
-            "",
-            "but passes significantly fewer cases than strong",
-        ]
+        strong, cheap = _caution(doc, column, label)
+        assert strong == ""
+        assert cheap.startswith("but passes significantly fewer cases than strong (McNemar p")
+
+
+def test_a_far_lower_pass_rate_no_test_confirms_is_said_too() -> None:
+    # 3 cases: 100 % against 0 %, McNemar p = 0.25: not significant, but far lower
+    agents = [
+        DashboardAgent(name="strong", summary=_summary(passed=9, p50=300.0, tokens=900.0)),
+        DashboardAgent(name="cheap", summary=_summary(passed=1, p50=80.0, tokens=200.0)),
+    ]
+    doc = _doc(dashboard_section(agents, _cheaper(0.25, a_only=3)))
+    assert _best(doc, "quality", "pass rate") == [False, False]
+    assert _best(doc, "cost", "tokens / result") == [False, False]
+    assert _caution(doc, "cost", "tokens / result")[1] == (
+        "but its pass rate is 80 points below strong's (no test finds it significant: more "
+        "cases may)"
+    )
+    # a small gap with no test behind it leaves the cheap agent its ★
+    close = [
+        DashboardAgent(name="strong", summary=_summary(passed=6, tokens=900.0)),
+        DashboardAgent(name="cheap", summary=_summary(passed=5, tokens=200.0)),
+    ]
+    near = _doc(dashboard_section(close, _cheaper(1.0, a_only=1)))
+    assert _best(near, "cost", "tokens / result") == [False, True]
 
 
 def test_one_agent_has_no_best_marks_and_no_matrix() -> None:

@@ -137,11 +137,12 @@ def test_unticking_an_agent_hides_it_everywhere(browser: Any, matrix_page: str) 
 
 def _three(p_ac: float) -> tuple[list[DashboardAgent], list[PairSignificance]]:
     """strong passes significantly more cases than cheap (p = 0.002) and than mid at
-    ``p_ac``; cheap's tokens are significantly the lowest (paired bootstrap)."""
+    ``p_ac``; cheap's tokens are significantly the lowest (paired bootstrap); cheap and mid
+    pass about as many cases (10 % and 20 %)."""
     agents = [
         DashboardAgent(name="strong", summary=_summary(passed=9, tokens=900.0)),
         DashboardAgent(name="cheap", summary=_summary(passed=1, tokens=200.0)),
-        DashboardAgent(name="mid", summary=_summary(passed=7, tokens=700.0)),
+        DashboardAgent(name="mid", summary=_summary(passed=2, tokens=700.0)),
     ]
     lower = (PairDelta(metric="tokens", delta=-500.0, low=-600.0, high=-400.0),)
     higher = (PairDelta(metric="tokens", delta=500.0, low=400.0, high=600.0),)
@@ -177,7 +178,7 @@ def test_hiding_an_agent_recomputes_the_marks_and_hides_its_columns(
     assert _marks(page, "pass rate") == ["", "", ""]
     assert _marks(page, "tokens / result") == ["", "⚠", ""]
     caveat = page.locator(".agd-card[data-agent='1'] .agd-caveat:visible")
-    assert caveat.first.inner_text() == "but passes significantly fewer cases than strong"
+    assert caveat.first.inner_text().startswith("but passes significantly fewer cases than strong")
     # hide mid: strong now beats every shown agent on the pass rate
     page.locator("input[data-toggle='2']").uncheck()
     assert _marks(page, "pass rate") == ["★", "", ""]

@@ -33,7 +33,15 @@ from ._dashboard_charts import (
     radar_svg,
     table,
 )
-from ._dashboard_marks import Mark, Measured, RowBeats, marks_json, row_beats, row_mark
+from ._dashboard_marks import (
+    Mark,
+    Measured,
+    RowBeats,
+    marks_json,
+    quality_gaps,
+    row_beats,
+    row_mark,
+)
 from ._dashboard_sig import (
     PairDelta,
     PairSignificance,
@@ -273,18 +281,18 @@ def _mark_html(mark: Mark | None, i: int, names: Sequence[str]) -> tuple[str, st
             f'<span class="agd-mark agd-star" title="{title}">★</span>'
             '<span class="agd-caveat"></span>'
         )
-    fewer = ", ".join(names[k] for k in mark.fewer_than)
-    title = esc(f"{mark.why}; but it passes significantly fewer cases than {fewer}")
+    but = "but " + "; ".join(mark.caveats)
+    title = esc(f"{mark.why}; {but}")
     return " agd-caution", (
         f'<span class="agd-mark agd-warn" title="{title}">⚠</span>'
-        f'<span class="agd-caveat">but passes significantly fewer cases than {esc(fewer)}</span>'
+        f'<span class="agd-caveat">{esc(but)}</span>'
     )
 
 
 def _cards(agents: Sequence[DashboardAgent], grid: _Grid, sig: Significance) -> str:
     names = [a.name for a in agents]
     everyone = frozenset(range(len(agents)))
-    quality = {w: {lo: "" for lo, _, _ in losses} for w, losses in sig.wins.items()}
+    quality = _gaps(agents, sig)
     cols: list[str] = []
     r0 = 0
     for (title, rows), cells in zip(grid.columns, grid.cells, strict=True):
@@ -324,10 +332,14 @@ def _badges(names: Sequence[str], i: int, sig: Significance) -> str:
     )
 
 
-def _marks_data(grid: _Grid, sig: Significance, names: Sequence[str]) -> str:
+def _gaps(agents: Sequence[DashboardAgent], sig: Significance) -> dict[int, dict[int, str]]:
+    names = [a.name for a in agents]
+    return quality_gaps(names, [a.summary.overall.pass_rate.value for a in agents], sig)
+
+
+def _marks_data(grid: _Grid, quality: dict[int, dict[int, str]], names: Sequence[str]) -> str:
     """The rows' test results for the page's script, which recomputes the marks over the
     agents shown when one is hidden."""
-    quality = {w: {lo: "" for lo, _, _ in losses} for w, losses in sig.wins.items()}
     data = marks_json(grid.beats, quality, names)
     return f'<script type="application/json" class="agd-marks">{data}</script>\n'
 
@@ -340,7 +352,8 @@ MARKS_NOTE = (
     "latency p50 by a paired bootstrap 95 % interval of the difference (mean latency) that "
     "excludes 0 (the test is named on hover). Rows without a test (latency p95, time to first "
     "token) are not marked, nor is a difference no test supports. ⚠ replaces the ★ of a cost "
-    "or latency figure whose agent passes significantly fewer cases than a shown agent. "
+    "or latency figure whose agent's quality is far below a shown agent's (significantly "
+    "fewer cases passed, or a pass rate 20 points or more lower), and says so. "
     "Hiding an agent recomputes the marks over the agents shown.</p>"
 )
 
@@ -533,7 +546,7 @@ def dashboard_section(
         _legend(agents, interactive),
         warnings,
         _cards(agents, grid, sig),
-        _marks_data(grid, sig, names) if interactive and len(agents) > 1 else "",
+        _marks_data(grid, _gaps(agents, sig), names) if interactive and len(agents) > 1 else "",
         '<h3 id="dashboard-radar">Module-level rates</h3>\n',
         _radar(agents),
         '<h3 id="dashboard-bars">Tokens and latency</h3>\n',

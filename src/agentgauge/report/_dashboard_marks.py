@@ -1,6 +1,7 @@
 """The dashboard's best marks (★): a value is marked only when a named test finds it better than
-every other shown agent's, and a cost or latency figure of an agent that passes significantly
-fewer cases than a shown agent is never marked without saying so.
+every other shown agent's, and a cost or latency figure of an agent whose quality is far lower
+than a shown agent's (significantly fewer cases passed, or a pass rate 20 points or more
+below) is never marked without saying so.
 
 Each card row has a test (:data:`ROW_TESTS`): the rates an exact McNemar test on per-case
 verdicts, Holm-adjusted over the pairs; judge means and calls per result their 95 % intervals,
@@ -26,6 +27,7 @@ __all__ = [
     "Measured",
     "RowBeats",
     "marks_json",
+    "quality_gaps",
     "row_beats",
     "row_mark",
 ]
@@ -65,9 +67,9 @@ class Mark:
     agent: int
     star: bool
     why: str
-    #: the shown agents that pass significantly more cases (a cost row's winner: no star, a
-    #: caveat naming them instead)
-    fewer_than: tuple[int, ...] = ()
+    #: why a shown agent's quality is far higher (a cost row's winner: no star, these caveats
+    #: shown instead)
+    caveats: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,7 +187,8 @@ def row_mark(
 ) -> Mark | None:
     """The mark of the shown agents ``visible`` on ``row``: the agent significantly better
     than every other shown agent measured on it, if any; on a cost row, a caveat instead of ★
-    when a shown agent passes significantly more cases (``quality``: pass-rate beats)."""
+    when a shown agent's quality is far higher (``quality[k][i]``: why ``k``'s is far above
+    ``i``'s)."""
     shown = row.measured & visible
     if len(shown) < 2:
         return None
@@ -194,8 +197,9 @@ def row_mark(
         if not all(j in wins for j in shown - {i}):
             continue
         why = "; ".join(wins[j] for j in sorted(shown - {i}))
-        better = sorted(k for k in visible if i in quality.get(k, {})) if row.cost else []
-        return Mark(agent=i, star=not better, why=why, fewer_than=tuple(better))
+        caveats = [quality[k][i] for k in sorted(visible) if i in quality.get(k, {})]
+        caveats = caveats if row.cost else []
+        return Mark(agent=i, star=not caveats, why=why, caveats=tuple(caveats))
     return None
 
 
@@ -205,7 +209,7 @@ def marks_json(
     """The rows' beats as JSON for the page's script (``<`` escaped: safe inside ``<script>``)."""
     data = {
         "names": list(names),
-        "pass": {str(k): sorted(v) for k, v in quality.items()},
+        "pass": {str(k): {str(i): w for i, w in v.items()} for k, v in quality.items()},
         "rows": [
             {
                 "m": sorted(r.measured),
@@ -217,3 +221,32 @@ def marks_json(
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+#: a pass rate this many points below a shown agent's is "far lower" even when no test says so
+FAR_BELOW = 0.20
+
+
+def quality_gaps(
+    names: Sequence[str], pass_rates: Sequence[float | None], sig: Significance
+) -> dict[int, dict[int, str]]:
+    """``out[k][i]``: why agent ``k``'s quality is far above agent ``i``'s — it passes
+    significantly more cases (McNemar, Holm), or its pass rate is ``FAR_BELOW`` or more higher."""
+    out: dict[int, dict[int, str]] = {}
+    for k, losses in sig.wins.items():
+        for i, p, q in losses:
+            out.setdefault(k, {})[i] = (
+                f"passes significantly fewer cases than {names[k]} (McNemar p = {p:.3g}, "
+                f"Holm {q:.3g})"
+            )
+    for k, high in enumerate(pass_rates):
+        for i, low in enumerate(pass_rates):
+            if high is None or low is None or i in out.get(k, {}):
+                continue
+            gap = high - low
+            if gap >= FAR_BELOW - 1e-9:
+                out.setdefault(k, {})[i] = (
+                    f"its pass rate is {gap * 100:.0f} points below {names[k]}'s (no test "
+                    "finds it significant: more cases may)"
+                )
+    return out

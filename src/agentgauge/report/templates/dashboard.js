@@ -18,14 +18,15 @@
         return true;
       });
       if (!all) { continue; }
-      var better = [];
+      var caveats = [];
       if (row.c) {
-        Object.keys(pass).forEach(function (q) {
-          if (shown[Number(q)] && pass[q].indexOf(i) >= 0) { better.push(Number(q)); }
-        });
-        better.sort(function (a, b) { return a - b; });
+        Object.keys(pass).map(Number).sort(function (a, b) { return a - b; })
+          .forEach(function (q) {
+            var why = pass[String(q)][String(i)];
+            if (shown[q] && why !== undefined) { caveats.push(why); }
+          });
       }
-      return { agent: i, why: why.join("; "), fewer: better };
+      return { agent: i, why: why.join("; "), caveats: caveats };
     }
     return null;
   }
@@ -42,9 +43,9 @@
         var mark = el.querySelector(".agd-mark");
         var caveat = el.querySelector(".agd-caveat");
         var mine = w !== null && w.agent === i;
-        var star = mine && w.fewer.length === 0;
-        var warn = mine && w.fewer.length > 0;
-        var fewer = warn ? w.fewer.map(function (k) { return data.names[k]; }).join(", ") : "";
+        var star = mine && w.caveats.length === 0;
+        var warn = mine && w.caveats.length > 0;
+        var but = warn ? "but " + w.caveats.join("; ") : "";
         el.classList.toggle("agd-best", star);
         el.classList.toggle("agd-caution", warn);
         mark.className = "agd-mark" + (star ? " agd-star" : warn ? " agd-warn" : "");
@@ -52,12 +53,11 @@
         if (star) {
           mark.setAttribute("title", "best of the shown agents: " + w.why);
         } else if (warn) {
-          mark.setAttribute("title", w.why + "; but it passes significantly fewer cases than " +
-            fewer);
+          mark.setAttribute("title", w.why + "; " + but);
         } else {
           mark.removeAttribute("title");
         }
-        caveat.textContent = warn ? "but passes significantly fewer cases than " + fewer : "";
+        caveat.textContent = but;
       });
     });
   }
