@@ -1,4 +1,4 @@
-"""The run directory has one owner (io/_rundir.py): one truncation rule for every reader, one
+"""The run directory has one owner (rundir/_rundir.py): one truncation rule for every reader, one
 run.json reader that fails one way, and no other module opens its files."""
 
 from __future__ import annotations

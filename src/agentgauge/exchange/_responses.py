@@ -6,13 +6,13 @@ One JSON object per line, in either form (the two may be mixed):
   "labels"?: {"route", "skill", "intents"}}`` (``labels``: what the agent reported choosing), or
   ``{"case_id", "trial"?, "messages": [...]}`` with the agent's whole transcript for the case
   (assistant turns and the tool results it received; in our form or any vendor format
-  ``io/_transcripts.py`` reads); ``arguments`` may be an object or a JSON string. A
+  ``formats/_transcripts.py`` reads); ``arguments`` may be an object or a JSON string. A
   ``text`` with no ``calls`` whose whole text is a JSON tool call,
   ``{"name": ..., "arguments": {...}}`` or a list of them (what prompt-mode models write, and
   When2Call's ready ``tool_call`` answers), is read as those calls (form ``native-json-text``),
   so the behaviour and tool-selection scores see the same call (docs/scoring.md);
 - an OTLP/JSON trace export of the agent (detected), read as ``agentgauge capture`` reads it
-  (``io/_capture.py``);
+  (``exchange/_capture.py``);
 - BFCL's result files: ``{"id", "result", ...}`` where ``result`` is a list of
   ``{"<function name>": "<JSON arguments>"}`` (function-calling models; the arguments may also
   be an object) or a string of Python call syntax such as ``"[math.factorial(number=5)]"``

@@ -361,7 +361,7 @@ class ResponseRecord(Model):
 
     ``{"case_id": "g1", "trial": 0, "text": "Paris.", "calls": [{"name", "arguments"}]}``:
     what an agent replied to one case; ``agentgauge score`` reads these files
-    (see ``agentgauge.io._responses``).
+    (see ``agentgauge.exchange._responses``).
     """
 
     case_id: str = Field(min_length=1)
