@@ -401,3 +401,46 @@ def test_a_yaml_tag_cannot_name_an_agent(tmp_path: Path, user_key: str) -> None:
     code, out = _run(path, tmp_path / "r")
     assert code == 2, out
     assert out.startswith(f"{path}:3"), out
+
+
+def test_a_run_json_base_url_for_the_suites_own_agent_gets_no_key(
+    tmp_path: Path, user_key: str
+) -> None:
+    """The agent comes from the suite's defaults.agent (taken from the suite again on resume);
+    the endpoint from an edited run.json."""
+    with key_recorder() as mine, key_recorder() as theirs:
+        path = suite_file(tmp_path / "s", "defaults:\n  agent: 'openai:m'", cases=2)
+        run_dir = tmp_path / "run"
+        code, out = _run(path, run_dir, "--base-url", mine.base_url)
+        assert code == 0, out
+        journal = run_dir / "results.jsonl"
+        journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+        record = json.loads((run_dir / "run.json").read_text())
+        assert record["options"]["agent_source"] == "suite"
+        record["options"]["base_url"] = theirs.base_url
+        (run_dir / "run.json").write_text(json.dumps(record, indent=2))
+        code, out = invoke("run", "--resume", str(run_dir), "--no-progress")
+        assert code == 2, out
+        assert out.startswith(f"{run_dir}/run.json:"), out
+        assert ": options.base_url: agent 'openai:m': it would send your OPENAI_API_KEY" in out
+        assert theirs.keys == []
+
+
+def test_the_pytest_plugin_sends_no_key_to_a_suite_endpoint(tmp_path: Path, user_key: str) -> None:
+    import subprocess
+    import sys
+
+    with key_recorder() as srv:
+        folder = tmp_path / "s"
+        path = suite_file(folder, f"defaults:\n  agent: 'openai:m?base_url={srv.base_url}'")
+        path.rename(folder / "agentgauge_ep.yaml")
+        args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                "--agentgauge-run-dir", str(tmp_path / "runs")]  # fmt: skip
+        out = subprocess.run(args, cwd=folder, capture_output=True, text=True, check=False)
+        assert out.returncode != 0, out.stdout
+        assert "it would send your OPENAI_API_KEY" in out.stdout + out.stderr
+        assert srv.keys == []
+        args.append("--agentgauge-allow-suite-endpoints")
+        out = subprocess.run(args, cwd=folder, capture_output=True, text=True, check=False)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert srv.keys == [f"Bearer {user_key}"]
