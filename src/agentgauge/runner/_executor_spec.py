@@ -10,9 +10,14 @@ from urllib.parse import parse_qsl
 
 from ..errors import UserError
 
-__all__ = ["ExecutorSpec", "parse_executor"]
+__all__ = ["ExecutorSpec", "ExecutorStartError", "parse_executor"]
 
 _FORMS = "local, ray, ray:auto, ray:HOST:PORT or ray://HOST:PORT"
+
+
+class ExecutorStartError(UserError):
+    """The executor could not start (no cluster, a refused token, workers that never became
+    ready): the run drove nothing, so a run folder it just made is taken away again."""
 
 
 @dataclass(frozen=True, kw_only=True)

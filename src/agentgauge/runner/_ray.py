@@ -34,7 +34,7 @@ import anyio
 from ..errors import MissingExtraError, UserError
 from ..schema import Case, CaseResult
 from ._case import CaseContext
-from ._executor_spec import ExecutorSpec
+from ._executor_spec import ExecutorSpec, ExecutorStartError
 from ._loop import RunStats
 from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
 from ._workers import Drive, EncodedResult, error_result
@@ -66,6 +66,82 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+#: seconds the pre-flight waits for the cluster's port to accept a connection
+_PROBE_TIMEOUT_S = 3.0
+_AUTH_HELP = (
+    "the Ray cluster asks for an authentication token and this process gives none it accepts "
+    "(recent Ray versions turn token authentication on by default): set RAY_AUTH_MODE=token and "
+    "RAY_AUTH_TOKEN to the cluster's token (`ray get-auth-token` on its head node prints it), or "
+    "RAY_AUTH_TOKEN_PATH to a file holding it (ray:auto also finds ~/.ray/auth_token by itself); "
+    "a cluster started with RAY_AUTH_MODE=disabled needs none"
+)
+
+
+def _split_host_port(address: str) -> tuple[str, int] | None:
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _cluster_address(spec: ExecutorSpec) -> str | None:
+    """``HOST:PORT`` of the cluster's GCS that ``spec`` names (``auto``: the cluster this
+    machine last started, or ``RAY_ADDRESS``); None for a local instance or a Ray client."""
+    address = spec.address
+    if address is None or address.startswith("ray://"):
+        return None
+    if address != "auto":
+        return address
+    from ray._private.services import get_ray_address_from_environment
+
+    found = get_ray_address_from_environment("auto", None)
+    if found is None:
+        raise ExecutorStartError(
+            f"--executor {spec}: no Ray cluster runs on this machine (start one with "
+            "`ray start --head`, or name its address: --executor ray:HOST:PORT)"
+        )
+    return str(found)
+
+
+def _preflight(spec: ExecutorSpec) -> None:
+    """Before ``ray.init`` joins a cluster: a port where nothing listens, or a cluster that
+    refuses this process's token, is one line within seconds (``ray.init`` retries for 20-40 s,
+    logging every attempt, then says only that it could not connect)."""
+    import socket
+
+    address = _cluster_address(spec)
+    target = address or (spec.address or "")[len("ray://") :]
+    where = _split_host_port(target) if target else None
+    if where is None:
+        return
+    try:
+        socket.create_connection(where, timeout=_PROBE_TIMEOUT_S).close()
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise ExecutorStartError(
+            f"--executor {spec}: no Ray cluster answers at {target} ({reason}): start one "
+            "(`ray start --head`) or check the address"
+        ) from None
+    if address is None:
+        return
+    import importlib
+
+    from ray.exceptions import AuthenticationError
+
+    raylet: Any = importlib.import_module("ray._raylet")  # compiled: no type information
+    if spec.address == "auto":  # as ray.init: a cluster found by itself uses a token file
+        setup: Any = importlib.import_module(
+            "ray._private.authentication.authentication_token_setup"
+        )
+        setup.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+    try:  # connecting checks the token: a refused one fails here within a second
+        raylet.GcsClient(address=address)
+    except AuthenticationError:
+        raise ExecutorStartError(f"--executor {spec}: {_AUTH_HELP}") from None
+    except Exception:  # anything else: ray.init says it
+        return
+
+
 def _connect(ray: ModuleType, spec: ExecutorSpec) -> bool:
     """Join the cluster ``spec`` names; True when this call started Ray (and must stop it)."""
     if ray.is_initialized():
@@ -79,8 +155,11 @@ def _connect(ray: ModuleType, spec: ExecutorSpec) -> bool:
         else:
             ray.init(address=spec.address, logging_level=logging.WARNING)
     except Exception as exc:  # no cluster there, a version mismatch, a refused connection
-        raise UserError(
-            f"--executor {spec}: cannot join the Ray cluster: {_first_line(exc)}"
+        text = _first_line(exc)
+        if type(exc).__name__ == "AuthenticationError" or "InvalidAuthToken" in text:
+            raise ExecutorStartError(f"--executor {spec}: {_AUTH_HELP}") from None
+        raise ExecutorStartError(
+            f"--executor {spec}: cannot join the Ray cluster: {text}"
         ) from None
     return True
 
@@ -102,8 +181,19 @@ class _RayDrive:
         self.failure: UserError | None = None
 
     async def _start(self) -> None:
+        try:
+            await self._start_workers()
+        except (ExecutorStartError, MissingExtraError):
+            raise
+        except UserError as err:  # the run drove nothing: its new run folder goes too
+            raise ExecutorStartError(str(err)) from None
+
+    async def _start_workers(self) -> None:
         t0 = time.perf_counter()
         ray = import_ray()
+        if not ray.is_initialized():
+            with anyio.fail_after(self._spec.start_timeout_s + 5):
+                await anyio.to_thread.run_sync(_preflight, self._spec, abandon_on_cancel=True)
         self._started_ray = _connect(ray, self._spec)
         self._ray = ray
         setup = self._setup

@@ -9,13 +9,23 @@ from pathlib import Path
 import anyio
 
 from .._suite_code import SuiteCodePolicy
-from ..io import ResultsWriter, header_hash, run_dir_lock
+from ..errors import MissingExtraError
+from ..io import (
+    LOCK_FILE,
+    RESULTS_FILE,
+    RUN_FILE,
+    ResultsWriter,
+    header_hash,
+    journal_has_results,
+    run_dir_lock,
+)
 from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
 from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
 from ._context import build_context, build_replay, open_cache
 from ._executor import RemoteAgent, open_drive, parse_executor
+from ._executor_spec import ExecutorStartError
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
@@ -154,6 +164,20 @@ def _agent_spec(suite: Suite, config: RunConfig, provider: Provider | None) -> s
     return config.agent or suite.defaults.agent or DEFAULT_AGENT
 
 
+def _remove_stub(run_dir: Path) -> None:
+    """Take away the run folder a run made before its executor failed to start, when it holds
+    no result (only the files a run writes; anything else keeps the folder)."""
+    import contextlib
+
+    if journal_has_results(run_dir):
+        return
+    for name in (RUN_FILE, RESULTS_FILE, LOCK_FILE):
+        with contextlib.suppress(OSError):
+            (run_dir / name).unlink()
+    with contextlib.suppress(OSError):
+        run_dir.rmdir()  # only when empty
+
+
 async def arun_suite(
     suite: Suite,
     config: RunConfig,
@@ -198,6 +222,7 @@ async def arun_suite(
     if provider is None:
         provider = resolve_provider(spec, **dict(config.agent_options))
     token = current_code_policy.set(policy)
+    fresh = not run_dir.exists()
     try:
         async with open_run_tools(suite, policy) as run_tools:
             with run_dir_lock(run_dir):
@@ -213,6 +238,10 @@ async def arun_suite(
                 return await _run(
                     merged, config, run_dir, provider, agent, source, t0, run_tools, remote
                 )
+    except (ExecutorStartError, MissingExtraError):
+        if fresh:  # the executor never started: no stub run folder left behind
+            _remove_stub(run_dir)
+        raise
     finally:
         current_code_policy.reset(token)
         if owns_provider:
