@@ -112,6 +112,9 @@ def _record_model_call(tr: Transcript, reply: ModelReply, model: str, turn: int)
             model=model,
             usage=reply.usage,
             cost_usd=cost,
+            response_model=reply.model or None,
+            response_id=reply.response_id,
+            finish_reason=reply.finish_reason,
         )
     )
 

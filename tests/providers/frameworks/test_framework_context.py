@@ -378,3 +378,29 @@ def test_run_with_base_url_and_a_framework_agent_exits_2_before_any_run_dir(
     assert "--base-url: langgraph:" in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    ("prefix", "file", "attr"),
+    [
+        ("langgraph", "langgraph_agent.py", "graph"),
+        ("pydantic-ai", "pydantic_ai_agent.py", "agent"),
+        ("openai-agents", "openai_agents_agent.py", "agent"),
+    ],
+)
+def test_framework_model_steps_carry_the_response_id_and_finish_reason(
+    prefix: str, file: str, attr: str, fake_model: str, tmp_path: Path
+) -> None:
+    """What the chat spans export as gen_ai.response.id / finish_reasons (issue 22 item 16)."""
+    from quickstart_model import EXAMPLES, QUICKSTART
+
+    _fresh_clients()
+    suite = load_suite(QUICKSTART / "suite.yaml")
+    cfg = RunConfig(cache=False, progress=False, case_filter=("weather-paris",))
+    spec = f"{prefix}:{EXAMPLES / file}:{attr}"
+    run_suite(suite, cfg, tmp_path / "run", provider=resolve_provider(spec))
+    (result,) = iter_results(tmp_path / "run")
+    models = [e for e in result.trace if e.kind == "model"]
+    assert [e.finish_reason for e in models][-1] == "stop"
+    assert all(e.response_id for e in models), [e.response_id for e in models]
+    assert all(e.response_model for e in models)

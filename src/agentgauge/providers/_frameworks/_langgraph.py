@@ -91,6 +91,10 @@ def from_langchain(message: Any) -> Message:
     return Message(role="assistant", content=text or None, tool_calls=calls)
 
 
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
 def _usage(message: Any, llm_output: dict[str, Any] | None) -> Usage:
     meta = getattr(message, "usage_metadata", None) or {}
     if meta:
@@ -134,6 +138,8 @@ def _handler(turn: AgentTurn) -> Any:
                     start=wall,
                     end=time.time(),
                     latency_ms=(time.perf_counter() - t0) * 1000.0,
+                    response_id=_text_or_none(meta.get("id") or getattr(message, "id", None)),
+                    finish_reason=_text_or_none(meta.get("finish_reason")),
                 )
             )
 

@@ -99,6 +99,13 @@ def output_message(output: list[Any]) -> Message:
     return Message(role="assistant", content="".join(texts) or None, tool_calls=calls)
 
 
+def _finish(response: Any) -> str:
+    """``tool_calls`` when the response asks for tools, else ``stop`` (the SDK's output items
+    carry no finish reason)."""
+    kinds = {_get(item, "type") for item in response.output}
+    return "tool_calls" if "function_call" in kinds else "stop"
+
+
 def _model_name(agent: Any) -> str:
     model = getattr(agent, "model", None)
     if isinstance(model, str):
@@ -157,6 +164,8 @@ class OpenAIAgentsAgent(FrameworkAgent):
                         start=wall,
                         end=time.time(),
                         latency_ms=(time.perf_counter() - t0) * 1000.0,
+                        response_id=getattr(response, "response_id", None) or None,
+                        finish_reason=_finish(response),
                     )
                 )
 

@@ -110,6 +110,8 @@ def _timed_model(sdk: Any, model: Any, turn: AgentTurn) -> Any:
                     start=wall,
                     end=time.time(),
                     latency_ms=(time.perf_counter() - t0) * 1000.0,
+                    response_id=getattr(response, "provider_response_id", None) or None,
+                    finish_reason=getattr(response, "finish_reason", None) or None,
                 )
             )
             return response

@@ -56,6 +56,9 @@ class ModelReply:
     start: float
     end: float
     latency_ms: float
+    #: the response's id and why generation stopped, when the framework reports them
+    response_id: str | None = None
+    finish_reason: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
