@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, TYPE_CHECKING, Literal
 
 from ..errors import UserError
+
+if TYPE_CHECKING:
+    from ..metrics import Comparison, GateReport, Summary
 
 ReportFormat = Literal["console", "markdown", "junit", "json", "csv", "html"]
 REPORT_FORMATS: tuple[ReportFormat, ...] = ("console", "markdown", "junit", "json", "csv", "html")
@@ -52,20 +55,7 @@ def write_report(
         )
         return
     if fmt == "junit":
-        from ..io import load_record as load_run
-        from ._files import write_junit
-
-        run = load_run(run_dir)
-        props: dict[str, str] = {}
-        if run is not None:
-            props = {"suite": run.suite, "agent": run.agent}
-            if run.git_commit:
-                props["git_commit"] = run.git_commit
-                if run.git_dirty is not None:
-                    props["git_dirty"] = str(run.git_dirty).lower()
-            if run.judge:
-                props["judge"] = run.judge
-        write_junit(run_dir, out, suite_name=run.suite if run else None, properties=props)
+        _write_run_junit(run_dir, out)
         return
     if fmt == "csv":
         from ._files import write_csv
@@ -87,20 +77,7 @@ def write_report(
 
     report = evaluate_gates(summary, gates, comparison, baseline_summary(gates, baseline))
     if fmt == "html":
-        from ..io import iter_results
-        from ._html import render_html, stream_html
-
-        if output is not None:
-            stream_html(
-                out,
-                Path(output),
-                summary,
-                iter_results(run_dir),
-                gates=report,
-                comparison=comparison,
-            )
-            return
-        out.write(render_html(summary, iter_results(run_dir), gates=report, comparison=comparison))
+        _write_run_html(out, output, run_dir, summary, report, comparison)
         return
     if fmt == "markdown":
         from ._markdown import render_markdown
@@ -113,3 +90,46 @@ def write_report(
 
     console = Console(file=out, force_terminal=color, no_color=color is False, width=width)
     render_console(summary, console, gates=report, comparison=comparison)
+
+
+def _write_run_junit(run_dir: Path, out: IO[str]) -> None:
+    """One run's JUnit XML, with the run's suite, agent, commit and judge as properties."""
+    from ..io import load_record as load_run
+    from ._files import write_junit
+
+    run = load_run(run_dir)
+    props: dict[str, str] = {}
+    if run is not None:
+        props = {"suite": run.suite, "agent": run.agent}
+        if run.git_commit:
+            props["git_commit"] = run.git_commit
+            if run.git_dirty is not None:
+                props["git_dirty"] = str(run.git_dirty).lower()
+        if run.judge:
+            props["judge"] = run.judge
+    write_junit(run_dir, out, suite_name=run.suite if run else None, properties=props)
+
+
+def _write_run_html(
+    out: IO[str],
+    output: Path | None,
+    run_dir: Path,
+    summary: Summary,
+    report: GateReport,
+    comparison: Comparison | None,
+) -> None:
+    """One run's HTML report (with ``output``, a big run's details beside it)."""
+    from ..io import iter_results
+    from ._html import render_html, stream_html
+
+    if output is not None:
+        stream_html(
+            out,
+            Path(output),
+            summary,
+            iter_results(run_dir),
+            gates=report,
+            comparison=comparison,
+        )
+        return
+    out.write(render_html(summary, iter_results(run_dir), gates=report, comparison=comparison))

@@ -73,26 +73,8 @@ def render_markdown(
     failures: int = 10,
 ) -> str:
     """A pull-request comment: headline with intervals, gates, deltas, worst failures."""
-    run = summary.run
     ov = summary.overall
-    lines = [MARKER]
-    title = f"## agentgauge: {_inline(run.suite)}" if run else "## agentgauge run"
-    if gates is not None:
-        title += " — ✅ gate passed" if gates.passed else " — ❌ gate failed"
-    lines.append(title)
-    lines.append("")
-    if run is not None:
-        bits = [f"agent {_code(run.agent)}"]
-        if run.git_commit:
-            dirty = " (uncommitted changes)" if run.git_dirty else ""
-            bits.append(f"commit {_code(run.git_commit[:12])}{dirty}")
-        if run.trials > 1:
-            bits.append(f"{run.trials} trials")
-        counts = f" · {summary.cases} cases, {ov.results} results"
-        if summary.replayed:
-            counts += f" ({summary.replayed} replayed from the cache)"
-        lines.append(" · ".join(bits) + counts)
-        lines.append("")
+    lines = [MARKER, *_header_md(summary, gates)]
     conf = f"{summary.confidence:.0%}"
     rows: list[list[str]] = [
         ["pass rate", rate(ov.pass_rate)],
@@ -112,21 +94,7 @@ def render_markdown(
     lines += _table(["metric", f"value [{conf} CI] (passed/n)"], rows)
     lines.append("")
 
-    if len(summary.by_category) > 1:
-        budgets = summary.performance.budget_violations_by_category
-        cat_rows = []
-        for name, sl in summary.by_category.items():
-            p50, _, p95, _ = latency(sl.latency)
-            row = [name, str(sl.results), rate(sl.pass_rate), str(sl.error_rate.passed), p50, p95]
-            if budgets:
-                b = budgets.get(name)
-                row.append(f"{b.passed}/{b.n}" if b is not None else "–")
-            cat_rows.append(row)
-        header = ["category", "results", "pass rate", "errors", "p50", "p95"]
-        lines += ["**By category**", ""]
-        lines += _table(header + (["over budget"] if budgets else []), cat_rows)
-        lines.append("")
-
+    lines += _by_category_md(summary)
     lines += _cost_md(summary)
     lines += _scorers_md(summary)
 
@@ -148,6 +116,56 @@ def render_markdown(
     lines += _diagnosis(summary)
     lines += redteam_markdown(summary)
 
+    lines += _failures_md(summary, failures)
+    return scrub("\n".join(lines).rstrip() + "\n")
+
+
+def _header_md(summary: Summary, gates: GateReport | None) -> list[str]:
+    """The title (with the gate's verdict) and the run's line (agent, commit, counts)."""
+    run = summary.run
+    ov = summary.overall
+    lines: list[str] = []
+    title = f"## agentgauge: {_inline(run.suite)}" if run else "## agentgauge run"
+    if gates is not None:
+        title += " — ✅ gate passed" if gates.passed else " — ❌ gate failed"
+    lines.append(title)
+    lines.append("")
+    if run is not None:
+        bits = [f"agent {_code(run.agent)}"]
+        if run.git_commit:
+            dirty = " (uncommitted changes)" if run.git_dirty else ""
+            bits.append(f"commit {_code(run.git_commit[:12])}{dirty}")
+        if run.trials > 1:
+            bits.append(f"{run.trials} trials")
+        counts = f" · {summary.cases} cases, {ov.results} results"
+        if summary.replayed:
+            counts += f" ({summary.replayed} replayed from the cache)"
+        lines.append(" · ".join(bits) + counts)
+        lines.append("")
+    return lines
+
+
+def _by_category_md(summary: Summary) -> list[str]:
+    lines: list[str] = []
+    if len(summary.by_category) > 1:
+        budgets = summary.performance.budget_violations_by_category
+        cat_rows = []
+        for name, sl in summary.by_category.items():
+            p50, _, p95, _ = latency(sl.latency)
+            row = [name, str(sl.results), rate(sl.pass_rate), str(sl.error_rate.passed), p50, p95]
+            if budgets:
+                b = budgets.get(name)
+                row.append(f"{b.passed}/{b.n}" if b is not None else "–")
+            cat_rows.append(row)
+        header = ["category", "results", "pass rate", "errors", "p50", "p95"]
+        lines += ["**By category**", ""]
+        lines += _table(header + (["over budget"] if budgets else []), cat_rows)
+        lines.append("")
+    return lines
+
+
+def _failures_md(summary: Summary, failures: int) -> list[str]:
+    lines: list[str] = []
     if failures and summary.worst_failures:
         lines += ["<details><summary>Worst failures</summary>", ""]
         f_rows = []
@@ -158,7 +176,7 @@ def render_markdown(
         lines += _table(["case", "category", "score", "why"], f_rows, align="llrl")
         lines += _state_md(summary.worst_failures[:failures])
         lines += ["", "</details>", ""]
-    return scrub("\n".join(lines).rstrip() + "\n")
+    return lines
 
 
 def _warnings_md(warnings: list[str]) -> list[str]:
