@@ -10,6 +10,7 @@ AgentGaugeError
 │   └── TranscriptError     a conversation (any vendor format) that cannot be read
 ├── ProviderError    the agent under test (or a judge) failed: carries status and retry_after
 ├── ToolError        a simulated tool failed in a way the case did not ask for
+├── WorldError       a case's world cannot be built, or its reference actions cannot be written
 └── ScorerError      a scorer could not produce a score (recorded on the case, never raised past it)
     └── JudgeError   an LLM judge gave no usable verdict (bad output twice, or its provider failed)
 
@@ -38,6 +39,7 @@ __all__ = [
     "ToolError",
     "TranscriptError",
     "UserError",
+    "WorldError",
 ]
 
 
@@ -122,6 +124,12 @@ class ProviderError(AgentGaugeError):
 
 class ToolError(AgentGaugeError):
     """A simulated tool raised an unexpected exception."""
+
+
+class WorldError(AgentGaugeError):
+    """A case's world cannot be built (a state that is not a mapping of records, a class whose
+    constructor raises) or its reference actions cannot be written down: recorded on that case
+    (docs/worlds.md), never stopping the run."""
 
 
 class ScorerError(AgentGaugeError):

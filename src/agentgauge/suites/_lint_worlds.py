@@ -15,7 +15,6 @@ from ..errors import UserError
 from ..files import PathElem
 from ..schema import Case, Expectation, Suite, WorldSpec, parse_path
 from ..worlds import (
-    NoReference,
     TableWorld,
     WorldBuilder,
     WorldError,
@@ -105,7 +104,7 @@ def _case(case: Case, index: int, suite: Suite) -> Iterator[WorldFinding]:
         return
     try:
         calls = reference_calls(case)
-    except NoReference as exc:
+    except WorldError as exc:  # no concrete reference values
         at = next(at for at, e in graded if e.state is not None and e.state.same_as_reference)
         yield WorldFinding("error", "no-reference", (*at, "state"), str(exc), index)
         return
@@ -115,7 +114,7 @@ def _case(case: Case, index: int, suite: Suite) -> Iterator[WorldFinding]:
         ref_world = WorldBuilder(world).build(case)
         assert isinstance(ref_world, TableWorld)
         _, errors = replay(ref_world, calls)
-    except (WorldError, NoReference) as exc:
+    except WorldError as exc:
         yield WorldFinding("error", "bad-world-state", ("world",), str(exc), index)
         return
     for err in errors:

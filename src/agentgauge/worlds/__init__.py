@@ -11,13 +11,12 @@ from ._build import WorldBuilder, start_state
 from ._diff import diff_states, merge_patch, state_writes
 from ._paths import MISSING, Segment, format_path, get_path, json_equal, parse_path, short, to_json
 from ._python import PythonWorld, load_world_class, public_methods
-from ._reference import NoReference, reference_calls, reference_states, replay, wants_reference
+from ._reference import reference_calls, reference_states, replay, wants_reference
 from ._registry import builtin_world, builtin_world_names, register_world
 from ._table import TableWorld, check_table_state
 
 __all__ = [
     "MISSING",
-    "NoReference",
     "PythonWorld",
     "Segment",
     "State",

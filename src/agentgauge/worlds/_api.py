@@ -12,16 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from ..errors import WorldError
 from ..schema import JsonValue, StateWrite, ToolCall
 
 __all__ = ["State", "World", "WorldError", "WorldOutcome", "WorldReply"]
 
 #: a snapshot of a world: plain JSON (collection name -> {key: record} for a declarative one)
 State = dict[str, JsonValue]
-
-
-class WorldError(Exception):
-    """A world cannot be built (a bad state, a class that fails) — an error of the case."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..schema import ArgMatcher, Case, Expectation, ResultRef, ToolCall
-from ._api import State, World
+from ._api import State, World, WorldError
 from ._paths import MISSING, get_path, parse_path
 
 __all__ = ["NoReference", "reference_calls", "reference_states", "replay", "wants_reference"]
 
 
-class NoReference(Exception):
+class NoReference(WorldError):
     """A turn's reference calls cannot be written down (a matcher without a concrete value)."""
 
 
