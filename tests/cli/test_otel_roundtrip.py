@@ -13,13 +13,16 @@ from click.testing import CliRunner
 from agentgauge.cli import cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-#: example -> the flags both run and score need (every example that runs offline without a judge)
+#: example -> the flags both run and score need (every example suite with an oracle agent)
 SUITES = {
     "quickstart": (),
     "travel": ("--allow-suite-code",),
     "modules": (),
     "redteam": (),
     "custom_scorer": ("--allow-suite-code",),
+    # judged suites: the same scripted judge for the run and for the scoring
+    "tool_selection": ("--judge", "mock:judge"),
+    "support": ("--judge", "mock:judge"),
 }
 
 
