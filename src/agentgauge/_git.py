@@ -384,6 +384,9 @@ class _Entry:
     intent_to_add: bool
 
 
+_ENTRY = struct.Struct(">10I20sH")
+
+
 def _index(path: Path) -> tuple[list[_Entry], bytes | None]:
     """The index's entries and its cached root tree id (None: not cached or invalid)."""
     data = _read(path)
@@ -396,7 +399,7 @@ def _index(path: Path) -> tuple[list[_Entry], bytes | None]:
     pos, previous = 12, b""
     for _ in range(count):
         start = pos
-        fields = struct.unpack(">10I20sH", data[pos : pos + 62])
+        fields = _ENTRY.unpack_from(data, pos)
         flags = fields[11]
         pos += 62
         extended = 0
@@ -495,13 +498,14 @@ def _same_stat(st: os.stat_result, e: _Entry) -> bool:
 
 
 def _worktree_differs(root: Path, entries: list[_Entry], index_mtime_ns: int) -> bool:
+    top = os.fsencode(root) + b"/"
     budget = MAX_HASHED_BYTES
     for e in entries:
         if e.skip_worktree or stat.S_IFMT(e.mode) == 0o160000:  # sparse, or a submodule
             continue
-        path = root / os.fsdecode(e.path)
+        path = top + e.path  # bytes: no Path object per file
         try:
-            st = path.lstat()
+            st = os.lstat(path)
         except FileNotFoundError:
             return True
         if stat.S_ISLNK(st.st_mode) != stat.S_ISLNK(e.mode):
@@ -511,14 +515,14 @@ def _worktree_differs(root: Path, entries: list[_Entry], index_mtime_ns: int) ->
         if _same_stat(st, e) and st.st_mtime_ns < index_mtime_ns:
             continue  # unchanged since the index was written
         if stat.S_ISLNK(st.st_mode):
-            content = os.fsencode(os.readlink(path))
+            content = os.readlink(path)
         elif not stat.S_ISREG(st.st_mode):
             return True  # a tracked file is now a folder, FIFO or device: changed (never read)
         else:
             budget -= st.st_size
             if budget < 0:
                 raise _Unreadable("too much to hash")
-            content = _read(path, budget + st.st_size)
+            content = _read(Path(os.fsdecode(path)), budget + st.st_size)
         blob = hashlib.sha1(b"blob %d\0" % len(content), usedforsecurity=False)
         blob.update(content)
         if blob.digest() != e.oid:
