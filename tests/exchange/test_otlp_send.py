@@ -231,3 +231,18 @@ def test_the_target_follows_the_specification_s_precedence() -> None:
     assert t.shown == "http://env/x"  # what messages print: no credentials, no query
     with pytest.raises(UserError, match="OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"):
         otlp_target("http://h", environ={"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "-1"})
+
+
+def test_output_alone_writes_the_file_only_whatever_the_environment_says(
+    run_dir: Path, receiver_factory: Any, tmp_path: Path
+) -> None:
+    receiver: Receiver = receiver_factory()
+    env = {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url}
+    result = _cli("export-otel", str(run_dir), "-o", str(tmp_path / "t.json"), env=env)
+    assert result.exit_code == 0, result.output
+    assert receiver.requests == []
+    assert (tmp_path / "t.json").is_file()
+    result = _cli("export-otel", str(run_dir), "-o", str(tmp_path / "u.json"), "--endpoint",
+                  receiver.url, env=env)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert len(receiver.requests) == 1

@@ -62,7 +62,7 @@ def command(
     """Export RUN_DIR as OpenTelemetry traces: one trace per case and trial.
 
     Without -o and without an endpoint (option or environment) the OTLP/JSON document is
-    printed.
+    printed; -o without --endpoint writes the file only.
     """
     from ..io import OtelExport, export_run_otlp, iter_results, otlp_target, results_to_otlp
     from ..runner import read_record
@@ -71,7 +71,9 @@ def command(
     export = OtelExport(
         run_id=record.run_id, agent=record.agent, suite=record.suite, content=content
     )
-    target = otlp_target(endpoint, protocol=protocol, timeout_s=timeout_s)
+    # -o alone writes the file only; the environment's endpoint applies without -o
+    wanted = endpoint is not None or output is None
+    target = otlp_target(endpoint, protocol=protocol, timeout_s=timeout_s) if wanted else None
     if output is None and target is None:
         doc = results_to_otlp(iter_results(run_dir), export)
         click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
