@@ -5,7 +5,8 @@ Protobuf bodies are parsed with the official ``opentelemetry-proto`` classes
 a protobuf request and a JSON one the same way. ``mode`` makes it misbehave: ``refuse`` answers
 401 echoing every request header in its body (a receiver that quotes the credentials it
 rejects), ``unsupported`` answers 415 to protobuf (as Arize Phoenix's JSON-less receivers do to
-what they do not take), ``hang`` never answers until the test ends.
+what they do not take), ``hang`` never answers until the test ends, ``flaky`` answers 503
+(``Retry-After: 0``) to the first request, ``unavailable`` to every one.
 """
 
 from __future__ import annotations
@@ -72,6 +73,11 @@ class Receiver:
                 if outer.mode == "hang":
                     outer.release.wait(60)  # the test ends it at teardown
                     return
+                if outer.mode == "unavailable" or (
+                    outer.mode == "flaky" and len(outer.requests) == 1
+                ):
+                    self._answer(503, b"busy", retry_after="0")
+                    return
                 if outer.mode == "refuse":
                     self._answer(401, json.dumps(headers).encode())
                     return
@@ -83,8 +89,10 @@ class Receiver:
                 request.doc = decode_protobuf(raw) if protobuf else json.loads(raw)
                 self._answer(200, b"{}")
 
-            def _answer(self, status: int, body: bytes) -> None:
+            def _answer(self, status: int, body: bytes, retry_after: str | None = None) -> None:
                 self.send_response(status)
+                if retry_after is not None:
+                    self.send_header("Retry-After", retry_after)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

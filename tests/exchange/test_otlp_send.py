@@ -246,3 +246,21 @@ def test_output_alone_writes_the_file_only_whatever_the_environment_says(
                   receiver.url, env=env)  # fmt: skip
     assert result.exit_code == 0, result.output
     assert len(receiver.requests) == 1
+
+
+def test_a_busy_receiver_is_retried_within_the_timeout(
+    run_dir: Path, receiver_factory: Any
+) -> None:
+    flaky: Receiver = receiver_factory("flaky")  # 503 once, then 200
+    result = _cli("export-otel", str(run_dir), "--endpoint", flaky.url)
+    assert result.exit_code == 0, result.output
+    assert len(flaky.requests) == 2
+    assert flaky.spans()
+    busy: Receiver = receiver_factory("unavailable")  # 503 every time
+    result = _cli("export-otel", str(run_dir), "--endpoint", busy.url, "--timeout", "1")
+    assert result.exit_code == 2
+    assert "OTLP export failed: HTTP 503 'busy'" in result.output
+    assert len(busy.requests) >= 2  # retried, and given up within the timeout
+    refused: Receiver = receiver_factory("refuse")  # 401: not retried
+    _cli("export-otel", str(run_dir), "--endpoint", refused.url)
+    assert len(refused.requests) == 1

@@ -16,8 +16,11 @@ OTLP/JSON on request. The environment is read as the SDK specification says:
 - ``OTEL_EXPORTER_OTLP_TRACES_COMPRESSION`` / ``OTEL_EXPORTER_OTLP_COMPRESSION``: ``gzip`` or
   ``none``; ``OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`` / ``_CERTIFICATE``: a CA bundle to trust.
 
-A refusal or an error names the URL without its credentials or query string, and the receiver's
-reply with every header value replaced by ``***``: header values are never printed.
+A 429, 502, 503 or 504 (and a dropped connection) is retried with backoff (1, 2, 4 ... s, or
+the receiver's ``Retry-After``) as the specification says, within the same timeout; a refused
+connection or another status fails at once. A refusal or an error names the URL without its
+credentials or query string, and the receiver's reply with every header value replaced by
+``***``: header values are never printed.
 """
 
 from __future__ import annotations
@@ -244,28 +247,85 @@ def _spans_in(doc: Mapping[str, Any]) -> int:
     return sum(len(ss["spans"]) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"])
 
 
-async def _post_one(client: Any, target: OtlpTarget, body: bytes, headers: dict[str, str]) -> None:
+#: statuses the specification says to retry (with backoff, within the timeout)
+RETRYABLE: Final = frozenset({429, 502, 503, 504})
+
+
+@dataclass(frozen=True, slots=True)
+class _Refused:
+    status: int
+    text: str
+    #: seconds the receiver asked to wait (``Retry-After``), when it did
+    retry_after: float | None = None
+
+
+async def _post_one(
+    client: Any, target: OtlpTarget, body: bytes, headers: dict[str, str]
+) -> _Refused | None:
     async with client.stream("POST", target.url, content=body, headers=headers) as response:
         if response.status_code < 300:
-            return
+            return None
         reply = b""
         async for chunk in response.aiter_bytes():
             reply += chunk
             if len(reply) >= MAX_REPLY_BYTES:
                 break
-    text = reply[:200].decode("utf-8", "replace")
+        wait = response.headers.get("retry-after", "")
+    after = float(wait) if wait.strip().isdigit() else None
+    return _Refused(response.status_code, reply[:200].decode("utf-8", "replace"), after)
+
+
+def _refusal(target: OtlpTarget, refused: _Refused) -> UserError:
     hint = ""
-    if response.status_code == 415:
+    if refused.status == 415:
         other = "http/json" if target.protocol == "http/protobuf" else "http/protobuf"
         hint = f" (the receiver does not take {target.protocol}: try --protocol {other})"
-    raise UserError(
-        f"{target.shown}: OTLP export failed: HTTP {response.status_code} "
-        f"{_hide(repr(text), target)}{hint}"
+    return UserError(
+        f"{target.shown}: OTLP export failed: HTTP {refused.status} "
+        f"{_hide(repr(refused.text), target)}{hint}"
     )
 
 
-async def _post_all(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) -> int:
+async def _send(client: Any, target: OtlpTarget, body: bytes, headers: dict[str, str]) -> None:
+    """One document: retried on 429 / 502 / 503 / 504 and on a dropped connection, with
+    backoff (1, 2, 4 ... s, or the receiver's ``Retry-After``), all within the timeout."""
     import anyio
+    import httpx
+
+    deadline = anyio.current_time() + target.timeout_s
+    delay = 1.0
+    last: _Refused | None = None
+    while True:
+        try:
+            with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
+                refused = await _post_one(client, target, body, headers)
+        except TimeoutError:
+            if last is not None:  # it kept refusing until the time was up
+                raise _refusal(target, last) from None
+            raise UserError(
+                f"{target.shown}: OTLP export failed: no answer within "
+                f"{target.timeout_s:g} s (timeout from {target.timeout_from})"
+            ) from None
+        except httpx.HTTPError as err:
+            if not isinstance(err, httpx.TransportError) or isinstance(err, httpx.ConnectError):
+                reason = _hide(f"{type(err).__name__}: {err}", target)
+                raise UserError(f"{target.shown}: OTLP export failed: {reason}") from None
+            refused = _Refused(0, f"{type(err).__name__}: {err}")
+        if refused is None:
+            return
+        last = refused if refused.status else last
+        wait = max(0.1, refused.retry_after if refused.retry_after is not None else delay)
+        retryable = refused.status in RETRYABLE or refused.status == 0
+        if not retryable or anyio.current_time() + wait >= deadline:
+            if refused.status == 0:
+                reason = _hide(refused.text, target)
+                raise UserError(f"{target.shown}: OTLP export failed: {reason}")
+            raise _refusal(target, refused)
+        await anyio.sleep(wait)
+        delay *= 2
+
+
+async def _post_all(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) -> int:
     import httpx
 
     verify: Any = target.certificate if target.certificate else True
@@ -277,17 +337,7 @@ async def _post_all(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) 
             headers = {**base, "Content-Type": content_type}
             if target.compression == "gzip":
                 body, headers["Content-Encoding"] = gzip.compress(body), "gzip"
-            try:
-                with anyio.fail_after(target.timeout_s):
-                    await _post_one(client, target, body, headers)
-            except TimeoutError:
-                raise UserError(
-                    f"{target.shown}: OTLP export failed: no answer within "
-                    f"{target.timeout_s:g} s (timeout from {target.timeout_from})"
-                ) from None
-            except httpx.HTTPError as err:
-                reason = _hide(f"{type(err).__name__}: {err}", target)
-                raise UserError(f"{target.shown}: OTLP export failed: {reason}") from None
+            await _send(client, target, body, headers)
             sent += _spans_in(doc)
     return sent
 
