@@ -11,7 +11,6 @@ from ._agent_input import AgentInput
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
 from ._bodycap import (
     MAX_RESPONSE_ENV,
-    ResponseTooLarge,
     cap_httpx_client,
     max_response_bytes,
 )
@@ -57,7 +56,6 @@ __all__ = [
     "RealTool",
     "RequestKeys",
     "ResponseCache",
-    "ResponseTooLarge",
     "RetryPolicy",
     "ToolAnswer",
     "TurnEnd",
