@@ -1019,6 +1019,7 @@ def test_harness_reports_tracebacks_and_missing_lines() -> None:
     assert figures.unlocated == 1
 
 
+@pytest.mark.timeout(900)  # 800 inputs: ~25 s on a quiet machine, several times that on a busy one
 def test_fuzz_every_reader(tmp_path: Path, harness: Harness) -> None:
     figures = fuzz(tmp_path, harness)
     assert figures.inputs == COUNT * len(TARGETS)
