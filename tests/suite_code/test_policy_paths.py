@@ -256,3 +256,23 @@ def test_the_matrix_folders_files_are_never_written_through_a_symlink(
     with pytest.raises(PathRefused, match="refused: a symlink"):
         write_matrix_reports(out, comparison)
     assert victim.read_text() == "keep me"
+
+
+def test_merge_checks_case_ids_against_the_unchanged_suite(tmp_path: Path) -> None:
+    """A forged case id in place of a real one (the count stays right) is refused when the
+    run's suite is there and unchanged; when it changed, the merge says it could not check."""
+    dirs = _shards(tmp_path, n=1, cases=4)
+    journal = dirs[0] / RESULTS_FILE
+    lines = journal.read_bytes().splitlines(keepends=True)
+    forged = orjson.loads(lines[-1])
+    forged["case_id"] = "ghost"
+    journal.write_bytes(b"".join(lines[:-1]) + orjson.dumps(forged) + b"\n")
+    code, text = invoke("merge", str(dirs[0]), "-o", str(tmp_path / "merged"), "--no-history")
+    assert code == 2, text
+    assert f"{journal}:8: case_id: 'ghost' is not a case of the run's suite" in text
+    assert not (tmp_path / "merged" / RESULTS_FILE).exists()
+    suite = tmp_path / "s" / "suite.yaml"
+    suite.write_text(suite.read_text().replace("name: hostile", "name: changed"))
+    code, text = invoke("merge", str(dirs[0]), "-o", str(tmp_path / "merged"), "--no-history")
+    assert "note: case ids not checked against the suite: the suite " in text
+    assert "has changed since the runs" in text

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..metrics import write_summary
-from ..runner import merge_runs
+from ..runner import merge_runs, suite_case_ids
 from ._history import history_options
 
 
@@ -41,10 +41,14 @@ def command(
     Writes the merged run's summary.json and, when no shard or pair is missing, adds it to the
     run history (as ``run`` does; a shard is never in the history). Exit 0: complete; 1: merged,
     but shards or pairs are missing; 2: refused (runs of different suites, agents or
-    configurations, or different verdicts for one pair).
+    configurations, different verdicts for one pair, a line for a trial, shard or case the run
+    does not have: its case ids are read from the suite run.json names when it is unchanged).
     """
-    report = merge_runs(runs, out_dir)
+    case_ids, why = suite_case_ids(runs)  # a line for a case the suite lacks is refused
+    report = merge_runs(runs, out_dir, case_ids=case_ids)
     for line in report.lines():
         click.echo(line)
+    if why is not None:
+        click.echo(f"note: case ids not checked against the suite: {why}")
     write_summary(report.run_dir, record=report.complete and not no_history, history=history)
     ctx.exit(0 if report.complete or allow_missing else 1)

@@ -22,7 +22,7 @@ import itertools
 import os
 import shutil
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -223,10 +223,15 @@ def _merged_record(records: Sequence[RunRecord], sources: Sequence[Path]) -> Run
     )
 
 
-def _scan(sources: Sequence[Path], records: Sequence[RunRecord]) -> tuple[array[int], array[int]]:
+def _scan(
+    sources: Sequence[Path],
+    records: Sequence[RunRecord],
+    case_ids: Collection[str] | None = None,
+) -> tuple[array[int], array[int]]:
     """Pass 1: the pair key and line digest of every result line, in reading order. A line for
-    a trial the run does not have, or for a pair another shard holds (a case id the suite does
-    not have lands in a shard by chance only), is a UserError naming it."""
+    a trial the run does not have, for a pair another shard holds (a case id the suite does
+    not have lands in a shard by chance only) or, with ``case_ids``, for a case not among them,
+    is a UserError naming it."""
     keys: array[int] = array("Q")
     digests: array[int] = array("Q")
     for d, rec in zip(sources, records, strict=True):
@@ -234,6 +239,11 @@ def _scan(sources: Sequence[Path], records: Sequence[RunRecord]) -> tuple[array[
         path = d / RESULTS_FILE
         for lineno, raw in _journal(d):
             case_id, trial, _ = _parse(path, lineno, raw)
+            if case_ids is not None and case_id not in case_ids:
+                raise UserError(
+                    f"{path}:{lineno}: case_id: {case_id!r} is not a case of the run's suite; "
+                    "nothing was merged"
+                )
             if not 0 <= trial < rec.trials:
                 raise UserError(
                     f"{path}:{lineno}: trial: {trial} is not a trial of this run (its run.json "
@@ -282,8 +292,17 @@ def _staging(out: Path) -> Path:
     return staging
 
 
-def merge_runs(runs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
+def merge_runs(
+    runs: Sequence[Path | str],
+    out_dir: Path | str,
+    *,
+    case_ids: Collection[str] | None = None,
+) -> MergeReport:
     """Merge the run directories ``runs`` (shards of one run) into ``out_dir``.
+
+    ``case_ids``: the case ids of the runs' suite (``agentgauge.runner.suite_case_ids``), when
+    known: a result line for another case is refused. Without them a line is still refused for
+    a trial the run does not have, a pair of another shard, or one pair too many.
 
     Streams the journals twice; memory is about 75 bytes per result, whatever its size. Writing
     goes to a staging file first: a refusal or a conflict leaves ``out_dir`` as it was. Merging
@@ -300,7 +319,7 @@ def merge_runs(runs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
     sources = [dirs[i] for i in order]
     records = [records[i] for i in order]
     present = {Shard.parse(r.shard).index for r in records if r.shard}
-    keys, digests = _scan(sources, records)
+    keys, digests = _scan(sources, records, case_ids)
     repeated, distinct = _repeated(keys)
     _check_count(distinct, records)
     staging = _staging(out)

@@ -35,6 +35,7 @@ from ._matrix import (
     run_matrix,
     suite_members,
 )
+from ._merge_check import suite_case_ids
 from ._path_check import PathUse, suite_path_uses
 from ._plan import config_hash, select_cases
 from ._prices import PRICES, cost_usd
@@ -95,6 +96,7 @@ __all__ = [
     "run_suite_file",
     "score_responses",
     "select_cases",
+    "suite_case_ids",
     "suite_code_uses",
     "suite_members",
     "suite_path_uses",
