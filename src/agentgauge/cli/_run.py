@@ -399,15 +399,20 @@ def _resume_config(
 ) -> tuple[Path, RunConfig]:
     """The suite and options of ``--resume RUN_DIR``: from its run.json, with the flags that
     may change on resume (a flag run.json overrides is refused, not ignored)."""
+    from .._secrets import public_url
     from ..errors import UserError
-    from ..runner import RunConfig, read_record
+    from ..runner import RunConfig, public_spec, read_record
 
     record = read_record(resume_dir)
+    recorded_url = record.options.get("base_url")
     _refuse_ignored_flags(
         resume_dir,
         run_dir,
-        same_agent=f["agent"] == record.agent,
-        same_base_url=f["base_url"] is not None and f["base_url"] == record.options.get("base_url"),
+        # run.json holds them without their secrets: the same agent or endpoint given again
+        # with its key or password is the same one
+        same_agent=f["agent"] is not None and record.agent in (f["agent"], public_spec(f["agent"])),
+        same_base_url=f["base_url"] is not None
+        and recorded_url in (f["base_url"], public_url(f["base_url"])),
     )
     _refuse_changed_system(resume_dir, f["system"], record.options.get("system"))
     if not record.suite_path:

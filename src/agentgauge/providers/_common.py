@@ -256,6 +256,26 @@ class SdkProvider:
         return f"{type(self).__name__}(name={self.name!r})"
 
 
+def refuse_placeholder(where: str, key: str | None = None, url: str | None = None) -> None:
+    """A key or URL password that is ``***`` is what agentgauge records in place of a secret
+    (run.json, matrix.json): sending it would fail with a confusing 401. A UserError instead."""
+    from urllib.parse import unquote, urlsplit
+
+    password = None
+    if url and "@" in url:
+        try:
+            password = urlsplit(url).password
+        except ValueError:
+            password = None
+    if key == REDACTED or (password is not None and unquote(password) == REDACTED):
+        what = "key" if key == REDACTED else "URL's password"
+        raise UserError(
+            f"{where}: the {what} is '***', the placeholder agentgauge records instead of a "
+            "secret (a resumed run.json?): give the real one again (--agent, --judge, "
+            "--base-url or the environment)"
+        )
+
+
 def split_options(rest: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """Split ``MODEL?key=value&...`` into the model and options (explicit options win)."""
     model, sep, query = rest.partition("?")
@@ -266,6 +286,9 @@ def split_options(rest: str, options: dict[str, Any]) -> tuple[str, dict[str, An
     merged.update(options)
     if not model:
         raise UserError("--agent: the spec needs a model name, e.g. 'openai:gpt-4o-mini'")
+    for name in ("base_url", "endpoint"):
+        refuse_placeholder(f"model '{model}'", url=str(merged.get(name) or ""))
+    refuse_placeholder(f"model '{model}'", key=merged.get("api_key"))
     return model, merged
 
 

@@ -31,7 +31,13 @@ from .._secrets import register_url
 from ..errors import ProviderError, UserError
 from ..schema import Labels, Message, ToolCall, Usage
 from ._base import ModelRequest, ModelResponse
-from ._common import MALFORMED, malformed_reply, parse_arguments, token_count
+from ._common import (
+    MALFORMED,
+    malformed_reply,
+    parse_arguments,
+    refuse_placeholder,
+    token_count,
+)
 from ._wire import WireClient
 
 __all__ = ["HttpProvider", "create", "request_body", "response_from_body"]
@@ -180,6 +186,7 @@ class HttpProvider:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise UserError(f"--agent: '{url}' is not an http(s) URL")
+        refuse_placeholder(url.split("@")[-1], url=url)
         # a password in the URL and a key in its query string are the user's credentials:
         # scrubbed from everything written, in every form (``_secrets``)
         register_url(url)

@@ -19,7 +19,7 @@ from ..providers import (
     prune_cache,
 )
 from ._code_check import CodeUse, SpecUse, refuse_located, suite_code_uses, suite_spec_uses
-from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome
+from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, public_spec
 from ._file import default_run_dir, run_suite_file, with_suite_scorers
 from ._matrix import (
     MATRIX_FILE,
@@ -87,6 +87,7 @@ __all__ = [
     "parse_agents",
     "parse_rate",
     "prune_cache",
+    "public_spec",
     "read_manifest",
     "read_record",
     "refuse_located",

@@ -223,10 +223,23 @@ def _config_from_record(
 ) -> RunConfig:
     opts = record.options
     mode = opts.get("mode") or record.scoring_mode
-    named = _named_by_record(record, run_dir, agent=agent, judge=judge, base_url=base_url)
+    # run.json holds the agent and the endpoint without their secrets (``_secrets``): the
+    # recorded ones given again with their key or password are the recorded ones, and are used
+    same_agent, same_url = _given_again(record, agent, base_url)
+    named = _named_by_record(
+        record,
+        run_dir,
+        agent=record.agent if same_agent else agent,
+        judge=judge,
+        base_url=str(opts.get("base_url")) if same_url else base_url,
+    )
     recorded_agent: str | None = None if opts.get("agent_source") == "suite" else record.agent
+    if same_agent and recorded_agent is not None:
+        recorded_agent = agent
     tool_mode = opts.get("tool_mode_override")
     kw = options_config(opts)
+    if same_url:
+        kw["agent_options"] = {"base_url": base_url}
     if opts.get("mode") is None:  # run.json of an older version: the record's own field
         kw["scoring"] = ScoringConfig(mode="bfcl" if mode == "bfcl" else "default")
     return cls(
@@ -249,6 +262,17 @@ def _config_from_record(
         allow_suite_code=allow_suite_code,
         allow_suite_endpoints=allow_suite_endpoints,
         named_by=named,
+    )
+
+
+def _given_again(record: RunRecord, agent: str | None, base_url: str | None) -> tuple[bool, bool]:
+    """Whether ``agent`` / ``base_url`` are the recorded ones with their secrets put back."""
+    from .._secrets import public_url
+
+    recorded_url = record.options.get("base_url")
+    return (
+        agent is not None and agent != record.agent and public_spec(agent) == record.agent,
+        base_url is not None and base_url != recorded_url and public_url(base_url) == recorded_url,
     )
 
 
@@ -358,3 +382,32 @@ class RunOutcome:
     @property
     def total(self) -> int:
         return self.ran + self.resumed
+
+
+_SECRET_PARAMS = frozenset(
+    {"api_key", "apikey", "key", "token", "access_token", "secret", "password"}
+)
+
+
+def public_spec(spec: str) -> str:
+    """The agent spec as recorded in run.json: secret query parameters dropped, keys redacted.
+
+    ``openai:gpt-4o?api_key=sk-...&api=responses`` is recorded as ``openai:gpt-4o?api=responses``
+    (a resumed run reads the key from the environment again).
+    """
+    from urllib.parse import parse_qsl, urlencode
+
+    from .._secrets import SECRET_PARAM, public_url
+    from ..providers import redact
+
+    head, sep, query = spec.partition("?")
+    if sep:
+        kept = [
+            (k, v)
+            for k, v in parse_qsl(query, keep_blank_values=True)
+            if k.replace("-", "_").lower() not in _SECRET_PARAMS and not SECRET_PARAM.search(k)
+        ]
+        spec = head + ("?" + urlencode(kept) if kept else "")
+    if spec.startswith(("http://", "https://")):
+        spec = public_url(spec)  # an http agent's userinfo password
+    return redact(spec)

@@ -22,7 +22,7 @@ from ..io import (
 from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
 from ..worlds import WorldBuilder
-from ._config import DEFAULT_AGENT, RunConfig, RunOutcome
+from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, public_spec
 from ._context import build_context, build_replay, open_cache
 from ._executor import RemoteAgent, open_drive, parse_executor
 from ._executor_spec import ExecutorStartError
@@ -118,35 +118,6 @@ class SuiteSurvey:
         if self._world is not None:
             self._policy.check_function(self._world, "world class")
         _load_functions(self._refs, self._policy)
-
-
-_SECRET_PARAMS = frozenset(
-    {"api_key", "apikey", "key", "token", "access_token", "secret", "password"}
-)
-
-
-def public_spec(spec: str) -> str:
-    """The agent spec as recorded in run.json: secret query parameters dropped, keys redacted.
-
-    ``openai:gpt-4o?api_key=sk-...&api=responses`` is recorded as ``openai:gpt-4o?api=responses``
-    (a resumed run reads the key from the environment again).
-    """
-    from urllib.parse import parse_qsl, urlencode
-
-    from .._secrets import SECRET_PARAM, public_url
-    from ..providers import redact
-
-    head, sep, query = spec.partition("?")
-    if sep:
-        kept = [
-            (k, v)
-            for k, v in parse_qsl(query, keep_blank_values=True)
-            if k.replace("-", "_").lower() not in _SECRET_PARAMS and not SECRET_PARAM.search(k)
-        ]
-        spec = head + ("?" + urlencode(kept) if kept else "")
-    if spec.startswith(("http://", "https://")):
-        spec = public_url(spec)  # an http agent's userinfo password
-    return redact(spec)
 
 
 def with_system(suite: Suite, system: str | None) -> Suite:
