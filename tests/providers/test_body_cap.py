@@ -269,3 +269,25 @@ def test_a_trickled_chunked_body_is_decoded_once() -> None:
         raise AssertionError("the body never completed")
     assert sizes == sorted(sizes)  # the decoded part only grows: nothing is decoded twice
     assert state.pos > len(wire) - 20  # and decoding resumed at the last chunk
+
+
+def test_a_judge_reply_over_the_cap_is_a_judge_error_on_the_case(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "name: s\nscorers:\n  - scorer: rubric\n    args: {name: polite, criteria: is polite}\n"
+        "cases:\n  - id: c\n    input: hi\n    expect: {behavior: answer}\n"
+    )
+    with HostileServer("lying-length") as srv:
+        judge = f"openai:j?base_url={srv.url}/v1&api_key={KEY}"
+        result = CliRunner().invoke(
+            cli,
+            [
+                *("run", str(suite), "--agent", "mock:echo", "--judge", judge),
+                *("-o", str(tmp_path / "run"), "--no-progress", "--retries", "0"),
+            ],
+        )
+    assert result.exit_code in (0, 1), result.output
+    (r,) = iter_results(tmp_path / "run")
+    text = r.model_dump_json()
+    assert "over the limit of 1 MiB" in text, text[:2000]
+    assert "Traceback" not in result.output
