@@ -175,7 +175,9 @@ def _variants(value: str) -> set[str]:
     # JSON as is, as placed in an HTML <script> (<, >, & as \u003c...), and ASCII-only
     script = escaped.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
     out |= {escaped, script, json.dumps(value)[1:-1]}
-    out |= {quote(value, safe=""), quote(value), quote_plus(value)}
+    encoded = {quote(value, safe=""), quote(value), quote_plus(value)}
+    # percent-encoding with lower-case hex digits (%2b) is as valid as upper-case
+    out |= encoded | {re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), e) for e in encoded}
     out |= _b64(value)
     return {v for v in out if v}
 

@@ -46,7 +46,8 @@ def forms(value: str) -> set[str]:
     script = escaped.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
     out = {value, escaped, script, json.dumps(value)[1:-1], html.escape(value)}
     out.add(html.escape(value, quote=False))
-    out |= {quote(value, safe=""), quote(value), quote_plus(value)}
+    encoded = {quote(value, safe=""), quote(value), quote_plus(value)}
+    out |= encoded | {re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), e) for e in encoded}
     for b64 in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
         out |= {b64, b64.rstrip("=")}
     return out
