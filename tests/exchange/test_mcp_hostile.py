@@ -91,16 +91,16 @@ for line in sys.stdin:
 
 
 def _gone(pid: int) -> bool:
+    """The process is dead: no such pid, or a zombie (killed, not yet reaped)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    # a zombie child of this process still answers kill(0): reaped means gone
     try:
-        done, _ = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
         return True
-    return done == pid
+    return stat.rpartition(")")[2].split()[0] in ("Z", "X")
 
 
 def _source(tmp_path: Path, script: str, **extra: Any) -> McpSource:
@@ -283,3 +283,22 @@ def test_a_listing_that_never_ends_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UserError) as err:
         list_mcp_tools(source, tmp_path)
     assert "lists its tools without end (cursor 'same' again, after 2 page(s))" in str(err.value)
+
+
+def test_a_server_leaves_no_process_behind(tmp_path: Path) -> None:
+    """A server that starts a helper and exits normally: the helper goes with it."""
+    helper = (
+        "import subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "open('child', 'w').write(str(child.pid))\n"
+    )
+    source = _source(tmp_path, helper + NOISY, timeout_s=30)
+    tools, load = list_mcp_tools(source, tmp_path)
+    assert [t.name for t in tools] == ["get_weather"]
+    assert load.ok
+    pid = int((tmp_path / "child").read_text())
+    for _ in range(100):  # the kill is sent; the kernel reaps the orphan on its own time
+        if _gone(pid):
+            break
+        threading.Event().wait(0.05)
+    assert _gone(pid)

@@ -6,7 +6,8 @@ after stdin closes, SIGTERM, SIGKILL) whatever deadline the caller had. This tra
 the server's stdout itself: a line that is not JSON-RPC (or longer than the reply cap) is a
 *fault* reported to the :class:`McpWatch` (never logged), and a server left because of a fault,
 a timeout or a cancellation is killed at once (its whole process group); one that ends
-normally gets :data:`GRACE_S` to exit after its stdin closes.
+normally gets :data:`GRACE_S` to exit after its stdin closes; what a server started and left
+behind in its process group is killed in both cases.
 
 :class:`McpWatch` also catches what the SDK logs (``mcp.*`` loggers) while a session is open:
 records of level ERROR and above are faults (a streamable-HTTP reply that is not JSON, a body
@@ -141,17 +142,27 @@ def _kill_group(process: Any) -> None:
         process.kill()
 
 
+async def _exited(process: Any, timeout: float) -> bool:
+    """Whether the process exits within ``timeout`` (its return code, not ``wait()``, which
+    also waits for its pipes: a child it left holding them would make it look hung)."""
+    with anyio.move_on_after(timeout):
+        while process.returncode is None:
+            await anyio.sleep(0.02)
+    return process.returncode is not None
+
+
 async def _stop(process: Any, graceful: bool) -> None:
-    """Close stdin; give a server that ended normally GRACE_S, then kill its group."""
+    """Close stdin; give a server that ended normally GRACE_S to exit; then kill its process
+    group: the server if it is still there, and whatever it started and left behind."""
     with contextlib.suppress(Exception):
         await process.stdin.aclose()
     if graceful:
-        with anyio.move_on_after(GRACE_S):
-            await process.wait()
-    if process.returncode is None:
-        _kill_group(process)
-    with anyio.move_on_after(GRACE_S):
-        await process.wait()
+        await _exited(process, GRACE_S)
+    _kill_group(process)
+    await _exited(process, GRACE_S)
+    # its pipes and transport, before the event loop that owns them closes
+    with anyio.move_on_after(GRACE_S), contextlib.suppress(Exception):
+        await process.aclose()
 
 
 @contextlib.asynccontextmanager
