@@ -6,6 +6,9 @@ names ``agentgauge.P`` exports in its ``__init__``. The base layer (``agentgauge
 ``agentgauge.errors`` ...: private modules of the root package) is shared by every package and
 is not checked. Exceptions are listed in the contract's ``ignore_imports``, each with a reason.
 
+``FacadeContract``: a compatibility facade (``agentgauge.io``, kept for users' imports) is imported
+by no module of the package outside it; the code imports the packages the facade re-exports.
+
 Used by ``lint-imports`` (configured in pyproject.toml, run by scripts/test.sh); the current
 directory is on ``sys.path`` there, so this file is found as ``scripts.import_contracts``.
 """
@@ -77,6 +80,48 @@ class PrivateModulesContract(Contract):
         output.print_error(
             "Import the name from the package's __init__ (export it there), move the helper to "
             "the layer that owns it, or list the import in ignore_imports with a reason.",
+            bold=False,
+        )
+        output.new_line()
+
+
+def imports_facade(importer: str, imported: str, facade: str) -> bool:
+    """Whether ``importer`` (outside ``facade``) imports ``facade`` or a module below it."""
+    inside = importer == facade or importer.startswith(facade + ".")
+    return not inside and (imported == facade or imported.startswith(facade + "."))
+
+
+class FacadeContract(Contract):
+    """No module outside the ``facades`` imports them: they exist for users' old imports."""
+
+    type_name = "facade"
+
+    facades = fields.ListField(subfield=fields.StringField())
+
+    def check(self, graph, verbose):  # type: ignore[no-untyped-def]
+        illegal = []
+        for facade in self.facades:  # type: ignore[attr-defined]
+            below = {m for m in graph.modules if m == facade or m.startswith(facade + ".")}
+            for imported in sorted(below):
+                for importer in sorted(graph.find_modules_that_directly_import(imported)):
+                    if imports_facade(importer, imported, facade):
+                        lines = tuple(
+                            d["line_number"]
+                            for d in graph.get_import_details(importer=importer, imported=imported)
+                        )
+                        illegal.append((importer, imported, lines))
+        return ContractCheck(kept=not illegal, warnings=[], metadata={"illegal": illegal})
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        for importer, imported, lines in check.metadata["illegal"]:
+            output.print_error(
+                f"- {importer} -> {imported} (l.{', '.join(map(str, lines))})", bold=False
+            )
+            output.new_line()
+        output.print_error(
+            "agentgauge.io is a facade for users' imports: import the name from the package that "
+            "owns it (files, formats, suites, rundir, importers, exchange; see "
+            "docs/architecture.md).",
             bold=False,
         )
         output.new_line()

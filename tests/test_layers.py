@@ -121,6 +121,22 @@ def test_a_circle_through_a_type_checking_import_fails(tree_copy: Path) -> None:
     assert "No cycles are allowed in agentgauge.providers._frameworks" in out.stdout
 
 
+def test_an_import_of_the_io_facade_from_inside_agentgauge_fails(tree_copy: Path) -> None:
+    """``agentgauge.io`` is for users' imports; agentgauge's own modules import the packages it
+    re-exports (a lazy import, and one of ``agentgauge.io.importers``, count too)."""
+    (tree_copy / "src/agentgauge/runner/_old_io.py").write_text(
+        "def f() -> object:\n    from ..io import load_suite\n\n    return load_suite\n"
+    )
+    (tree_copy / "src/agentgauge/cli/_old_importers.py").write_text(
+        "from ..io.importers import import_suite\n\n__all__ = ['import_suite']\n"
+    )
+    out = _lint(tree_copy)
+    assert out.returncode == 1
+    assert "io facade: no module of agentgauge imports agentgauge.io BROKEN" in out.stdout
+    assert "- agentgauge.runner._old_io -> agentgauge.io (l.2)" in out.stdout
+    assert "- agentgauge.cli._old_importers -> agentgauge.io.importers (l.1)" in out.stdout
+
+
 def test_a_package_without_a_layer_fails(tree_copy: Path) -> None:
     (tree_copy / "src/agentgauge/newthing").mkdir()
     (tree_copy / "src/agentgauge/newthing/__init__.py").write_text("")

@@ -14,7 +14,8 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .errors import AgentGaugeError, ProviderError, UserError
-    from .io import check_suite, import_suite, lint_suite, load_suite, read_responses
+    from .exchange import read_responses
+    from .importers import import_suite
     from .metrics import compare, gate_run, summarize, write_summary
     from .runner import (
         RunConfig,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
         tool_from_function,
     )
     from .scoring import score_case
+    from .suites import check_suite, lint_suite, load_suite
 
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {

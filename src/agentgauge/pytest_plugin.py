@@ -96,7 +96,7 @@ class SuiteFile(pytest.File):
 
     def _load(self) -> Suite:
         if self._suite is None:
-            from .io import load_suite
+            from .suites import load_suite
 
             self._suite = load_suite(self.path)
         return self._suite
@@ -114,7 +114,7 @@ class SuiteFile(pytest.File):
     def results(self) -> dict[str, list[CaseResult]]:
         """Run the suite (once) and index the results by case id."""
         if self._results is None:
-            from .io import iter_results
+            from .rundir import iter_results
             from .runner import RunConfig, run_suite_file
 
             config = self.config

@@ -52,7 +52,7 @@ def command(
     """
     from .._secrets import scrub
     from ..errors import UserError
-    from ..io import capture_cases
+    from ..exchange import capture_cases
 
     for path in (output, responses_out):
         if path is not None and path.exists() and not overwrite:

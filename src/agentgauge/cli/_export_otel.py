@@ -64,7 +64,8 @@ def command(
     Without -o and without an endpoint (option or environment) the OTLP/JSON document is
     printed; -o without --endpoint writes the file only.
     """
-    from ..io import OtelExport, export_run_otlp, iter_results, otlp_target, results_to_otlp
+    from ..exchange import OtelExport, export_run_otlp, otlp_target, results_to_otlp
+    from ..rundir import iter_results
     from ..runner import read_record
 
     record = read_record(run_dir)

@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from ..errors import UserError
-from ..io import EXPORT_FORMATS, RESPONSES_FILE, export_suite, responses_from_metadata
-from ..io import write_responses as _write_responses
-from ..io.importers import IMPORTERS, ImportOptions, import_suite
+from ..importers import IMPORTERS, ImportOptions, import_suite
+from ..suites import EXPORT_FORMATS, RESPONSES_FILE, export_suite, responses_from_metadata
+from ..suites import write_responses as _write_responses
 
 
 def _parse_map(pairs: tuple[str, ...]) -> dict[str, str]:

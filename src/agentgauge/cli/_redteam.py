@@ -69,8 +69,8 @@ def command(
     Everything is local and seeded; nothing is sent anywhere unless --generator names a model.
     The output copies the suite's tools and defaults, so it runs and validates on its own.
     """
-    from ..io import find_suite_file, load_suite
     from ..redteam import FAMILIES, RedteamConfig, generate_redteam, write_redteam
+    from ..suites import find_suite_file, load_suite
 
     path = output if output.suffix in (".yaml", ".yml") else output / "suite.yaml"
     if path.exists() and not force:

@@ -335,7 +335,7 @@ def _export_otel(outcome: RunOutcome, endpoint: str) -> None:
     import os
 
     from ..errors import UserError
-    from ..io import OtelExport, export_run_otlp, otlp_target
+    from ..exchange import OtelExport, export_run_otlp, otlp_target
 
     rec = outcome.record
     export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)

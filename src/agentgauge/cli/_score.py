@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from ..io import load_suite_any
+from ..importers import load_suite_any
 from ..runner import RunConfig, ScoreOutcome, score_responses
 from ._history import history_options, judge_samples_option
 from ._options import allow_suite_code_option, allow_suite_endpoints_option, judge_option
@@ -52,7 +52,7 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
             f"{shown}{f' (+{more} more)' if more > 0 else ''}",
             err=True,
         )
-    from ..io import RESULTS_FILE
+    from ..rundir import RESULTS_FILE
 
     click.echo(f"results: {outcome.run_dir / RESULTS_FILE}")
 
@@ -109,7 +109,8 @@ def command(
     folder of them), imported on the fly.
     """
     from ..errors import UserError
-    from ..io import journal_has_results, read_responses
+    from ..exchange import read_responses
+    from ..rundir import journal_has_results
     from ..scoring import ScoringConfig
 
     t0 = time.perf_counter()

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import UserError
-from ..io import TOOL_FORMATS, read_tools_file, tools_to_format
+from ..formats import TOOL_FORMATS, read_tools_file, tools_to_format
 from ..schema import ToolSpec
 
 
@@ -29,7 +29,7 @@ def _read_tools(file: Path | None, mcp: str | None) -> list[ToolSpec]:
         raise UserError("give a tool FILE or --mcp SERVER (one of them)")
     if file is not None:
         return read_tools_file(file)
-    from ..io import list_mcp_tools, mcp_source_from_cli
+    from ..exchange import list_mcp_tools, mcp_source_from_cli
 
     assert mcp is not None
     tools, load = list_mcp_tools(mcp_source_from_cli(mcp), Path.cwd())

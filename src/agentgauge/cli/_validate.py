@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
-from ..io import CategoryMix, LintFinding, SuiteCheck
+from ..suites import CategoryMix, LintFinding, SuiteCheck
 from ._options import allow_suite_code_option, allow_suite_endpoints_option, text_or_json_option
 
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ def _plain_summary(check: SuiteCheck, strict: bool) -> None:
     width = max(len(c.name) for c in mix.categories)
     for c in mix.categories:
         click.echo(f"  {c.name:<{width}}  {c.count:>5}  {c.share:>4.0%}  {c.stratum}")
-    from ..io import STRATA_TARGETS
+    from ..suites import STRATA_TARGETS
 
     strata = ", ".join(
         f"{s.name} {s.share:.0%}"
@@ -230,7 +230,7 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..io import STRATA_TARGETS
+    from ..suites import STRATA_TARGETS
 
     console = Console(highlight=False)
     failed = check.failed(strict=strict)

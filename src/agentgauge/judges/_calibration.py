@@ -63,7 +63,7 @@ def shipped_task(name: str) -> CalibrationTask:
 def suite_rubrics(suite_path: Path, judge: Judge) -> dict[str, CalibrationTask]:
     """``rubric:NAME`` -> the task of each ``scorer: rubric`` entry of the suite, built by the
     suite's own scorer class (so the judge sees what a run's scorer sends)."""
-    from ..io import load_suite
+    from ..suites import load_suite
     from ._rubric import RUBRIC_TASK, SuiteRubricScorer
 
     suite = load_suite(suite_path)

@@ -26,7 +26,7 @@ import orjson
 from pydantic import Field
 
 from ..errors import JudgeError, UserError
-from ..io import iter_light_results, iter_results
+from ..rundir import iter_light_results, iter_results
 from ..schema import CaseResult, Model
 from ..scoring import tool_results_text
 from ._judge import Judge, JudgeConfig

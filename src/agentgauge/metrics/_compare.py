@@ -15,7 +15,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import Field
 
-from ..io import iter_light_results
+from ..rundir import iter_light_results
 from ..schema import CaseResult, Model
 from ._model import RATE_METRICS
 from ._spill import Spill
@@ -361,7 +361,7 @@ def _unmeasured(pairing: _Pairing) -> list[str]:
 
 
 def _suite_warnings(base_run: Path, new_run: Path) -> list[str]:
-    from ..io import load_record as load_run
+    from ..rundir import load_record as load_run
 
     base, new = load_run(base_run), load_run(new_run)
     if base is None or new is None:

@@ -8,9 +8,10 @@ from pathlib import Path
 import orjson
 
 from ..errors import UserError
-from ..io import find_suite_file, read_yaml_text
-from ..io import load_record as load_run
+from ..files import read_yaml_text
+from ..rundir import load_record as load_run
 from ..schema import Gates, RunRecord
+from ..suites import find_suite_file
 from ._model import Summary
 from ._summarize import summarize_results
 
@@ -23,7 +24,7 @@ def load_gates_file(path: Path) -> Gates:
     """
     from pydantic import ValidationError
 
-    from ..io import read_document, validation_problems
+    from ..files import read_document, validation_problems
 
     display = str(path)
     doc = read_document(path, display)  # a missing file or bad YAML/JSON is a UserError
@@ -119,7 +120,8 @@ def _loaded_gates(path: Path) -> Gates | None:
     gates if there is one): gating on the defaults instead would pass runs the suite's own
     gates fail.
     """
-    from ..io import looks_like_bfcl, open_suite
+    from ..importers import looks_like_bfcl
+    from ..suites import open_suite
 
     if looks_like_bfcl(path):
         return None  # BFCL data scored with `agentgauge score`: no agentgauge gates in it
@@ -141,7 +143,7 @@ def suite_exists(path: Path) -> bool:
     """Whether the suite a run recorded is still there: a file, or a folder holding a suite
     file (or BFCL data, which ``agentgauge score`` reads as a suite)."""
     if path.is_dir():
-        from ..io import looks_like_bfcl
+        from ..importers import looks_like_bfcl
 
         return find_suite_file(path) is not None or looks_like_bfcl(path)
     # any kind of file (a FIFO, a device) is there: reading it refuses it with its reason
@@ -183,7 +185,7 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     ``gates`` supplies the latency budgets and the sample-size floor; by default they come from
     the suite file named in ``run.json``.
     """
-    from ..io import iter_light_results
+    from ..rundir import iter_light_results
 
     run_dir = Path(run_dir)
     if not run_dir.is_dir():

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import UserError
-from ..io import load_record as load_run
+from ..rundir import load_record as load_run
 from ..schema import Gates, Percentile, ScorerGate
 from ._compare import Comparison, compare
 from ._gate_model import GateCheck, GateReport

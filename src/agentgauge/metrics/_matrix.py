@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..files import read_model_file
-from ..io import iter_light_results
+from ..rundir import iter_light_results
 from ..runner import MemberRecord, is_matrix_dir, read_manifest
 from ._acc import MeanAcc
 from ._compare import compare
@@ -183,7 +183,7 @@ def _member_stats(
 def _member_system(run_dir: Path, own: str | None, shared: Mapping[str, object]) -> str | None:
     """A member's system prompt: what its run.json recorded, else what it was given (its
     matrix entry's, else the matrix's ``run --system``); None: the suite's."""
-    from ..io import load_record
+    from ..rundir import load_record
 
     record = load_record(run_dir)
     value = record.options.get("system") if record is not None else own
@@ -303,7 +303,7 @@ def compare_matrix(
 
 def write_comparison(out_dir: Path | str, comparison: MatrixComparison) -> Path:
     """Write ``OUT/comparison.json`` (secrets scrubbed) and return its path."""
-    from ..io import write_json_atomic
+    from ..rundir import write_json_atomic
 
     path = Path(out_dir) / COMPARISON_FILE
     write_json_atomic(path, comparison)

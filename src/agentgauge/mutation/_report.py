@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .._messages import format_path
-from ..io import LintFinding, LoadedSuite, Origin, Severity
+from ..suites import LintFinding, LoadedSuite, Origin, Severity
 from ._audit import CaseAudit, SkippedScorer, SuiteAudit
 
 __all__ = ["audit_findings", "audit_summary", "case_findings"]

@@ -94,7 +94,7 @@ def write_report(
 
 def _write_run_junit(run_dir: Path, out: IO[str]) -> None:
     """One run's JUnit XML, with the run's suite, agent, commit and judge as properties."""
-    from ..io import load_record as load_run
+    from ..rundir import load_record as load_run
     from ._files import write_junit
 
     run = load_run(run_dir)
@@ -119,7 +119,7 @@ def _write_run_html(
     comparison: Comparison | None,
 ) -> None:
     """One run's HTML report (with ``output``, a big run's details beside it)."""
-    from ..io import iter_results
+    from ..rundir import iter_results
     from ._html import render_html, stream_html
 
     if output is not None:

@@ -20,7 +20,7 @@ __all__ = ["dashboard_from_runs", "load_agents", "pairwise_significance", "write
 
 
 def _tokens_by_category(run_dir: Path) -> dict[str, float]:
-    from ..io import iter_light_results
+    from ..rundir import iter_light_results
 
     sums: dict[str, list[int]] = {}
     for r in iter_light_results(run_dir):

@@ -10,7 +10,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from .._secrets import ScrubbingStream, register_env
-from ..io import iter_light_results
+from ..rundir import iter_light_results
 from ..schema import CaseResult
 
 #: characters XML 1.0 does not allow (control characters other than tab, newline, return)

@@ -8,7 +8,6 @@ as a coroutine. Both score with the suite's ``scorers:`` section.
 """
 
 from .._suite_code import SuiteCodePolicy, SuiteCodeRefused
-from ..io import RUN_FILE, MergeReport, Shard, merge_runs, read_record
 from ..providers import (
     CacheStats,
     PruneReport,
@@ -18,6 +17,7 @@ from ..providers import (
     default_cache_dir,
     prune_cache,
 )
+from ..rundir import RUN_FILE, MergeReport, Shard, merge_runs, read_record
 from ._code_check import CodeUse, SpecUse, refuse_located, suite_code_uses, suite_spec_uses
 from ._config import DEFAULT_AGENT, ExtraScorer, RunConfig, RunOutcome, public_spec
 from ._file import default_run_dir, run_suite_file, with_suite_scorers

@@ -43,7 +43,7 @@ from ._tools import ToolSimulator
 from ._world import CaseWorldRun, start_world
 
 if TYPE_CHECKING:
-    from ..io import McpConnection
+    from ..exchange import McpConnection
     from ..worlds import WorldBuilder
 
 

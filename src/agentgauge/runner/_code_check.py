@@ -32,7 +32,7 @@ from .._suite_code import (
 from ..errors import UserError
 
 if TYPE_CHECKING:
-    from ..io import LoadedSuite, Origin
+    from ..suites import LoadedSuite, Origin
 
 __all__ = ["CodeUse", "SpecUse", "refuse_located", "suite_code_uses", "suite_spec_uses"]
 
@@ -231,7 +231,7 @@ def refuse_located(
     and refused endpoint of the suite at ``path`` (nothing when all of it passes). The MCP
     server command is left to ``run`` itself, which refuses it when it would start it
     (``check_mcp_command``)."""
-    from ..io import read_suite
+    from ..suites import read_suite
 
     loaded = read_suite(path)
     lines = [

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..io import Shard
 from ..providers import GenerateConfig
+from ..rundir import Shard
 from ..scoring import ScoringConfig
 
 if TYPE_CHECKING:
@@ -288,7 +288,7 @@ def _named_by_record(
     a code agent it names that the caller did not name again is a UserError."""
     from .._suite_code import code_prefix, field_where
     from ..errors import UserError
-    from ..io import RUN_FILE
+    from ..rundir import RUN_FILE
 
     file = run_dir / RUN_FILE
     named: dict[str, str] = {}

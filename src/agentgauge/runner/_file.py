@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import RunInterrupted, SuiteCodeRefused
-from ..io import RUN_FILE
+from ..rundir import RUN_FILE
 from ..schema import Case, Suite
 from ._config import RunConfig, RunOutcome
 from ._suite_setup import resolvable_agent, with_suite_scorers
@@ -73,7 +73,7 @@ def run_suite_file(
     :mod:`warnings` module). Ctrl-C after the run started raises :class:`RunInterrupted`, which
     names the run directory whose finished cases are kept.
     """
-    from ..io import open_suite
+    from ..suites import open_suite
     from ._suite import SuiteSurvey, run_suite
 
     path = Path(path)

@@ -26,7 +26,7 @@ from .._secrets import register_env, scrub
 from .._suite_code import NAMED_BY_SUITE, confined_child, field_where
 from ..errors import AgentGaugeError, PathRefused, RunInterrupted, SuiteCodeRefused, UserError
 from ..files import read_bytes, read_model_file
-from ..io import RUN_FILE, Shard, load_record, write_json_atomic
+from ..rundir import RUN_FILE, Shard, load_record, write_json_atomic
 from ..schema import JsonValue, Suite, valid_label
 from ._config import RunConfig, RunOutcome, options_config
 from ._matrix_check import refuse_bad_members
@@ -139,7 +139,7 @@ def _config_from_options(opts: Mapping[str, Any], suite_path: str) -> RunConfig:
 
 
 def _read_suite(path: Path) -> Suite:
-    from ..io import open_suite
+    from ..suites import open_suite
 
     return open_suite(path).suite
 
@@ -150,7 +150,7 @@ def suite_members(path: Path | str) -> list[MatrixMember] | None:
     A suite file without the word ``matrix`` in it is not read further (a single run does not
     pay a second read of a large suite); else the suite is loaded, so a bad one is a UserError.
     """
-    from ..io import find_suite_file
+    from ..suites import find_suite_file
 
     file = find_suite_file(Path(path))
     try:

@@ -77,7 +77,7 @@ def refuse_bad_members(
 
 def _suite_field(suite_path: Path, index: int) -> str:
     """``file:line: matrix.agents[i].agent`` of the suite's ``index``-th matrix member."""
-    from ..io import read_suite
+    from ..suites import read_suite
 
     field = f"matrix.agents[{index}]"
     try:

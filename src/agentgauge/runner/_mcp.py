@@ -18,7 +18,7 @@ from ..errors import SuiteCodeRefused
 from ..schema import Case, JsonValue, McpSource, Suite, ToolMode
 
 if TYPE_CHECKING:
-    from ..io import McpConnection
+    from ..exchange import McpConnection
 
 __all__ = ["RunTools", "case_tool_mode", "check_mcp_command", "open_run_tools"]
 
@@ -58,7 +58,7 @@ async def open_run_tools(suite: Suite, policy: SuiteCodePolicy) -> AsyncIterator
     if suite.tools_from is None:
         yield RunTools(suite=suite)
         return
-    from ..io import merge_tools, open_mcp
+    from ..exchange import merge_tools, open_mcp
 
     source = suite.tools_from.mcp
     check_mcp_command(source, policy)

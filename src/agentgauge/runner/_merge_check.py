@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import UserError
-from ..io import header_hash, read_record
+from ..rundir import header_hash, read_record
 from ..schema import Case, Suite
 
 __all__ = ["suite_case_ids"]
@@ -35,7 +35,7 @@ def suite_case_ids(runs: Sequence[Path | str]) -> tuple[frozenset[str] | None, s
 
         return add
 
-    from ..io import open_suite
+    from ..suites import open_suite
 
     try:
         open_suite(record.suite_path, visit=visit)

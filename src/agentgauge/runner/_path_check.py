@@ -20,7 +20,7 @@ from .._suite_code import Verdict, spec_refs
 from ..schema import agent_label, valid_label
 
 if TYPE_CHECKING:
-    from ..io import LoadedSuite
+    from ..suites import LoadedSuite
 
 __all__ = ["PathUse", "suite_path_uses"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from .._secrets import public_url
 from .._version import __version__
 from ..errors import UserError
-from ..io import (
+from ..rundir import (
     Finished,
     Shard,
     journal_has_results,

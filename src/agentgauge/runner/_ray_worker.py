@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from .._suite_code import SuiteCodePolicy
-from ..io import encode_result
 from ..providers import Provider, close_provider, resolve_provider
+from ..rundir import encode_result
 from ..schema import Case, Suite
 from ._config import RunConfig
 from ._context import build_context, open_cache

@@ -21,7 +21,8 @@ import anyio
 
 from .._suite_code import SuiteCodePolicy
 from .._version import __version__
-from ..io import RecordedResponse, ResultsWriter, run_dir_lock, suite_hash, write_record
+from ..exchange import RecordedResponse
+from ..rundir import ResultsWriter, run_dir_lock, suite_hash, write_record
 from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSpec, TraceEvent
 from ..scoring import ScoringConfig
 from ..worlds import WorldBuilder

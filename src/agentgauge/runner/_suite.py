@@ -10,7 +10,8 @@ import anyio
 
 from .._suite_code import SuiteCodePolicy
 from ..errors import MissingExtraError
-from ..io import (
+from ..providers import Provider, close_provider, resolve_provider
+from ..rundir import (
     LOCK_FILE,
     RESULTS_FILE,
     RUN_FILE,
@@ -19,7 +20,6 @@ from ..io import (
     journal_has_results,
     run_dir_lock,
 )
-from ..providers import Provider, close_provider, resolve_provider
 from ..schema import Case, Suite, ToolSim, matches_case
 from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, public_spec

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._suite_code import SuiteCodePolicy
-from ..io import LintFinding, SuiteCheck, check_suite, find_suite_file
+from ..suites import LintFinding, SuiteCheck, check_suite, find_suite_file
 from ._code_check import CodeUse, SpecUse, suite_code_uses, suite_spec_uses
 from ._path_check import PathUse, suite_path_uses
 

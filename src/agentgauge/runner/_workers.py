@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import anyio
 import anyio.lowlevel
 
-from ..io import ResultsWriter
+from ..rundir import ResultsWriter
 from ..schema import Case, CaseResult
 from ._case import CaseContext, run_case
 from ._config import RunConfig

@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from ..io import json_text_calls
+from ..formats import json_text_calls
 from ..schema import ToolCall
 
 __all__ = ["BEHAVIORS", "classify_behavior"]

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import ScorerError
-from ..io import bfcl_type
+from ..formats import bfcl_type
 from ..schema import ArgMatcher, Case, Message, Score, ToolCall, ToolSpec
 from ._bfcl_ast import BfclFunction, BfclVerdict, check_ast, check_relevance
 from ._case_score import CaseScore

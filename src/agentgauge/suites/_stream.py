@@ -10,7 +10,7 @@ JSONL case files are read line by line (never the whole file at once); a YAML or
 is read whole, one file at a time.
 
 ```python
-from agentgauge.io import open_suite
+from agentgauge.suites import open_suite
 
 streamed = open_suite("suites/big/suite.yaml")   # raises UserError listing every problem
 print(streamed.suite.name, streamed.count)        # the header; how many cases in all
