@@ -96,13 +96,14 @@ def mcp_source_from_cli(value: str) -> McpSource:
 
 
 def _tool_spec(tool: Any) -> ToolSpec:
-    """An SDK ``Tool`` as our ToolSpec, through the MCP tool-format converter."""
+    """An SDK ``Tool`` as our ToolSpec, through the MCP tool-format converter; its calls are
+    MCP calls (``type: mcp`` in expectations)."""
     from ..formats import tools_from_data
 
     data = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
     data.setdefault("inputSchema", {"type": "object", "properties": {}})
     (spec,) = tools_from_data(data)
-    return spec
+    return spec.model_copy(update={"type": "mcp"})
 
 
 def _text_of(result: Any) -> tuple[str, JsonValue]:

@@ -14,7 +14,7 @@ from ._convert import (
     tools_from_data,
     tools_to_format,
 )
-from ._text_calls import json_text_calls
+from ._text_calls import json_text_calls, text_calls
 from ._transcripts import (
     TRANSCRIPT_FORMATS,
     TranscriptError,
@@ -39,6 +39,7 @@ __all__ = [
     "messages_from_data",
     "messages_to_format",
     "read_tools_file",
+    "text_calls",
     "tool_from_data",
     "tools_from_data",
     "tools_to_format",

@@ -9,10 +9,12 @@ from ._case import (
     Labels,
     ScorerRef,
     Suite,
+    TextCalls,
     Turn,
 )
 from ._catalog import SCORER_INFO, ScorerInfo, matches_case, scorer_ref_issues
 from ._catalog_checks import PASS_FAIL, PYTHON_PREFIX, rubric_issues, rubric_scale
+from ._checks import CallType, ForbiddenSequence, StepLimits, is_pattern, name_matches
 from ._expect import (
     MATCHER_KEYS,
     ArgMatcher,
@@ -63,6 +65,7 @@ __all__ = [
     "ArgsMatch",
     "Behavior",
     "CallExpectation",
+    "CallType",
     "Case",
     "CaseResult",
     "CaseWorld",
@@ -71,6 +74,7 @@ __all__ = [
     "ExtraArguments",
     "FaultKind",
     "FaultRate",
+    "ForbiddenSequence",
     "Gates",
     "JsonValue",
     "Labels",
@@ -97,7 +101,9 @@ __all__ = [
     "StateExpectation",
     "StateWrite",
     "Status",
+    "StepLimits",
     "Suite",
+    "TextCalls",
     "ToolCall",
     "ToolMode",
     "ToolSim",
@@ -114,7 +120,9 @@ __all__ = [
     "expand_matcher",
     "format_path",
     "inject_note",
+    "is_pattern",
     "matches_case",
+    "name_matches",
     "parse_path",
     "rubric_issues",
     "rubric_scale",

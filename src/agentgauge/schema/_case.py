@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import Field, field_validator
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
+from ._checks import StepLimits
 from ._expect import ArgsMatch, Expectation, ExtraArguments
 from ._gates import Gates
 from ._matrix import Matrix
 from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
 from ._world import CaseWorld, WorldSpec
+
+#: how tool calls written as text are read (``defaults.text_calls``)
+TextCalls = Literal["strict", "lenient"]
 
 #: categories agentgauge knows; users may use their own names too
 KNOWN_CATEGORIES: Final = (
@@ -95,6 +99,9 @@ class Case(Model):
     #: ``configurable``, pydantic-ai's ``deps``, the OpenAI Agents SDK's ``context``
     #: (docs/bring-your-agent.md, "Run context")
     agent_context: dict[str, JsonValue] = Field(default_factory=dict)
+    #: the case passes when its score (the mean of its expectations' weighted scores) is at
+    #: least this, even with a failed check (None: every check must pass; docs/scoring.md)
+    pass_threshold: float | None = Field(default=None, ge=0, le=1)
 
     def later_expected_tools(self) -> list[str]:
         """Tools expected in the scripted turns after the first (``expect`` is turn 0's)."""
@@ -155,6 +162,14 @@ class Defaults(Model):
     tool_mode: ToolMode = "mock"
     #: run context every case hands a framework agent (a case's own keys win)
     agent_context: dict[str, JsonValue] = Field(default_factory=dict)
+    #: call and model-step bounds for every turn with an expectation (a turn's own win)
+    limits: StepLimits | None = None
+    #: every case's pass threshold (a case's own ``pass_threshold`` wins)
+    pass_threshold: float | None = Field(default=None, ge=0, le=1)
+    #: how tool calls an agent writes as text are read: ``strict`` (only recorded responses
+    #: whose whole text is a call) or ``lenient`` (also calls written inside prose, in any
+    #: reply); docs/scoring.md, "Tool calls written as text"
+    text_calls: TextCalls = "strict"
 
 
 class Suite(Model):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import Field, model_validator
 
 from ._base import JsonValue, Model
+from ._checks import CallType, ForbiddenSequence, StepLimits, is_pattern
 from ._world import StateExpectation
 
 Behavior = Literal["tool_call", "any_tool", "no_tool", "answer", "clarify", "refuse", "recover"]
@@ -83,6 +84,7 @@ MATCHER_KEYS = frozenset(
         "ref",
         "fields",
         "items",
+        "not",
     }
 )
 
@@ -129,6 +131,9 @@ class ArgMatcher(Model):
     fields: dict[str, ArgMatcher] | None = None
     #: array: a matcher per element
     items: list[ArgMatcher] | None = None
+    #: the value must *not* satisfy this matcher (``{not: {regex: ".*@example\\.com"}}``);
+    #: combined with the other keys, both must hold
+    not_: ArgMatcher | None = Field(default=None, alias="not")
 
     @model_validator(mode="before")
     @classmethod
@@ -137,6 +142,10 @@ class ArgMatcher(Model):
 
     def describe(self) -> str:
         """A short human form of what is expected, for explanations."""
+        if self.not_ is not None:
+            rest = self.model_copy(update={"not_": None})
+            inner = f"not {self.not_.describe()}"
+            return inner if _unconstrained(rest) else f"{rest.describe()} and {inner}"
         if self.any:
             return "any value"
         if self.ref is not None:
@@ -150,6 +159,20 @@ class ArgMatcher(Model):
         if self.items is not None:
             return "[" + ", ".join(m.describe() for m in self.items) + "]"
         return repr(self.value)
+
+
+def _unconstrained(m: ArgMatcher) -> bool:
+    """Whether a matcher sets nothing a value is compared with (only switches, at most)."""
+    return (
+        "value" not in m.model_fields_set
+        and m.one_of is None
+        and m.regex is None
+        and m.ref is None
+        and m.fields is None
+        and m.items is None
+        and m.not_ is None
+        and not m.any
+    )
 
 
 def _has_matcher(data: Any) -> bool:
@@ -181,7 +204,11 @@ def expand_matcher(data: Any) -> Any:
 class CallExpectation(Model):
     """One expected tool call."""
 
+    #: the tool's name, or a glob of names (``search_*``, ``*``: any tool); see docs/scoring.md
     name: str = Field(min_length=1)
+    #: the call's type: ``mcp`` (a tool an MCP server serves) or ``function`` (a plain
+    #: function tool); None: either
+    type: CallType | None = None
     arguments: dict[str, ArgMatcher] = Field(default_factory=dict)
     #: unexpected extra arguments: ``fail`` (default from the suite) or ``allow``
     extra_arguments: ExtraArguments | None = None
@@ -217,10 +244,22 @@ class Expectation(Model):
     strict_steps: bool = False
     #: with ``order: subset``: a turn without any tool call passes (the empty set is a subset)
     allow_no_calls: bool = False
-    #: tools that must never be called
+    #: tools that must never be called (names or globs: ``delete_*``)
     forbidden_tools: list[str] = Field(default_factory=list)
+    #: call types that must never be called: ``[mcp]`` fails any call to an MCP tool
+    forbidden_types: list[CallType] = Field(default_factory=list)
+    #: argument values a tool may never be called with, per tool name or glob:
+    #: ``{send_email: {to: {not: {regex: ".*@acme\\.com"}}}}`` fails a call whose ``to`` matches
+    forbidden_arguments: dict[str, dict[str, ArgMatcher]] = Field(default_factory=dict)
+    #: a tool called after another with no confirming call between them
+    forbidden_sequences: list[ForbiddenSequence] = Field(default_factory=list)
     #: at most this many tool calls in the turn
     max_calls: int | None = Field(default=None, ge=0)
+    #: at least this many tool calls in the turn
+    min_calls: int | None = Field(default=None, ge=0)
+    #: at most / at least this many model steps (assistant messages) in the turn
+    max_model_steps: int | None = Field(default=None, ge=0)
+    min_model_steps: int | None = Field(default=None, ge=0)
     #: reference answer text (for judges and similarity scorers)
     reference: str | None = None
     #: strings the final reply must contain (case-insensitive)
@@ -238,6 +277,22 @@ class Expectation(Model):
     #: the world's state after this turn (docs/worlds.md): checks on paths, collections left
     #: unchanged, the same state as the reference actions reach
     state: StateExpectation | None = None
+    #: the inverse of a check: passes when the expectation given here fails on the turn
+    #: (``not: {tool_calls: [{name: delete_*}], order: superset}``)
+    not_: Expectation | None = Field(default=None, alias="not")
+
+    def limits(self) -> StepLimits:
+        """The turn's own call and step bounds (``None`` where it leaves one open)."""
+        return StepLimits.model_construct(
+            min_calls=self.min_calls,
+            max_calls=self.max_calls,
+            min_model_steps=self.min_model_steps,
+            max_model_steps=self.max_model_steps,
+        )
+
+    def patterns(self) -> bool:
+        """Whether an expected call's name is a glob or gives a call type."""
+        return any(c.type is not None or is_pattern(c.name) for c in self.tool_calls)
 
     @model_validator(mode="after")
     def _infer_behavior(self) -> Expectation:
@@ -255,6 +310,9 @@ class Expectation(Model):
             raise ValueError(f"strict_steps needs order 'strict' (order is '{self.order}')")
         if self.allow_no_calls and self.order != "subset":
             raise ValueError(f"allow_no_calls needs order 'subset' (order is '{self.order}')")
+        StepLimits.check_bounds(self.limits())
+        if self.not_ is not None:
+            _check_negated(self.not_)
         steps = [c.step for c in self.tool_calls]
         if any(s is not None for s in steps):
             if None in steps:
@@ -265,3 +323,29 @@ class Expectation(Model):
                     f"'{self.order}')"
                 )
         return self
+
+
+#: fields of an expectation that ``not:`` cannot invert: they are read by the suite's scorers
+#: (judges, safety, format) or by the world, not decided by the turn's own checks
+_NOT_INVERTIBLE: Final = (
+    "reference",
+    "response_format",
+    "protected_arguments",
+    "injected_instruction",
+    "secrets",
+    "state",
+)
+
+
+def _check_negated(inner: Expectation) -> None:
+    """``not:`` holds checks ``score_case`` decides, and at least one."""
+    given = inner.model_fields_set
+    bad = [f for f in _NOT_INVERTIBLE if f in given and getattr(inner, f)]
+    if bad:
+        raise ValueError(
+            f"'not' cannot invert {', '.join(bad)}: only the turn's own checks (tool_calls, "
+            "behavior, forbidden_*, call and step counts, response_contains)"
+        )
+    decided = given - {"order", "strict_steps", "allow_no_calls"}
+    if not decided:
+        raise ValueError("'not' needs at least one check to invert")

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ._base import JsonValue, Model
+from ._checks import CallType
 
 FaultKind = Literal["error", "exception", "timeout", "empty", "malformed"]
 
@@ -104,6 +105,14 @@ class ToolSpec(Model):
     #: to call (money, deletion, export, outgoing data); None lets ``agentgauge redteam`` decide
     #: from the name and description. Left out of dumps, so request and cache keys are unchanged.
     privileged: bool | None = Field(default=None, exclude=True)
+    #: what kind of tool this is: ``mcp`` (an MCP server serves it; set on the tools of
+    #: ``tools_from``) or ``function`` (None: a function). Expectations check calls by it
+    #: (``type:``, ``forbidden_types``); left out of dumps like ``privileged``
+    type: CallType | None = Field(default=None, exclude=True)
+
+    def call_type(self) -> CallType:
+        """``mcp`` or ``function``."""
+        return self.type or "function"
 
     def properties(self) -> dict[str, JsonValue]:
         props = self.parameters.get("properties")

@@ -15,7 +15,9 @@ from ..schema import (
     Message,
     Score,
     StateDiff,
+    StepLimits,
     Suite,
+    TextCalls,
     ToolCall,
     ToolSpec,
 )
@@ -24,7 +26,14 @@ from ._args import MatchContext
 from ._behavior import classify_behavior
 from ._calls import NO_TOOL, score_calls
 from ._case_score import CaseScore
-from ._checks import score_behavior, score_forbidden, score_max_calls, score_response_contains
+from ._checks import score_behavior, score_forbidden, score_response_contains
+from ._rules import (
+    count_scores,
+    negated,
+    score_forbidden_arguments,
+    score_forbidden_sequences,
+    score_forbidden_types,
+)
 from ._state import score_state
 from ._transcript import History, Segment, build_segments
 
@@ -41,6 +50,13 @@ DEFAULT_WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
         "behavior": 1.0,
         "response_contains": 1.0,
         "state": 2.0,
+        "forbidden_types": 1.0,
+        "forbidden_arguments": 1.0,
+        "forbidden_sequences": 1.0,
+        "min_calls": 0.5,
+        "max_model_steps": 0.5,
+        "min_model_steps": 0.5,
+        "not": 1.0,
     }
 )
 
@@ -63,6 +79,15 @@ class ScoringConfig:
     behavior_classifier: BehaviorClassifier | None = None
     #: weights of the score kinds in the overall score (missing kinds weigh 1.0)
     weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_WEIGHTS)
+    #: call and model-step bounds of every turn with an expectation (a turn's own win);
+    #: ``None``: the suite's ``defaults.limits``
+    limits: StepLimits | None = None
+    #: a case passes when its score is at least this (a case's own ``pass_threshold`` wins);
+    #: ``None``: the suite's ``defaults.pass_threshold``, else every check must pass
+    pass_threshold: float | None = None
+    #: ``lenient``: tool calls written as text in an assistant reply without calls (whole, or
+    #: inside prose) are read as calls; ``None``: the suite's ``defaults.text_calls``
+    text_calls: TextCalls | None = None
 
     def for_suite(self, suite: Suite) -> ScoringConfig:
         """This config with the suite's defaults filled in where it leaves them open."""
@@ -76,6 +101,9 @@ class ScoringConfig:
             args_match_overrides=MappingProxyType(dict(d.args_match_overrides))
             if self.args_match_overrides is None
             else self.args_match_overrides,
+            limits=d.limits if self.limits is None else self.limits,
+            pass_threshold=d.pass_threshold if self.pass_threshold is None else self.pass_threshold,
+            text_calls=d.text_calls if self.text_calls is None else self.text_calls,
         )
 
 
@@ -105,7 +133,9 @@ def score_case(
     expectations: list[Expectation | None] = [case.expect]
     expectations.extend(t.expect for t in case.turns)
     prefix_input = case.input if isinstance(case.input, list) else ()
-    segments, history = build_segments(prefix_input, turns, len(expectations))
+    segments, history = build_segments(
+        prefix_input, turns, len(expectations), lenient=config.text_calls == "lenient"
+    )
     classify = config.behavior_classifier or classify_behavior
     multi = len(expectations) > 1
     scores: list[Score] = []
@@ -136,8 +166,15 @@ def score_case(
     goal_met = all(s.passed for s in state_scores) if state_scores else None
     if failed and state_scores and len(state_scores) < len(scores):
         failed.insert(0, _which_part(scores, state_scores))
+    threshold = case.pass_threshold if case.pass_threshold is not None else config.pass_threshold
+    passed = not failed
+    if threshold is not None:
+        passed = value >= threshold - 1e-9
+        failed.insert(0, _threshold_line(value, threshold, passed, bool(failed)))
+        if passed and len(failed) == 1:
+            failed = []
     return CaseScore(
-        status="failed" if failed else "passed",
+        status="passed" if passed else "failed",
         score=value,
         scores=scores,
         explanation="\n".join(failed),
@@ -145,6 +182,15 @@ def score_case(
         goal_met=goal_met,
         state_diff=diffs,
     )
+
+
+def _threshold_line(value: float, threshold: float, passed: bool, any_failed: bool) -> str:
+    """The first explanation line of a case with a ``pass_threshold``."""
+    if passed:
+        return f"passed: score {value:.2f} is at least pass_threshold {threshold:g}; failed checks:"
+    if any_failed:
+        return f"score {value:.2f} is below pass_threshold {threshold:g}"
+    return f"score {value:.2f} is below pass_threshold {threshold:g} (no check failed)"
 
 
 def _which_part(scores: Sequence[Score], state_scores: Sequence[Score]) -> str:
@@ -233,11 +279,36 @@ def score_turn(
         scores.append(score_behavior(expected_behavior, behavior, seg, prefix))
     if exp.forbidden_tools:
         scores.append(score_forbidden(exp.forbidden_tools, seg, prefix))
-    if exp.max_calls is not None:
-        scores.append(score_max_calls(exp.max_calls, seg, prefix))
+    scores.extend(_rule_scores(exp, seg, history, tools, config, prefix))
     if exp.response_contains:
         scores.append(score_response_contains(exp.response_contains, seg, prefix))
+    if exp.not_ is not None:
+        # the inner expectation is judged on its own bounds, not the suite's defaults.limits
+        inner_config = replace(config, limits=None)
+        inner = score_turn(exp.not_, seg, history, tools, inner_config, behavior, prefix)
+        scores.append(negated(inner, prefix))
     return scores
+
+
+def _rule_scores(
+    exp: Expectation,
+    seg: Segment,
+    history: History,
+    tools: Mapping[str, ToolSpec],
+    config: ScoringConfig,
+    prefix: str,
+) -> list[Score]:
+    """Forbidden types, argument values and sequences; call and model-step bounds."""
+    out: list[Score] = []
+    if exp.forbidden_types:
+        out.append(score_forbidden_types(exp.forbidden_types, seg, tools, prefix))
+    if exp.forbidden_arguments:
+        ctx = MatchContext(history)
+        out.append(score_forbidden_arguments(exp.forbidden_arguments, seg, tools, ctx, prefix))
+    if exp.forbidden_sequences:
+        out.append(score_forbidden_sequences(exp.forbidden_sequences, seg, prefix))
+    out.extend(count_scores(exp.limits().over(config.limits), seg, prefix))
+    return out
 
 
 def _weighted(scores: Sequence[Score], weights: Mapping[str, float], prefix: str) -> float:

@@ -81,6 +81,7 @@ def describe_matcher(m: ArgMatcher) -> str:
     """What the matcher expects, in words, with its comparison switches."""
     base = m.describe()
     plain = m.ref is None and m.one_of is None and m.regex is None and not m.any
+    plain = plain and m.not_ is None
     if plain and m.fields is None and m.items is None and "value" not in m.model_fields_set:
         base = "any value"
     mods: list[str] = []
@@ -147,7 +148,29 @@ def match_value(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: str
     return _match_present(m, a, schema, ctx, path)
 
 
+def _match_not(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: str) -> ArgPart:
+    """``{not: X, ...}``: ``a`` must fail ``X`` and meet the matcher's other keys."""
+    assert m.not_ is not None
+    inner = _match_present(m.not_, a, schema, ctx, path)
+    if inner.passed:
+        return ArgPart(path, 0.0, False, f"{path}: expected {m.describe()}, {_got(a)}")
+    rest = m.model_copy(update={"not_": None})
+    constrained = (
+        "value" in rest.model_fields_set
+        or rest.one_of is not None
+        or rest.regex is not None
+        or rest.ref is not None
+        or rest.fields is not None
+        or rest.items is not None
+    )
+    if not constrained:
+        return ArgPart(path, 1.0, True, f"{path}: {_r(a)} as expected ({m.describe()})")
+    return _match_present(rest, a, schema, ctx, path)
+
+
 def _match_present(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: str) -> ArgPart:
+    if m.not_ is not None:
+        return _match_not(m, a, schema, ctx, path)
     if m.any:
         return ArgPart(path, 1.0, True, f"{path}: present (any value accepted)")
     if m.ref is not None:

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from ..schema import CallExpectation, Expectation, Score, ToolSpec
+from ..schema import CallExpectation, Expectation, Score, ToolSpec, is_pattern, name_matches
 from ._args import CallMatch, MatchContext, describe_matcher, match_call, shown
 from ._assign import align_groups, assign
+from ._rules import call_type
 from ._transcript import CallRecord, error_text
 from ._values import MISSING
 
@@ -71,12 +72,13 @@ def _grid(
     big = 2.0 * (min(len(exps), len(records)) + 1)
     for i, e in enumerate(exps):
         row: list[float | None] = []
+        loose = e.type is not None or is_pattern(e.name)
         spec = tools.get(e.name)
         for j, rec in enumerate(records):
-            if rec.call.name != e.name:
+            if not (_fits(e, rec, tools) if loose else rec.call.name == e.name):
                 row.append(None)
                 continue
-            cm = match_call(e, rec, spec, ctx, labels[i])
+            cm = match_call(e, rec, tools.get(rec.call.name) if loose else spec, ctx, labels[i])
             matches[i, j] = cm
             row.append((big if cm.passed else 0.0) + 1.0 + cm.value)
         weights.append(row)
@@ -130,16 +132,52 @@ def _failure_notes(
     return notes
 
 
+def _fits(e: CallExpectation, rec: CallRecord, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether ``rec`` may pair with ``e``: its name matches ``e``'s name or glob, and its
+    type is ``e``'s type (when given)."""
+    if not name_matches(e.name, rec.call.name):
+        return False
+    return e.type is None or call_type(rec, tools) == e.type
+
+
+def _pattern_counts(
+    exp: Expectation, records: Sequence[CallRecord], tools: Mapping[str, ToolSpec]
+) -> tuple[list[str], list[str], int]:
+    """(missing, extra, common) when expected names are globs or typed: a largest pairing of
+    expected calls with calls they fit, whatever the arguments."""
+    exps = exp.tool_calls
+    fit: Weights = [[1.0 if _fits(e, r, tools) else None for r in records] for e in exps]
+    pairs = assign(fit, len(records))
+    used_e = {i for i, _ in pairs}
+    used_a = {j for _, j in pairs}
+    missing = [_label(e) for i, e in enumerate(exps) if i not in used_e]
+    extra = [r.call.name for j, r in enumerate(records) if j not in used_a]
+    return missing, extra, len(pairs)
+
+
+def _label(e: CallExpectation) -> str:
+    """An expected call in an explanation: its name (or glob), with its type when given."""
+    return f"{e.name} ({e.type})" if e.type is not None else e.name
+
+
 def _selection(
-    exp: Expectation, records: Sequence[CallRecord], notes: Sequence[str], prefix: str
+    exp: Expectation,
+    records: Sequence[CallRecord],
+    notes: Sequence[str],
+    prefix: str,
+    tools: Mapping[str, ToolSpec],
 ) -> Score:
-    expected = [e.name for e in exp.tool_calls]
+    expected = [_label(e) for e in exp.tool_calls]
     actual = [r.call.name for r in records]
     mode = exp.order
-    if len(expected) == 1 and len(actual) == 1:  # the common case, without Counters
+    missing: list[str]
+    extra: list[str]
+    if exp.patterns():
+        missing, extra, common = _pattern_counts(exp, records, tools)
+    elif len(expected) == 1 and len(actual) == 1:  # the common case, without Counters
         same = expected[0] == actual[0]
-        missing: list[str] = [] if same else expected
-        extra: list[str] = [] if same else actual
+        missing = [] if same else expected
+        extra = [] if same else actual
         common = 1 if same else 0
     else:
         ce, ca = Counter(expected), Counter(actual)
@@ -211,7 +249,7 @@ def score_calls(
     matches, weights = _grid(exps, records, tools, ctx, labels)
     pairs = assign(weights, len(records)) if matches else []
     notes = _failure_notes(pairs, records, every) if any(r.error for r in records) else []
-    scores = [_selection(exp, records, notes, prefix)]
+    scores = [_selection(exp, records, notes, prefix, tools)]
     checked = [(i, j) for i, j in pairs if matches[i, j].checked]
     if checked:
         parts: list[Score] = []

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import orjson
 
-from ..schema import Score
+from ..schema import Score, is_pattern, name_matches
 from ._transcript import CallRecord, Segment
 from ._values import MISSING, norm_text
 
@@ -219,7 +219,12 @@ def score_behavior(expected: str, actual: str, seg: Segment, prefix: str = "") -
 def score_forbidden(forbidden: Sequence[str], seg: Segment, prefix: str = "") -> Score:
     """Fails when any forbidden tool was called."""
     banned = set(forbidden)
-    hits = Counter(r.call.name for r in seg.records if r.call.name in banned)
+    globs = [f for f in forbidden if is_pattern(f)]
+    hits = Counter(
+        r.call.name
+        for r in seg.records
+        if r.call.name in banned or any(name_matches(g, r.call.name) for g in globs)
+    )
     if not hits:
         return Score(
             name=prefix + "forbidden_tools",

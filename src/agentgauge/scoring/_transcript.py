@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from ..formats import text_calls
 from ..schema import Message, ResultRef, ToolCall
 from ._values import MISSING
 
@@ -83,9 +84,16 @@ def parse_result(content: str | None) -> tuple[Any, bool]:
 
 
 def build_segments(
-    history_prefix: Sequence[Message], turns: Sequence[Sequence[Message]], count: int
+    history_prefix: Sequence[Message],
+    turns: Sequence[Sequence[Message]],
+    count: int,
+    *,
+    lenient: bool = False,
 ) -> tuple[list[Segment], History]:
-    """Split the agent's messages into ``count`` segments and index every tool result."""
+    """Split the agent's messages into ``count`` segments and index every tool result.
+
+    ``lenient``: an assistant message without calls whose text writes tool calls (whole, or
+    inside prose: :func:`formats.text_calls`) is read as making them (with no result)."""
     history = History()
     pos = 0
     for msg in history_prefix:
@@ -106,7 +114,10 @@ def build_segments(
             role = msg.role
             if role == "assistant":
                 assistant_pos.append(pos)
-                for call in msg.tool_calls:
+                made = msg.tool_calls
+                if lenient and not made and msg.content:
+                    made = text_calls(msg.content, lenient=True) or []
+                for call in made:
                     rec = CallRecord(call, pos)
                     records.append(rec)
                     calls.append(call)

@@ -118,6 +118,8 @@ def _expectation(e: Expectation) -> dict[str, Any]:
         calls = []
         for call in e.tool_calls:
             c: dict[str, Any] = {"name": call.name}
+            if call.type is not None:
+                c["type"] = call.type
             if call.arguments:
                 c["arguments"] = {k: _matcher(v) for k, v in call.arguments.items()}
             if call.extra_arguments is not None:
@@ -156,10 +158,19 @@ def case_record(case: Case) -> dict[str, Any]:
     return data
 
 
+def _keep_types(tools: list[ToolSpec], records: list[dict[str, Any]]) -> None:
+    """A tool's ``type`` (left out of dumps so request keys stay the same) written back."""
+    for tool, record in zip(tools, records, strict=True):
+        if tool.type is not None:
+            record["type"] = tool.type
+
+
 def suite_record(suite: Suite, *, inline_cases: bool = True) -> dict[str, Any]:
     """The suite as plain data (``version`` first); cases inline unless ``inline_cases=False``."""
     data: dict[str, Any] = suite.model_dump(mode="json", exclude_defaults=True, exclude={"cases"})
     data = {"version": FORMAT_VERSION, "name": suite.name, **data}
+    if "tools" in data:
+        _keep_types(suite.tools, data["tools"])
     if inline_cases and suite.cases:
         data["cases"] = [case_record(c) for c in suite.cases]
     return data
@@ -215,6 +226,7 @@ def write_suite(suite: Suite, out: str | Path) -> list[Path]:
     written = [out / SUITE_FILE]
     if suite.tools:
         tools = [t.model_dump(mode="json", exclude_none=True) for t in suite.tools]
+        _keep_types(suite.tools, tools)
         _write(out / TOOLS_FILE, orjson.dumps(tools, option=orjson.OPT_INDENT_2) + b"\n")
         written.append(out / TOOLS_FILE)
     if suite.cases:
