@@ -476,7 +476,7 @@ def _read(
     where, args = _exact(suite, agent)
     runs = conn.execute(
         "SELECT suite, agent, run_id, git_commit, started_at, run_dir, cases, results, judge, "
-        f"judge_samples, git_dirty FROM runs{where} ORDER BY started_at, run_id",
+        f"judge_samples, git_dirty FROM runs{where} ORDER BY started_at, rowid",
         args,
     ).fetchall()
     picked = {
