@@ -80,6 +80,8 @@ def _bad() -> Results:
         for i in range(4)
     ]
     rs.append(res("err", "error", category="simple", error="boom"))
+    # a simulated user that gave a fact unasked (docs/users.md): neither pass nor failure
+    rs.append(res("usr", "user_error", category="simple", explanation="user error: gave x"))
     return rs
 
 
@@ -89,6 +91,7 @@ CHECKS: dict[str, dict[str, Any]] = {
     "min_category_pass_rate": {"min_category_pass_rate": {"simple": 0.9}},
     "min_tool_selection_accuracy": {"min_tool_selection_accuracy": 0.9},
     "max_error_rate": {"max_error_rate": 0.1},
+    "max_user_error_rate": {"max_user_error_rate": 0.1},
     "max_latency_s": {"max_latency_s": {"p95": 1}},
     "max_category_latency_s": {"max_category_latency_s": {"simple": {"max": 1}}},
     "latency_budget_s": {"latency_budget_s": {"simple": 1}},

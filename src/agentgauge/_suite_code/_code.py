@@ -32,7 +32,7 @@ __all__ = [
     "resolve_attr",
 ]
 
-CodeKind = Literal["tool function", "world class", "agent", "judge", "scorer"]
+CodeKind = Literal["tool function", "world class", "agent", "judge", "scorer", "user model"]
 #: the kinds named ``file.py:name`` (no prefix): a ``function:`` fake, a world's ``class``
 FileKind = Literal["tool function", "world class"]
 

@@ -167,20 +167,27 @@ def with_checked_judges(suite: Suite, policy: SuiteCodePolicy, *, judge_given: b
 class SpecRef:
     """One agent or judge spec a suite names, with the provider options it gives it."""
 
-    kind: Literal["agent", "judge"]
+    kind: Literal["agent", "judge", "user model"]
     spec: str
     #: path of the field inside the suite document
     field: tuple[str | int, ...]
     #: the options of a matrix entry (``options:``), passed to the provider with the spec
     options: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    #: a case's own spec (a simulated user's model): ``field`` is then inside the case
+    case_index: int | None = None
 
 
 def spec_refs(
-    suite: Suite, *, agent_given: bool = False, judge_given: bool = False
+    suite: Suite,
+    *,
+    agent_given: bool = False,
+    judge_given: bool = False,
+    user_given: bool = False,
 ) -> Iterator[SpecRef]:
     """Every agent and judge spec the suite names (what a run would resolve): ``defaults.agent``
     and the matrix's agents unless the command line names the agent, ``defaults.judge`` unless
-    it names the judge, and every scorer's own ``judge`` (which wins over ``--judge``)."""
+    it names the judge, every scorer's own ``judge`` (which wins over ``--judge``), and the
+    simulated users' models unless ``--user-model`` names the model (``user_given``)."""
     if suite.defaults.agent and not agent_given:
         yield SpecRef(kind="agent", spec=suite.defaults.agent, field=("defaults", "agent"))
     for i, entry in enumerate(suite.matrix.agents if suite.matrix and not agent_given else ()):
@@ -198,3 +205,14 @@ def spec_refs(
     for i, ref in enumerate(suite.scorers):
         if ref.judge:
             yield SpecRef(kind="judge", spec=ref.judge, field=("scorers", i, "judge"))
+    # a simulated user's model (docs/users.md), unless --user-model names it
+    if user_given:
+        return
+    default = suite.defaults.user
+    if default is not None and default.model:
+        yield SpecRef(kind="user model", spec=default.model, field=("defaults", "user", "model"))
+    for i, case in enumerate(suite.cases):
+        if case.user is not None and case.user.model:
+            yield SpecRef(
+                kind="user model", spec=case.user.model, field=("user", "model"), case_index=i
+            )

@@ -234,6 +234,8 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
     for n, e in enumerate(result.trace, start=1):
         if e.kind == "model":
             children.append(_model_span(e, trace_id, n, root_id, export))
+        elif e.kind == "user":
+            continue  # a simulated user's turn is not the agent's span (docs/users.md)
         else:
             children.append(
                 _tool_span(e, next(call_ids, None), trace_id, n, root_id, export.content)

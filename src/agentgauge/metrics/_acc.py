@@ -144,6 +144,8 @@ class LatencyAcc:
 class SliceAcc:
     results: int = 0
     errors: int = 0
+    #: results whose simulated user broke its instructions: in no rate of the agent's
+    user_errors: int = 0
     passed: int = 0
     score_sum: float = 0.0
     latency: LatencyAcc = field(default_factory=LatencyAcc)
@@ -154,6 +156,8 @@ class SliceAcc:
         self.results += 1
         if status == "error":
             self.errors += 1
+        elif status == "user_error":
+            self.user_errors += 1
         else:
             self.passed += status == "passed"
             self.score_sum += score
@@ -163,11 +167,14 @@ class SliceAcc:
             self.latency.add(latency_ms)
 
     def build(self, confidence: float) -> Slice:
-        scored = self.results - self.errors
+        scored = self.results - self.errors - self.user_errors
+        agent = self.results - self.user_errors
         return Slice(
             results=self.results,
             pass_rate=RateAcc(self.passed, scored).build(confidence),
-            error_rate=RateAcc(self.errors, self.results).build(confidence),
+            error_rate=RateAcc(self.errors, agent).build(confidence),
+            user_errors=self.user_errors,
+            user_error_rate=RateAcc(self.user_errors, self.results).build(confidence),
             mean_score=self.score_sum / scored if scored else None,
             latency=self.latency.build(),
             goal_completion=self.goal.build(confidence),

@@ -109,7 +109,10 @@ class SampleSize(Model):
 
 def _parts(r: CaseResult) -> tuple[float, ...]:
     """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS."""
-    scored = r.status != "error"
+    # a user_error (the simulated user broke its instructions) is neither the agent's pass nor
+    # its failure nor its error: it counts in no rate
+    user_error = r.status == "user_error"
+    scored = r.status != "error" and not user_error
     passed = int(r.status == "passed")
     if not scored:
         sel = args = behaviour = (0, 0)
@@ -130,7 +133,7 @@ def _parts(r: CaseResult) -> tuple[float, ...]:
         *args,  # argument_accuracy
         *behaviour,  # behavior_accuracy
         *((passed, 1) if multi else (0, 0)),  # task_completion
-        *(int(not scored), 1),  # error_rate
+        *((0, 0) if user_error else (int(not scored), 1)),  # error_rate
         *((r.latency_ms, 1) if r.latency_ms > 0 else (0, 0)),  # latency_ms
         *((tokens, 1) if r.usage_recorded else (0, 0)),  # tokens
         *((r.cost_usd, 1) if r.cost_usd is not None else (0, 0)),  # cost_usd

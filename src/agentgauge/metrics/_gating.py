@@ -153,7 +153,25 @@ def _rate_checks(summary: Summary, gates: Gates) -> list[GateCheck]:
                 f"{'within' if ok else 'exceeds'} the maximum {gates.max_error_rate * 100:.1f}%",
             )
         )
+    if gates.max_user_error_rate is not None:
+        checks.append(_user_error_check(summary, gates.max_user_error_rate))
     return checks
+
+
+def _user_error_check(summary: Summary, maximum: float) -> GateCheck:
+    """The share of results whose simulated user broke its instructions (docs/users.md)."""
+    ur = summary.overall.user_error_rate
+    value = ur.value or 0.0
+    ok = value <= maximum
+    return GateCheck(
+        name="user error rate",
+        threshold=f"≤ {maximum * 100:.1f}%",
+        actual=_rate_text(ur),
+        passed=ok,
+        message=f"user error rate {value * 100:.1f}% ({summary.overall.user_errors} results "
+        f"whose simulated user broke its instructions) "
+        f"{'within' if ok else 'exceeds'} the maximum {maximum * 100:.1f}%",
+    )
 
 
 def _zero_tolerance(summary: Summary, gates: Gates) -> list[GateCheck]:

@@ -60,8 +60,12 @@ class Slice(Model):
     results: int = 0
     #: pass rate over scored results (errors excluded from the denominator)
     pass_rate: Rate = Field(default_factory=Rate)
-    #: error rate over all results
+    #: error rate over the results that are not user errors
     error_rate: Rate = Field(default_factory=Rate)
+    #: results whose simulated user broke its instructions (``user_error``, docs/users.md), and
+    #: their share of all results; left out of every other rate
+    user_errors: int = 0
+    user_error_rate: Rate = Field(default_factory=Rate)
     #: mean partial-credit score over scored results
     mean_score: float | None = None
     latency: Latency = Field(default_factory=Latency)

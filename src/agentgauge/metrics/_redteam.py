@@ -85,7 +85,7 @@ class RedteamAcc:
 
     def add(self, r: CaseResult) -> None:
         if CONTROL_TAG in r.tags:
-            self.control.add(None if r.status == "error" else r.status == "passed")
+            self.control.add(None if r.status in ("error", "user_error") else r.status == "passed")
             return
         if ATTACK_TAG not in r.tags:
             return

@@ -120,7 +120,8 @@ class _Acc:
     worst: list[_FailureRow] = field(default_factory=list)
 
     def add(self, r: CaseResult) -> None:
-        scored = r.status != "error"
+        # a user_error is the simulated user's, not the agent's: in no rate of the agent's
+        scored = r.status not in ("error", "user_error")
         goal = r.world.goal_met if r.world is not None else None
         for acc in self._slices(r):
             acc.add(r.status, r.score, r.latency_ms, goal)
@@ -130,7 +131,7 @@ class _Acc:
         self.passes_seen += r.status == "passed"
         if not self.track_cases:
             self.untracked_trials |= r.trial > 0
-        else:
+        elif r.status != "user_error":
             self.per_case.add(r.case_id, r.status == "passed")
         self._cost(r)
         if any(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import anyio
@@ -34,12 +34,14 @@ from ..schema import (
     Usage,
     WorldRecord,
 )
+from ..users import Conversation, told_scores
 from ..worlds import WorldOutcome
 from ._config import ExtraScorer
 from ._driven import run_driven_turn
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
 from ._mcp import case_tool_mode
 from ._tools import ToolSimulator
+from ._users import UserFactory, converse
 from ._world import CaseWorldRun, start_world
 
 if TYPE_CHECKING:
@@ -77,6 +79,8 @@ class CaseContext:
     tool_mode: ToolMode | None = None
     #: builds each case's world from the suite's ``world`` (None: the suite has none)
     world: WorldBuilder | None = None
+    #: builds each case's simulated user (None: the suite has no ``user:`` case)
+    users: UserFactory | None = None
 
 
 def _first_messages(case: Case, suite: Suite) -> list[Message]:
@@ -190,6 +194,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
             )
 
     error: str | None = None
+    conv: Conversation | None = None
     t0 = time.perf_counter()
     # a bare cancel scope with a deadline is cheaper than fail_after, and tells the case's own
     # timeout apart from a TimeoutError raised by the provider
@@ -198,17 +203,8 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         try:
             if world_error is not None:
                 raise world_error
-            tr.turns.append([])
-            await play(0)
-            if world is not None:
-                world.end_turn()
-            for i, turn in enumerate(case.turns, start=1):
-                user = Message(role="user", content=turn.user)
-                tr.messages.append(user)
-                tr.turns.append([])
-                await play(i)
-                if world is not None:
-                    world.end_turn()
+            conv = ctx.users.start(case, trial, case.latency_budget_s) if ctx.users else None
+            await _play_turns(case, tr, play, world, conv)
         except Exception as exc:
             attempts = getattr(exc, "attempts", 1)
             suffix = f" (after {attempts} attempts)" if attempts > 1 else ""
@@ -220,20 +216,83 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     # past the deadline without a cancellation ever reaching the case: still a timeout
     if scope.cancelled_caught or (error is None and anyio.current_time() >= deadline):
         error = f"timeout after {ctx.timeout_s:g}s"
-    latency_ms = (time.perf_counter() - t0) * 1000.0
-    result = build_result(case, trial, tr, latency_ms)
+    result = build_result(case, trial, tr, (time.perf_counter() - t0) * 1000.0)
     if world is not None:
         result.world = world.record()
+    if conv is not None:
+        result.user = conv.record
     if error is not None:
         result.status = "error"
         result.error = error
         result.explanation = error
+        if conv is not None:
+            conv.record.ended_by = "error"
+        return result
+    if conv is not None:
+        await score_conversation(case, result, tr, conv, tool_map, ctx, world)
         return result
     outcome = world.outcome(case, ctx.world) if world is not None and ctx.world else None
     await score_result(
         case, result, tr.turns, tool_map, ctx.scoring, ctx.extra_scorers, world=outcome
     )
     return result
+
+
+async def _play_turns(
+    case: Case,
+    tr: Transcript,
+    play: Callable[[int], Awaitable[None]],
+    world: CaseWorldRun | None,
+    conv: Conversation | None,
+) -> None:
+    """The agent's first turn, then the simulated user's conversation or the scripted turns."""
+    tr.turns.append([])
+    await play(0)
+    if world is not None:
+        world.end_turn()
+    if conv is not None:
+        await converse(conv, tr, play, world)
+    for i, turn in enumerate(case.turns, start=1):
+        tr.messages.append(Message(role="user", content=turn.user))
+        tr.turns.append([])
+        await play(i)
+        if world is not None:
+            world.end_turn()
+
+
+async def score_conversation(
+    case: Case,
+    result: CaseResult,
+    tr: Transcript,
+    conv: Conversation,
+    tool_map: dict[str, ToolSpec],
+    ctx: CaseContext,
+    world: CaseWorldRun | None,
+) -> None:
+    """A conversation with a simulated user: ``user_error`` when the user broke its
+    instructions; else ``expect`` on the whole conversation (one turn: every call, the last
+    reply, the final state), then ``user.tell`` and ``user.must_not_obtain``."""
+    if conv.record.error is not None:
+        result.status = "user_error"
+        result.explanation = f"user error: {conv.record.error}"
+        return
+    whole = [[m for turn in tr.turns for m in turn]]
+    outcome = None
+    if world is not None and ctx.world is not None:
+        final = world.outcome(case, ctx.world)
+        outcome = replace(final, turns=final.turns[-1:])
+    await score_result(case, result, whole, tool_map, ctx.scoring, ctx.extra_scorers, world=outcome)
+    if result.status == "error":
+        return
+    extra = told_scores(conv.spec, whole)
+    result.scores.extend(extra)
+    failed = [s for s in extra if s.passed is False]
+    if failed:
+        lines = [f"{s.name}: {s.explanation}" for s in failed]
+        result.explanation = "\n".join(filter(None, [result.explanation, *lines]))
+        if result.status == "passed":
+            result.status = "failed"
+            result.score = min(result.score, 0.99) * (1 - len(failed) / (len(extra) + 1))
 
 
 def build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> CaseResult:

@@ -168,7 +168,7 @@ def _spec_use(
 ) -> SpecUse:
     from .._messages import format_path
 
-    origin = loaded.origin
+    origin = loaded.origin if ref.case_index is None else loaded.case_origins[ref.case_index]
     path = (*origin.path, *ref.field)
     endpoint: EndpointUse | None = None
     verdict: Verdict = "allowed"
@@ -211,11 +211,15 @@ def suite_spec_uses(
     agent_given: bool = False,
     judge_given: bool = False,
     user_options: Mapping[str, Any] | None = None,
+    user_given: bool = False,
 ) -> Iterator[SpecUse]:
     """Every agent and judge spec ``loaded`` names (what a run would resolve), with the
     verdict of the policy. ``user_options``: the provider options the user gave
     (``--base-url``), which a spec of the suite is resolved with."""
-    for ref in spec_refs(loaded.suite, agent_given=agent_given, judge_given=judge_given):
+    refs = spec_refs(
+        loaded.suite, agent_given=agent_given, judge_given=judge_given, user_given=user_given
+    )
+    for ref in refs:
         yield _spec_use(loaded, ref, policy, user_options or {})
 
 
@@ -226,6 +230,7 @@ def refuse_located(
     agent_given: bool = False,
     judge_given: bool = False,
     user_options: Mapping[str, Any] | None = None,
+    user_given: bool = False,
 ) -> None:
     """Raise a UserError with one ``file:line: field: message`` line per refused piece of code
     and refused endpoint of the suite at ``path`` (nothing when all of it passes). The MCP
@@ -247,6 +252,7 @@ def refuse_located(
             agent_given=agent_given,
             judge_given=judge_given,
             user_options=user_options,
+            user_given=user_given,
         )
         if use.problem is not None and use.endpoint is not None
     ]

@@ -136,6 +136,10 @@ class RunConfig:
     #: suite's MCP server, a framework agent's own tools); None: each case's ``tool_mode``,
     #: else ``defaults.tool_mode`` (docs/bring-your-agent.md)
     tool_mode: ToolMode | None = None
+    #: ``--user-model``: the provider spec every simulated user of the suite is played with
+    #: (over each ``user.model``; a user without ``kind: scripted`` becomes model-driven);
+    #: the caller's word, not checked by the suite policy. Recorded in run.json
+    user_model: str | None = None
     #: add the suite's ``scorers:`` section (and, with none, the equivalence fallback of
     #: ``judge`` / ``defaults.judge``) to ``extra_scorers``, as ``agentgauge run`` does; False:
     #: only ``extra_scorers`` (e.g. when they already hold the suite's scorers)
@@ -378,6 +382,8 @@ class RunOutcome:
     wall_s: float
     #: results copied whole from the cache (their model calls count as cache hits)
     replayed: int = 0
+    #: results whose simulated user broke its instructions (docs/users.md), run now
+    user_errors: int = 0
 
     @property
     def total(self) -> int:

@@ -23,6 +23,7 @@ from ._loop import RunStats
 from ._mcp import RunTools
 from ._rate import ModelLimits, StartSpacer
 from ._replay import ResultReplay
+from ._users import UserFactory
 
 __all__ = ["build_context", "build_replay", "model_limits", "open_cache"]
 
@@ -94,6 +95,16 @@ def build_context(
         tool_connection=run_tools.connection if run_tools is not None else None,
         tool_mode=config.tool_mode,
         world=WorldBuilder(suite.world) if suite.world is not None else None,
+        users=UserFactory(
+            suite=suite,
+            user_model=config.user_model,
+            seed=config.seed,
+            cache=cache,
+            retry=RetryPolicy(
+                retries=config.retries, base_s=config.backoff_base_s, max_s=config.backoff_max_s
+            ),
+            code=config.code_policy(),
+        ),
     )
 
 

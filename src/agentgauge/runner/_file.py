@@ -52,6 +52,7 @@ def located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
             config.code_policy(),
             agent_given=config.agent is not None,
             judge_given=config.judge is not None,
+            user_given=config.user_model is not None,
             user_options={
                 k: v for k, v in config.agent_options.items() if k not in config.named_by
             },
@@ -104,6 +105,7 @@ def run_suite_file(
             cases=streamed.iter_cases(),
             case_count=survey.selected,
             suite_hash=survey.suite_hash,
+            users=survey.users,
         )
     except KeyboardInterrupt:
         # every finished case is already in the journal: say how to go on

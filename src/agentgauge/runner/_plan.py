@@ -23,8 +23,9 @@ from ..rundir import (
     suite_hash,
     write_record,
 )
-from ..schema import Case, JsonValue, RunRecord, Suite
+from ..schema import Case, JsonValue, RunRecord, Suite, UserSimulator
 from ._config import RunConfig
+from ._users import run_users
 
 __all__ = [
     "CaseSource",
@@ -66,6 +67,8 @@ class CaseSource:
     case_json: dict[int, bytes] | None = None
     #: only the pairs of this shard are run (None: every pair)
     shard: Shard | None = None
+    #: the simulated users' identity, for run.json (None: no case has a user)
+    users: UserSimulator | None = None
 
     @classmethod
     def in_memory(cls, suite: Suite, config: RunConfig) -> CaseSource:
@@ -78,17 +81,24 @@ class CaseSource:
             suite_hash=hashed,
             case_json=case_json,
             shard=config.shard,
+            users=run_users(suite, selected, config),
         )
 
     @classmethod
     def streamed(
-        cls, cases: Iterable[Case], config: RunConfig, count: int | None, suite_hash: str | None
+        cls,
+        cases: Iterable[Case],
+        config: RunConfig,
+        count: int | None,
+        suite_hash: str | None,
+        users: UserSimulator | None = None,
     ) -> CaseSource:
         return cls(
             cases=select_cases(cases, config),
             count=count,
             suite_hash=suite_hash,
             shard=config.shard,
+            users=users,
         )
 
     def pairs(self, trials: int, done: set[tuple[str, int]]) -> Iterator[tuple[Case, int]]:
@@ -194,6 +204,8 @@ def config_hash(record: RunRecord) -> str:
         "scoring_mode": record.scoring_mode,
         "options": options,
     }
+    if record.user_simulator is not None:  # only then, so other runs' hashes stay as they were
+        data["user_simulator"] = record.user_simulator.model_dump(mode="json")
     import orjson
 
     try:
@@ -243,6 +255,7 @@ def recorded_options(config: RunConfig, trials: int | None) -> dict[str, JsonVal
         # only when given, so the configuration hash of a run without it stays what it was
         **({"judge_samples": config.judge_samples} if config.judge_samples is not None else {}),
         **({"system": config.system} if config.system is not None else {}),
+        **({"user_model": config.user_model} if config.user_model is not None else {}),
     }
 
 
@@ -313,6 +326,7 @@ def _record(
     if tool_source is not None:
         record.options["tool_source"] = tool_source
     record.shard = str(config.shard) if config.shard else None
+    record.user_simulator = source.users
     record.config_hash = config_hash(record)
     return record
 

@@ -15,7 +15,8 @@ everything that decides it:
 
 A replayed line is the earlier line with ``"replayed": true``; its trace and latencies are those
 of the run that produced it. Results that can depend on code agentgauge cannot see are never
-replayed: a case with a ``function:`` fake, a run with extra scorers (judges keep their own cache)
+replayed: a case with a ``function:`` fake, a case with a simulated user (driven again
+from the response cache), a run with extra scorers (judges keep their own cache)
 or a custom behaviour classifier. Errors are never stored, so they always run again.
 """
 
@@ -124,7 +125,9 @@ class ResultReplay:
 
         ``case_json``: ``case.model_dump_json()`` when the caller already has it.
         """
-        if self._uses_function(case):
+        if self._uses_function(case) or case.user is not None:
+            # a simulated user's conversation is driven again (from the response cache: no
+            # model call), so its model, template and seed always decide it
             return None
         h = self._head.copy()
         h.update(case_json if case_json is not None else case.model_dump_json().encode())

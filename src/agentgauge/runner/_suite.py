@@ -20,7 +20,7 @@ from ..rundir import (
     journal_has_results,
     run_dir_lock,
 )
-from ..schema import Case, Suite, ToolSim, matches_case
+from ..schema import Case, Suite, ToolSim, UserSimulator, UserSpec, matches_case
 from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, public_spec
 from ._context import build_context, build_replay, open_cache
@@ -31,6 +31,7 @@ from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
 from ._suite_setup import resolvable_agent, with_suite_scorers
 from ._tools import case_simulations, current_code_policy, load_function
+from ._users import check_user_models, user_simulator
 from ._workers import run_workers
 
 
@@ -88,6 +89,10 @@ class SuiteSurvey:
         self._limit = config.limit
         self._matched = 0
         self._world = suite.world.class_ if suite.world is not None else None
+        self._suite = suite
+        self._user_model = config.user_model
+        self._seed = config.seed
+        self._users: dict[tuple[str | None, str | None, int | None], UserSpec] = {}
         self._refs: dict[str, None] = {
             t.simulation.function: None
             for t in suite.tools
@@ -98,6 +103,9 @@ class SuiteSurvey:
         self._hash.update(case.model_dump_json().encode())
         if not self._globs or matches_case(case, self._globs):
             self._matched += 1
+            user = self._suite.user_for(case)
+            if user is not None:  # one of each (kind, model, seed), for run.json
+                self._users.setdefault((user.kind, user.model, user.seed), user)
         for sim in case_simulations(case):
             if sim.function is not None:
                 self._refs[sim.function] = None
@@ -117,7 +125,15 @@ class SuiteSurvey:
         anything is imported)."""
         if self._world is not None:
             self._policy.check_function(self._world, "world class")
+        check_user_models(self._users.values(), self._user_model, self._policy)
         _load_functions(self._refs, self._policy)
+
+    @property
+    def users(self) -> UserSimulator | None:
+        """run.json's ``user_simulator`` of the selected cases (None: none has a user)."""
+        if not self._users:
+            return None
+        return user_simulator(list(self._users.values()), self._user_model, self._seed)
 
 
 def with_system(suite: Suite, system: str | None) -> Suite:
@@ -158,13 +174,15 @@ async def arun_suite(
     cases: Iterable[Case] | None = None,
     case_count: int | None = None,
     suite_hash: str | None = None,
+    users: UserSimulator | None = None,
 ) -> RunOutcome:
     """Run every case of ``suite`` (× trials) and append each result to ``run_dir/results.jsonl``.
 
     ``provider`` overrides ``config.agent``. ``cases`` (an iterable, consumed lazily) replaces
     ``suite.cases`` for very large runs that should not hold every case in memory; with it,
     ``case_count`` (how many cases the run selects from it, for the progress bar and
-    ``run.json``) and ``suite_hash`` may be given (see :class:`SuiteSurvey`).
+    ``run.json``), ``suite_hash`` and ``users`` (run.json's ``user_simulator``) may be given
+    (see :class:`SuiteSurvey`).
     A failing case is recorded with status ``error``; it never stops the run.
     """
     run_dir = Path(run_dir)
@@ -175,6 +193,9 @@ async def arun_suite(
     # the suite's code is checked (agent first, then every fake) before any of it is imported
     spec = resolvable_agent(suite, config, policy) if provider is None else agent
     check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
+    if cases is None:  # a streamed suite's users were checked by its SuiteSurvey
+        specs = [u for c in select_cases(suite.cases, config) if (u := suite.user_for(c))]
+        check_user_models(specs, config.user_model, policy)
     if suite.world is not None:  # a Python world's class is suite code: checked, then imported
         WorldBuilder(suite.world).load(policy)
     if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
@@ -201,7 +222,7 @@ async def arun_suite(
                 source = (
                     CaseSource.in_memory(merged, config)
                     if cases is None
-                    else CaseSource.streamed(cases, config, case_count, suite_hash)
+                    else CaseSource.streamed(cases, config, case_count, suite_hash, users)
                 )
                 # the run's own system prompt (a matrix member's) after the suite hash is made:
                 # run.json keeps the hash of the suite file; the replay keys see the override
@@ -275,6 +296,7 @@ async def _run(
         cache_hits=ctx.stats.cache_hits,
         wall_s=time.perf_counter() - t0,
         replayed=tally.replayed,
+        user_errors=tally.counts.get("user_error", 0),
     )
 
 
@@ -287,6 +309,7 @@ def run_suite(
     cases: Iterable[Case] | None = None,
     case_count: int | None = None,
     suite_hash: str | None = None,
+    users: UserSimulator | None = None,
 ) -> RunOutcome:
     """Run a suite (blocking): ``anyio.run`` of :func:`arun_suite`."""
     return anyio.run(
@@ -298,5 +321,6 @@ def run_suite(
             cases=cases,
             case_count=case_count,
             suite_hash=suite_hash,
+            users=users,
         )
     )

@@ -37,6 +37,19 @@ from ._paths import Segment, format_path, parse_path
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
 from ._sources import McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec, inject_note
+from ._user import (
+    DEFAULT_STOP,
+    USER_TEMPLATE,
+    UserDone,
+    UserEnd,
+    UserFact,
+    UserKind,
+    UserRecord,
+    UserRule,
+    UserSimulator,
+    UserSpec,
+    merge_user,
+)
 from ._world import (
     DEFAULT_KEY,
     CaseWorld,
@@ -53,6 +66,7 @@ from ._world import (
 __all__ = [
     "CATEGORY_STRATA",
     "DEFAULT_KEY",
+    "DEFAULT_STOP",
     "FIVE_POINT_SCORERS",
     "FORMAT_VERSION",
     "KNOWN_CATEGORIES",
@@ -61,6 +75,7 @@ __all__ = [
     "PASS_FAIL",
     "PYTHON_PREFIX",
     "SCORER_INFO",
+    "USER_TEMPLATE",
     "ArgMatcher",
     "ArgsMatch",
     "Behavior",
@@ -112,6 +127,14 @@ __all__ = [
     "TraceEvent",
     "Turn",
     "Usage",
+    "UserDone",
+    "UserEnd",
+    "UserFact",
+    "UserKind",
+    "UserRecord",
+    "UserRule",
+    "UserSimulator",
+    "UserSpec",
     "WorldOp",
     "WorldOpKind",
     "WorldRecord",
@@ -123,6 +146,7 @@ __all__ = [
     "is_pattern",
     "matches_case",
     "name_matches",
+    "merge_user",
     "parse_path",
     "rubric_issues",
     "rubric_scale",

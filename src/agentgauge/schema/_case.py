@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
 from ._checks import StepLimits
@@ -13,6 +13,7 @@ from ._gates import Gates
 from ._matrix import Matrix
 from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
+from ._user import UserSpec, merge_user
 from ._world import CaseWorld, WorldSpec
 
 #: how tool calls written as text are read (``defaults.text_calls``)
@@ -102,6 +103,9 @@ class Case(Model):
     #: the case passes when its score (the mean of its expectations' weighted scores) is at
     #: least this, even with a failed check (None: every check must pass; docs/scoring.md)
     pass_threshold: float | None = Field(default=None, ge=0, le=1)
+    #: a simulated user who answers the agent (docs/users.md): ``input`` is its opening, and
+    #: ``expect`` applies to the whole conversation
+    user: UserSpec | None = None
 
     def later_expected_tools(self) -> list[str]:
         """Tools expected in the scripted turns after the first (``expect`` is turn 0's)."""
@@ -113,6 +117,15 @@ class Case(Model):
         if isinstance(value, list) and not value:
             raise ValueError("a conversation needs at least one message")
         return value
+
+    @model_validator(mode="after")
+    def _user_or_turns(self) -> Case:
+        if self.user is not None and self.turns:
+            raise ValueError(
+                "a case with 'user:' is played with its simulated user: drop 'turns' "
+                "(the user's rules answer the agent instead)"
+            )
+        return self
 
 
 class ScorerRef(Model):
@@ -170,6 +183,8 @@ class Defaults(Model):
     #: whose whole text is a call) or ``lenient`` (also calls written inside prose, in any
     #: reply); docs/scoring.md, "Tool calls written as text"
     text_calls: TextCalls = "strict"
+    #: the simulated user's defaults, under every case's own ``user:`` (docs/users.md)
+    user: UserSpec | None = None
 
 
 class Suite(Model):
@@ -198,6 +213,10 @@ class Suite(Model):
 
     def tool_map(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}
+
+    def user_for(self, case: Case) -> UserSpec | None:
+        """The case's simulated user, ``defaults.user`` merged under its own (None: none)."""
+        return merge_user(self.defaults.user, case.user)
 
     def tools_for(self, case: Case) -> list[ToolSpec]:
         """The tools offered in ``case`` (unknown names are skipped; lint reports them)."""

@@ -69,6 +69,9 @@ class Gates(Model):
     min_category_pass_rate: dict[str, float] = Field(default_factory=dict)
     min_tool_selection_accuracy: float | None = Field(default=None, ge=0, le=1)
     max_error_rate: float | None = Field(default=None, ge=0, le=1)
+    #: the largest share of results whose simulated user broke its instructions
+    #: (``user_error``, docs/users.md); nothing measured (no user cases) passes
+    max_user_error_rate: float | None = Field(default=None, ge=0, le=1)
     #: maximum latency per percentile, seconds (e.g. ``{p95: 8}``)
     max_latency_s: dict[Percentile, float] = Field(default_factory=dict)
     #: per-category latency limits, seconds: ``{simple: {p95: 3}}``

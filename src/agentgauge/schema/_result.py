@@ -12,15 +12,20 @@ from pydantic import Field
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model, ToolCall, Usage
 from ._case import Labels
+from ._user import UserRecord, UserSimulator
 from ._world import StateWrite, WorldRecord
 
-Status = Literal["passed", "failed", "error"]
+#: ``user_error``: the simulated user broke its instructions (docs/users.md) — neither a pass
+#: nor the agent's failure, left out of the agent's rates
+Status = Literal["passed", "failed", "error", "user_error"]
 
 
 class TraceEvent(Model):
-    """One step of an agent run: a model call or a tool call."""
+    """One step of an agent run: a model call, a tool call, or a simulated user's turn."""
 
-    kind: Literal["model", "tool"]
+    #: ``user``: a simulated user's message (its model call when it has one), apart from the
+    #: agent's steps
+    kind: Literal["model", "tool", "user"]
     #: index of the user turn this step belongs to (0 = the case input)
     turn: int = 0
     #: wall-clock start, seconds since the epoch
@@ -129,6 +134,9 @@ class CaseResult(Model):
     step_limit_hit: bool = False
     #: the world's final state and the state checks' verdict (None: the suite has no world)
     world: WorldRecord | None = None
+    #: the simulated user of the case (None: none): how the conversation ended, why the result
+    #: is ``user_error``, the user's own calls and cost (not in ``usage`` / ``cost_usd``)
+    user: UserRecord | None = None
     #: copied whole from the cache: an earlier run of the same case, agent, options and
     #: agentgauge code produced it (its trace and latencies are that run's)
     replayed: bool = False
@@ -166,3 +174,6 @@ class RunRecord(Model):
     config_hash: str | None = None
     #: the run directories ``agentgauge merge`` combined into this run (empty: not a merge)
     merged_from: list[str] = Field(default_factory=list)
+    #: the simulated users' identity (kinds, models, prompt template, seed): part of the config
+    #: hash; ``compare`` and gates refuse a baseline whose users differ (None: no user cases)
+    user_simulator: UserSimulator | None = None
