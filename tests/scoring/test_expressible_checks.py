@@ -152,6 +152,16 @@ def test_forbidden_tools_take_globs() -> None:
     assert by_name(cs, "forbidden_tools").explanation == "forbidden tool called: delete_user"
 
 
+def test_allowed_tools_fail_a_call_outside_the_allowlist() -> None:
+    exp = {"behavior": "any_tool", "allowed_tools": ["get_*", "lookup"]}
+    assert verdict(exp, steps(call("get_weather"), call("lookup"), "done"))[0]
+    cs = score(exp, steps(call("get_weather"), call("delete_user", id="1"), "done"), TOOLS)
+    assert cs.status == "failed"
+    assert by_name(cs, "allowed_tools").explanation == (
+        "call(s) to a tool not allowed: delete_user (allowed: get_*, lookup)"
+    )
+
+
 # --- forbidden argument values -----------------------------------------------------------------
 
 OUTSIDE = {"send_email": {"to": {"not": {"regex": r"[^@]+@acme\.com"}}}}

@@ -246,6 +246,9 @@ class Expectation(Model):
     allow_no_calls: bool = False
     #: tools that must never be called (names or globs: ``delete_*``)
     forbidden_tools: list[str] = Field(default_factory=list)
+    #: the only tools that may be called (names or globs; empty: any tool): a call to a tool
+    #: none of them matches fails (least privilege)
+    allowed_tools: list[str] = Field(default_factory=list)
     #: call types that must never be called: ``[mcp]`` fails any call to an MCP tool
     forbidden_types: list[CallType] = Field(default_factory=list)
     #: argument values a tool may never be called with, per tool name or glob:

@@ -30,6 +30,7 @@ from ._checks import score_behavior, score_forbidden, score_response_contains
 from ._rules import (
     count_scores,
     negated,
+    score_allowed_tools,
     score_forbidden_arguments,
     score_forbidden_sequences,
     score_forbidden_types,
@@ -50,6 +51,7 @@ DEFAULT_WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
         "behavior": 1.0,
         "response_contains": 1.0,
         "state": 2.0,
+        "allowed_tools": 1.0,
         "forbidden_types": 1.0,
         "forbidden_arguments": 1.0,
         "forbidden_sequences": 1.0,
@@ -300,6 +302,8 @@ def _rule_scores(
 ) -> list[Score]:
     """Forbidden types, argument values and sequences; call and model-step bounds."""
     out: list[Score] = []
+    if exp.allowed_tools:
+        out.append(score_allowed_tools(exp.allowed_tools, seg, prefix))
     if exp.forbidden_types:
         out.append(score_forbidden_types(exp.forbidden_types, seg, tools, prefix))
     if exp.forbidden_arguments:

@@ -22,6 +22,7 @@ __all__ = [
     "call_type",
     "count_scores",
     "negated",
+    "score_allowed_tools",
     "score_forbidden_arguments",
     "score_forbidden_sequences",
     "score_forbidden_types",
@@ -64,6 +65,22 @@ def score_forbidden_types(
         False,
         f"call(s) to a forbidden {kinds} tool: {_tally(hits)}",
         actual=", ".join(dict.fromkeys(hits)),
+    )
+
+
+def score_allowed_tools(allowed: Sequence[str], seg: Segment, prefix: str = "") -> Score:
+    """Fails when a call went to a tool that no entry of the allowlist (names or globs)
+    matches."""
+    outside = [
+        r.call.name for r in seg.records if not any(name_matches(a, r.call.name) for a in allowed)
+    ]
+    if not outside:
+        return _verdict(prefix + "allowed_tools", True, f"every call is to {', '.join(allowed)}")
+    return _verdict(
+        prefix + "allowed_tools",
+        False,
+        f"call(s) to a tool not allowed: {_tally(outside)} (allowed: {', '.join(allowed)})",
+        actual=", ".join(dict.fromkeys(outside)),
     )
 
 
