@@ -16,7 +16,7 @@ from agentgauge.scoring import ScoringConfig
 MCP_SEARCH = ToolSpec.model_validate(
     {
         "name": "search",
-        "type": "mcp",
+        "mcp": True,
         "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
     }
 )

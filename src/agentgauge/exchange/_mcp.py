@@ -103,7 +103,7 @@ def _tool_spec(tool: Any) -> ToolSpec:
     data = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
     data.setdefault("inputSchema", {"type": "object", "properties": {}})
     (spec,) = tools_from_data(data)
-    return spec.model_copy(update={"type": "mcp"})
+    return spec.model_copy(update={"mcp": True})
 
 
 def _text_of(result: Any) -> tuple[str, JsonValue]:

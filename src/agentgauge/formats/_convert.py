@@ -409,11 +409,22 @@ def _kind(value: Any) -> str:
     return type(value).__name__ if value is not None else "null"
 
 
-_NATIVE_KEYS: Final = frozenset({"name", "description", "parameters", "simulation"})
+_NATIVE_KEYS: Final = frozenset({"name", "description", "parameters", "simulation", "mcp"})
 
 
 def tool_from_data(obj: Any, *, where: str = "tool") -> ToolSpec:
-    """One tool definition in any known format."""
+    """One tool definition in any known format (``mcp: true`` beside it marks a tool an MCP
+    server serves, in any format)."""
+    spec = _tool_from_data(obj, where)
+    mark = obj.get("mcp") if isinstance(obj, dict) else None
+    if mark is None:
+        return spec
+    if not isinstance(mark, bool):
+        raise UserError(f"{where}.mcp: expected true or false, got {_kind(mark)}")
+    return spec.model_copy(update={"mcp": mark})
+
+
+def _tool_from_data(obj: Any, where: str) -> ToolSpec:
     if not isinstance(obj, dict):
         raise UserError(f"{where}: expected a tool definition object, got {_kind(obj)}")
     kind = obj.get("type")

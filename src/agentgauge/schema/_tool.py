@@ -105,14 +105,15 @@ class ToolSpec(Model):
     #: to call (money, deletion, export, outgoing data); None lets ``agentgauge redteam`` decide
     #: from the name and description. Left out of dumps, so request and cache keys are unchanged.
     privileged: bool | None = Field(default=None, exclude=True)
-    #: what kind of tool this is: ``mcp`` (an MCP server serves it; set on the tools of
-    #: ``tools_from``) or ``function`` (None: a function). Expectations check calls by it
-    #: (``type:``, ``forbidden_types``); left out of dumps like ``privileged``
-    type: CallType | None = Field(default=None, exclude=True)
+    #: True: an MCP server serves this tool (set on the tools of ``tools_from``; a suite may
+    #: mark a tool its agent reaches over MCP itself), so its calls are ``mcp`` calls, else
+    #: ``function`` calls (expectations' ``type:``, ``forbidden_types``). Left out of dumps
+    #: like ``privileged``
+    mcp: bool = Field(default=False, exclude=True)
 
     def call_type(self) -> CallType:
-        """``mcp`` or ``function``."""
-        return self.type or "function"
+        """``mcp`` or ``function``: the type of a call to this tool."""
+        return "mcp" if self.mcp else "function"
 
     def properties(self) -> dict[str, JsonValue]:
         props = self.parameters.get("properties")

@@ -159,10 +159,10 @@ def case_record(case: Case) -> dict[str, Any]:
 
 
 def _keep_types(tools: list[ToolSpec], records: list[dict[str, Any]]) -> None:
-    """A tool's ``type`` (left out of dumps so request keys stay the same) written back."""
+    """A tool's ``mcp`` mark (left out of dumps so request keys stay the same) written back."""
     for tool, record in zip(tools, records, strict=True):
-        if tool.type is not None:
-            record["type"] = tool.type
+        if tool.mcp:
+            record["mcp"] = True
 
 
 def suite_record(suite: Suite, *, inline_cases: bool = True) -> dict[str, Any]:

@@ -37,6 +37,9 @@ Codes:
                             no known kind of provider (error)
 ``matrix-of-one``           a ``matrix:`` with a single agent (nothing to compare)
 ==========================  =========================================================
+
+The checks of what must not happen and how much may (globs, call types, forbidden arguments
+and sequences, bounds, the pass threshold) have their codes in :mod:`._lint_checks`.
 """
 
 from __future__ import annotations
@@ -54,7 +57,10 @@ from ..schema import (
     Expectation,
     Suite,
     ToolSpec,
+    is_pattern,
+    name_matches,
 )
+from ._lint_checks import call_tool_issue, check_findings, matches_any
 from ._lint_redteam import uncovered_tools
 from ._lint_scorers import scorer_findings
 from ._lint_values import _constrains, matcher_issues, structural_issues
@@ -153,6 +159,12 @@ class _Linter:
         self.default_specs()
         for sf in scorer_findings(self.suite, self.judge):
             self.add(sf.severity, sf.code, sf.message, self.loaded.origin, sf.path)
+        for cf in check_findings(self.suite):
+            if cf.case is None:
+                self.add(cf.severity, cf.code, cf.message, self.loaded.origin, cf.path)
+            else:
+                at = self.loaded.case_origins[cf.case]
+                self.add(cf.severity, cf.code, cf.message, at, cf.path, self.suite.cases[cf.case])
         for wf in world_findings(self.suite):
             if wf.case is None:
                 self.add(wf.severity, wf.code, wf.message, self.loaded.origin, wf.path)
@@ -278,7 +290,7 @@ class _Linter:
     ) -> None:
         expected_names = {c.name for c in expect.tool_calls}
         for i, name in enumerate(expect.forbidden_tools):
-            if name in expected_names:
+            if matches_any(name, expected_names):
                 self.add(
                     "warning",
                     "forbidden-expected",
@@ -287,7 +299,7 @@ class _Linter:
                     (*at, "forbidden_tools", i),
                     case,
                 )
-            elif name not in defined:
+            elif name not in defined and not is_pattern(name):  # globs: _lint_checks
                 self.add(
                     "warning",
                     "unknown-tool",
@@ -310,7 +322,7 @@ class _Linter:
                         (*call_at, "arguments", *issue.path),
                         case,
                     )
-            offer_issue = _call_tool_issue(call.name, defined, offered)
+            offer_issue = call_tool_issue(call.name, defined, offered)
             if offer_issue is not None:
                 code, message = offer_issue
                 self.add("error", code, message, origin, (*call_at, "name"), case)
@@ -325,7 +337,7 @@ class _Linter:
             defined, offered = self.offer(case)
             for at, expect in _expectations(case):
                 for j, call in enumerate(expect.tool_calls):
-                    issue = _call_tool_issue(call.name, defined, offered)
+                    issue = call_tool_issue(call.name, defined, offered)
                     if issue is not None:
                         code, message = issue
                         where = (*at, "tool_calls", j, "name")
@@ -454,10 +466,11 @@ class _Linter:
             for e in [case.expect, *(t.expect for t in case.turns if t.expect)]:
                 used.update(c.name for c in e.tool_calls)
                 used.update(e.forbidden_tools)
+        globs = [u for u in used if is_pattern(u)]
         unused = [
             (tool, origin)
             for tool, origin in zip(self.suite.tools, self.loaded.tool_origins, strict=True)
-            if tool.name not in used
+            if tool.name not in used and not any(name_matches(g, tool.name) for g in globs)
         ]
         if len(unused) > _MAX_UNUSED_LISTED:
             # distractor tools (BFCL's multiple, irrelevance ...): one summary, not hundreds
@@ -511,21 +524,6 @@ def _expectations(case: Case) -> list[tuple[tuple[PathElem, ...], Expectation]]:
     found: list[tuple[tuple[PathElem, ...], Expectation]] = [(("expect",), case.expect)]
     found += [(("turns", i, "expect"), t.expect) for i, t in enumerate(case.turns) if t.expect]
     return found
-
-
-def _call_tool_issue(
-    name: str, defined: dict[str, ToolSpec], offered: set[str] | None
-) -> tuple[str, str] | None:
-    """(code, message) when an expected call names a tool the case does not offer: no agent
-    can make that call, so the case cannot pass."""
-    if name not in defined:
-        return (
-            "unknown-tool",
-            f"expected call to '{name}', which is not defined" + did_you_mean(name, defined),
-        )
-    if offered is not None and name not in offered:
-        return "tool-not-offered", f"expected call to '{name}', which this case does not offer"
-    return None
 
 
 def lint_suite(suite: Suite | LoadedSuite, *, judge: str | None = None) -> list[LintFinding]:

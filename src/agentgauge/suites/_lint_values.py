@@ -126,6 +126,8 @@ def value_issues(
 
 def matcher_issues(m: ArgMatcher, schema: Any, path: tuple[PathElem, ...]) -> Iterator[Issue]:
     """Where an argument matcher cannot fit the argument's schema."""
+    if m.not_ is not None:
+        yield from matcher_issues(m.not_, schema, (*path, "not"))
     if m.any or m.ref is not None or not isinstance(schema, dict):
         return
     types = schema_types(schema)
@@ -192,6 +194,8 @@ def structural_issues(
         yield Issue(
             "unknown-tool", (*path, "ref"), f"ref names tool '{m.ref.tool}', which is not defined"
         )
+    if m.not_ is not None:
+        yield from structural_issues(m.not_, (*path, "not"), defined)
     for key, sub in (m.fields or {}).items():
         yield from structural_issues(sub, (*path, key), defined)
     for i, sub in enumerate(m.items or []):
@@ -208,13 +212,28 @@ _CHECKED_FIELDS: Final = (
 )
 
 
+#: the turn's own checks beyond calls and behaviour (issue 25: what must not happen, counts)
+_RULE_FIELDS: Final = (
+    "allowed_tools",
+    "forbidden_types",
+    "forbidden_arguments",
+    "forbidden_sequences",
+    "not_",
+)
+
+
 def _constrains(e: Expectation) -> bool:
     return bool(
         e.behavior is not None
         or e.tool_calls
         or e.forbidden_tools
         or e.response_contains
-        or e.max_calls is not None
+        or any(
+            getattr(e, f"{b}_{what}") is not None
+            for b in ("min", "max")
+            for what in ("calls", "model_steps")
+        )
         or e.reference
         or any(getattr(e, name, None) for name in _CHECKED_FIELDS)
+        or any(getattr(e, name, None) for name in _RULE_FIELDS)
     )
