@@ -297,8 +297,12 @@ def command(
 ) -> None:
     """Run SUITE (a suite file or folder) against an agent and score every case."""
     from ..errors import RunInterrupted, UserError
-    from ..runner import run_suite_file
+    from ..metrics import finish_run  # noqa: F401  (start-up: imported with the collector off)
+    from ..report import render_console  # noqa: F401
+    from ..runner import arun_suite, run_suite_file  # noqa: F401
+    from . import startup_done
 
+    startup_done()
     agents: tuple[str, ...] = flags["agent"]
     flags["system"] = _system(flags)
     status = _matrix(suite, agents, resume_dir, run_dir, gate, otel_endpoint, flags)

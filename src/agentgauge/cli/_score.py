@@ -110,9 +110,12 @@ def command(
     """
     from ..errors import UserError
     from ..exchange import read_responses
+    from ..metrics import finish_run  # start-up: imported with the collector off
     from ..rundir import journal_has_results
     from ..scoring import ScoringConfig
+    from . import startup_done
 
+    startup_done()
     t0 = time.perf_counter()
     if journal_has_results(run_dir) and not overwrite:
         raise UserError(f"{run_dir}: already holds results.jsonl (use --overwrite or a new folder)")
@@ -138,7 +141,6 @@ def command(
         ),
     )
     # the suite's gates are given here so that metrics does not load the suite file again
-    from ..metrics import finish_run
     from ..schema import Gates
 
     finish_run(run_dir, gates=loaded.gates or Gates(), record=not no_history, history=history)

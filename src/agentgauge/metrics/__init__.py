@@ -1,64 +1,141 @@
 """Metrics by slice, statistics, run comparison, gates and run history (docs/metrics.md)."""
 
-from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
-from ._files import load_gates_file, resolve_gates, summarize
-from ._finish import finish_run, write_summary
-from ._gate_model import GateBaseline, GateCheck, GateReport
-from ._gating import baseline_summary, evaluate_gates, gate_run
-from ._history import (
-    HISTORY_METRICS,
-    HistoryEntry,
-    default_history_path,
-    group_runs,
-    history_path,
-    import_legacy,
-    read_history,
-    record_run,
-)
-from ._matrix import (
-    COMPARISON_FILE,
-    compare_matrix,
-    quantile_interval,
-    read_matrix,
-    write_comparison,
-)
-from ._matrix_model import (
-    MATRIX_VERSION,
-    MODULE_METRICS,
-    MatrixAgentStats,
-    MatrixComparison,
-    MatrixPair,
-    MatrixPerformance,
-    MatrixQuality,
-    MemberStatus,
-    Quantile,
-    ScenarioStats,
-)
-from ._model import (
-    SUMMARY_VERSION,
-    ConfusionCell,
-    Cost,
-    Coverage,
-    Diagnosis,
-    Failure,
-    IntentStats,
-    Latency,
-    Mean,
-    Performance,
-    Rate,
-    RedteamFamily,
-    RedteamStats,
-    ScorerStats,
-    Slice,
-    Summary,
-    ToolSelection,
-    Trials,
-    mean_on_scale,
-    scorer_scale,
-)
-from ._small_samples import fold_small_samples
-from ._summarize import summarize_results
-from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
+    from ._files import load_gates_file, resolve_gates, summarize
+    from ._finish import finish_run, write_summary
+    from ._gate_model import GateBaseline, GateCheck, GateReport
+    from ._gating import baseline_summary, evaluate_gates, gate_run
+    from ._history import (
+        HISTORY_METRICS,
+        HistoryEntry,
+        default_history_path,
+        group_runs,
+        history_path,
+        import_legacy,
+        read_history,
+        record_run,
+    )
+    from ._matrix import (
+        COMPARISON_FILE,
+        compare_matrix,
+        quantile_interval,
+        read_matrix,
+        write_comparison,
+    )
+    from ._matrix_model import (
+        MATRIX_VERSION,
+        MODULE_METRICS,
+        MatrixAgentStats,
+        MatrixComparison,
+        MatrixPair,
+        MatrixPerformance,
+        MatrixQuality,
+        MemberStatus,
+        Quantile,
+        ScenarioStats,
+    )
+    from ._model import (
+        SUMMARY_VERSION,
+        ConfusionCell,
+        Cost,
+        Coverage,
+        Diagnosis,
+        Failure,
+        IntentStats,
+        Latency,
+        Mean,
+        Performance,
+        Rate,
+        RedteamFamily,
+        RedteamStats,
+        ScorerStats,
+        Slice,
+        Summary,
+        ToolSelection,
+        Trials,
+        mean_on_scale,
+        scorer_scale,
+    )
+    from ._small_samples import fold_small_samples
+    from ._summarize import summarize_results
+    from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
+
+#: public name -> the module that defines it (imported on first use)
+_EXPORTS: dict[str, str] = {
+    "CaseChange": "._compare",
+    "Comparison": "._compare",
+    "MetricDelta": "._compare",
+    "SampleSize": "._compare",
+    "compare": "._compare",
+    "load_gates_file": "._files",
+    "resolve_gates": "._files",
+    "summarize": "._files",
+    "finish_run": "._finish",
+    "write_summary": "._finish",
+    "GateBaseline": "._gate_model",
+    "GateCheck": "._gate_model",
+    "GateReport": "._gate_model",
+    "baseline_summary": "._gating",
+    "evaluate_gates": "._gating",
+    "gate_run": "._gating",
+    "HISTORY_METRICS": "._history",
+    "HistoryEntry": "._history",
+    "default_history_path": "._history",
+    "group_runs": "._history",
+    "history_path": "._history",
+    "import_legacy": "._history",
+    "read_history": "._history",
+    "record_run": "._history",
+    "COMPARISON_FILE": "._matrix",
+    "compare_matrix": "._matrix",
+    "quantile_interval": "._matrix",
+    "read_matrix": "._matrix",
+    "write_comparison": "._matrix",
+    "MATRIX_VERSION": "._matrix_model",
+    "MODULE_METRICS": "._matrix_model",
+    "MatrixAgentStats": "._matrix_model",
+    "MatrixComparison": "._matrix_model",
+    "MatrixPair": "._matrix_model",
+    "MatrixPerformance": "._matrix_model",
+    "MatrixQuality": "._matrix_model",
+    "MemberStatus": "._matrix_model",
+    "Quantile": "._matrix_model",
+    "ScenarioStats": "._matrix_model",
+    "SUMMARY_VERSION": "._model",
+    "ConfusionCell": "._model",
+    "Cost": "._model",
+    "Coverage": "._model",
+    "Diagnosis": "._model",
+    "Failure": "._model",
+    "IntentStats": "._model",
+    "Latency": "._model",
+    "Mean": "._model",
+    "Performance": "._model",
+    "Rate": "._model",
+    "RedteamFamily": "._model",
+    "RedteamStats": "._model",
+    "ScorerStats": "._model",
+    "Slice": "._model",
+    "Summary": "._model",
+    "ToolSelection": "._model",
+    "Trials": "._model",
+    "mean_on_scale": "._model",
+    "scorer_scale": "._model",
+    "fold_small_samples": "._small_samples",
+    "summarize_results": "._summarize",
+    "MetricTrend": "._trend",
+    "default_metrics": "._trend",
+    "metric_trend": "._trend",
+    "resolve_metric": "._trend",
+    "sparkline": "._trend",
+}
 
 __all__ = [
     "COMPARISON_FILE",
@@ -128,3 +205,5 @@ __all__ = [
     "write_comparison",
     "write_summary",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -66,10 +66,10 @@ def finish_run(
     run history ``history``: see :func:`write_summary`), and with ``gate`` the suite's gates
     evaluated (:func:`gate_run`). What ``agentgauge run`` and ``agentgauge score`` call after
     the run; ``gates`` spares reading the suite file again."""
-    from ._gating import gate_run
-
     report: GateReport | None = None
-    if gate:
+    if gate:  # the gates (and the comparison modules a baseline needs) only when asked
+        from ._gating import gate_run
+
         summary, report, _ = gate_run(run_dir, gates=gates)
     else:
         summary = summarize(run_dir, gates=gates)

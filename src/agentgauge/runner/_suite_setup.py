@@ -19,11 +19,11 @@ def with_suite_scorers(config: RunConfig, suite: Suite) -> RunConfig:
     before anything is imported or built."""
     if not config.suite_scorers:
         return config
+    spec = config.judge or suite.defaults.judge  # recorded as written (a resume checks it again)
+    if not suite.scorers and not spec:  # no judge module is imported for such a run
+        return replace(config, suite_scorers=False)
     from ..judges import JudgeConfig, scorers_for_suite
 
-    spec = config.judge or suite.defaults.judge  # recorded as written (a resume checks it again)
-    if not suite.scorers and not spec:
-        return replace(config, suite_scorers=False)
     jc = JudgeConfig(cache=config.cache, cache_dir=config.cache_dir, seed=config.seed)
     if config.judge_samples is not None:  # --judge-samples: over the suite's and each scorer's
         jc = replace(jc, samples=config.judge_samples)

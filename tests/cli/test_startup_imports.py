@@ -1,0 +1,124 @@
+"""A plain ``agentgauge run`` imports only what it uses (issue 26, start-up): not the capture,
+OpenTelemetry, comparison, matrix, HTML, dashboard, judge, lint or importer modules. Checked
+with ``sys.modules`` in a child process, never with a timing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SUITE = """\
+name: one
+tools:
+  - name: get_weather
+    description: Weather for a city.
+    parameters:
+      type: object
+      properties: {city: {type: string}}
+      required: [city]
+cases:
+  - id: c1
+    input: What is the weather in Paris?
+    expect:
+      tool_calls:
+        - name: get_weather
+          arguments: {city: Paris}
+"""
+
+#: modules a plain run of a suite without scorers, gates or baseline never needs
+NOT_IMPORTED = (
+    "agentgauge.exchange._capture",
+    "agentgauge.exchange._otel_import",
+    "agentgauge.exchange._otel_export",
+    "agentgauge.exchange._mcp",
+    "agentgauge.metrics._compare",
+    "agentgauge.metrics._gating",
+    "agentgauge.metrics._matrix",
+    "agentgauge.report._html",
+    "agentgauge.report._dashboard",
+    "agentgauge.report._markdown",
+    "agentgauge.report._matrix",
+    "agentgauge.judges._judge",
+    "agentgauge.judges._registry",
+    "agentgauge.suites._lint",
+    "agentgauge.suites._export",
+    "agentgauge.importers",
+    "agentgauge.io",
+)
+
+#: the child: runs the CLI in-process, then writes what it imported and the collector's state
+PROBE = """
+import gc, json, sys
+from agentgauge.cli import main
+code = 0
+try:
+    main(sys.argv[2:])
+except SystemExit as exc:
+    code = exc.code or 0
+with open(sys.argv[1], "w") as fh:
+    json.dump({"code": code, "modules": sorted(sys.modules), "gc": gc.isenabled()}, fh)
+"""
+
+
+def _probe(tmp_path: Path, *args: str) -> dict[str, Any]:
+    out = tmp_path / "probe.json"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(out), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=120,
+    )
+    assert out.exists(), done.stderr
+    data: dict[str, Any] = json.loads(out.read_text())
+    return data
+
+
+@pytest.fixture
+def suite(tmp_path: Path) -> Path:
+    path = tmp_path / "one.yaml"
+    path.write_text(SUITE)
+    return path
+
+
+def _run_args(suite: Path, run_dir: Path) -> list[str]:
+    return ["run", str(suite), "--agent", "mock:", "-o", str(run_dir), "--no-cache"]
+
+
+def test_a_plain_run_imports_none_of_the_unused_modules(
+    tmp_path: Path, suite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENTGAUGE_HISTORY", str(tmp_path / "history.sqlite"))
+    run_dir = tmp_path / "run"
+    data = _probe(tmp_path, *_run_args(suite, run_dir), "--no-progress")
+    assert data["code"] == 0
+    assert (run_dir / "results.jsonl").read_text().count("\n") == 1
+    assert (run_dir / "summary.json").exists()
+    modules = set(data["modules"])
+    # what the run did use is there (the probe sees lazily imported modules)
+    assert {"agentgauge.runner._suite", "agentgauge.report._console"} <= modules
+    assert sorted(m for m in NOT_IMPORTED if m in modules) == []
+    assert data["gc"] is True  # the collector is back on after start-up
+
+
+def test_the_probe_sees_a_module_a_command_does_import(
+    tmp_path: Path, suite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check can fail: the same probe around ``run --gate`` and ``report --format html``
+    finds the gate and HTML modules those commands import."""
+    monkeypatch.setenv("AGENTGAUGE_HISTORY", str(tmp_path / "history.sqlite"))
+    run_dir = tmp_path / "run"
+    data = _probe(tmp_path, *_run_args(suite, run_dir), "--no-progress", "--gate")
+    assert "agentgauge.metrics._gating" in data["modules"]
+    html = tmp_path / "report.html"
+    data = _probe(tmp_path, "report", str(run_dir), "--format", "html", "-o", str(html))
+    assert data["code"] == 0
+    assert html.exists()
+    assert "agentgauge.report._html" in data["modules"]
+    assert data["gc"] is True
