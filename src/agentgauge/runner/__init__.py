@@ -45,10 +45,11 @@ if TYPE_CHECKING:
     from ._merge_check import suite_case_ids
     from ._path_check import PathUse, suite_path_uses
     from ._plan import config_hash, select_cases
-    from ._prices import PRICES, cost_usd
+    from ._prices import PRICES, cost_usd, price_for
     from ._progress import ProgressReporter
     from ._rate import parse_rate
     from ._recorded import ScoreOutcome, score_responses
+    from ._sessions import Schedule, SessionResult, Sessions
     from ._suite import SuiteSurvey, arun_suite, run_suite
     from ._tools import ToolState
     from ._validate import SuiteValidation, ValidateConfig, validate_suite
@@ -101,6 +102,10 @@ _EXPORTS: dict[str, str] = {
     "select_cases": "._plan",
     "PRICES": "._prices",
     "cost_usd": "._prices",
+    "price_for": "._prices",
+    "Schedule": "._sessions",
+    "SessionResult": "._sessions",
+    "Sessions": "._sessions",
     "ProgressReporter": "._progress",
     "parse_rate": "._rate",
     "ScoreOutcome": "._recorded",
@@ -134,7 +139,10 @@ __all__ = [
     "ResponseCache",
     "RunConfig",
     "RunOutcome",
+    "Schedule",
     "ScoreOutcome",
+    "SessionResult",
+    "Sessions",
     "Shard",
     "SpecUse",
     "SuiteCodePolicy",
@@ -154,6 +162,7 @@ __all__ = [
     "merge_runs",
     "parse_agents",
     "parse_rate",
+    "price_for",
     "prune_cache",
     "public_spec",
     "read_manifest",

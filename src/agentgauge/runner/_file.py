@@ -19,6 +19,7 @@ from ..errors import RunInterrupted, SuiteCodeRefused
 from ..rundir import RUN_FILE
 from ..schema import Case, Suite
 from ._config import RunConfig, RunOutcome
+from ._sessions import Schedule
 from ._suite_setup import resolvable_agent, with_suite_scorers
 
 __all__ = [
@@ -66,13 +67,15 @@ def run_suite_file(
     run_dir: Path | str | None = None,
     *,
     notify: Callable[[str], None] | None = None,
+    schedule: Schedule | None = None,
 ) -> RunOutcome:
     """Run the suite file or folder ``path`` (blocking); ``run_dir`` None: a new
     ``runs/<suite>-<timestamp>`` (``config.resume``: the run to continue).
 
     ``notify`` receives warnings (a ``case_filter`` that matches nothing; default: the
     :mod:`warnings` module). Ctrl-C after the run started raises :class:`RunInterrupted`, which
-    names the run directory whose finished cases are kept.
+    names the run directory whose finished cases are kept. ``schedule``: a load test's
+    (runner/_sessions.py), deciding when each session runs.
     """
     from ..suites import open_suite
     from ._suite import SuiteSurvey, run_suite
@@ -106,6 +109,7 @@ def run_suite_file(
             case_count=survey.selected,
             suite_hash=survey.suite_hash,
             users=survey.users,
+            schedule=schedule,
         )
     except KeyboardInterrupt:
         # every finished case is already in the journal: say how to go on

@@ -29,6 +29,7 @@ from ._executor_spec import ExecutorStartError
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
+from ._sessions import Schedule, run_schedule
 from ._suite_setup import resolvable_agent, with_suite_scorers
 from ._tools import case_simulations, current_code_policy, load_function
 from ._users import check_user_models, user_simulator
@@ -175,6 +176,7 @@ async def arun_suite(
     case_count: int | None = None,
     suite_hash: str | None = None,
     users: UserSimulator | None = None,
+    schedule: Schedule | None = None,
 ) -> RunOutcome:
     """Run every case of ``suite`` (× trials) and append each result to ``run_dir/results.jsonl``.
 
@@ -184,6 +186,8 @@ async def arun_suite(
     ``run.json``), ``suite_hash`` and ``users`` (run.json's ``user_simulator``) may be given
     (see :class:`SuiteSurvey`).
     A failing case is recorded with status ``error``; it never stops the run.
+    ``schedule`` (a load test's): decides when each session runs instead of the run's workers
+    (runner/_sessions.py).
     """
     run_dir = Path(run_dir)
     t0 = time.perf_counter()
@@ -228,7 +232,16 @@ async def arun_suite(
                 # run.json keeps the hash of the suite file; the replay keys see the override
                 merged = with_system(merged, config.system)
                 return await _run(
-                    merged, config, run_dir, provider, agent, source, t0, run_tools, remote
+                    merged,
+                    config,
+                    run_dir,
+                    provider,
+                    agent,
+                    source,
+                    t0,
+                    run_tools,
+                    remote,
+                    schedule,
                 )
     except (ExecutorStartError, MissingExtraError):
         if fresh:  # the executor never started: no stub run folder left behind
@@ -254,6 +267,7 @@ async def _run(
     t0: float,
     run_tools: RunTools | None = None,
     remote: RemoteAgent | None = None,
+    schedule: Schedule | None = None,
 ) -> RunOutcome:
     executor = parse_executor(config.executor)
     plan = plan_run(
@@ -275,9 +289,13 @@ async def _run(
         async with open_drive(
             executor, remote, suite, ctx, agent=public_spec(agent), slots=plan.workers
         ) as drive:
-            tally = await run_workers(
-                plan, ctx, config, build_replay(ctx, config), writer, progress, drive
-            )
+            if schedule is None:
+                tally = await run_workers(
+                    plan, ctx, config, build_replay(ctx, config), writer, progress, drive
+                )
+            else:  # a load test decides when each session runs (runner/_sessions.py)
+                cases = list(plan.source.cases)
+                tally = await run_schedule(schedule, cases, plan.workers, ctx, writer, drive)
     finally:
         writer.close()
         progress.close()
@@ -310,6 +328,7 @@ def run_suite(
     case_count: int | None = None,
     suite_hash: str | None = None,
     users: UserSimulator | None = None,
+    schedule: Schedule | None = None,
 ) -> RunOutcome:
     """Run a suite (blocking): ``anyio.run`` of :func:`arun_suite`."""
     return anyio.run(
@@ -322,5 +341,6 @@ def run_suite(
             case_count=case_count,
             suite_hash=suite_hash,
             users=users,
+            schedule=schedule,
         )
     )

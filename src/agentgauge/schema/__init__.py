@@ -32,6 +32,15 @@ from ._expect import (
 from ._from_function import tool, tool_from_function
 from ._gates import FIVE_POINT_SCORERS, Gates, Percentile, RegressionMetric, ScorerGate
 from ._jsonschema import suite_json_schema
+from ._load import (
+    THRESHOLD_METRICS,
+    LoadProfile,
+    LoadStage,
+    StepRamp,
+    Threshold,
+    parse_duration,
+    parse_threshold,
+)
 from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_label
 from ._paths import Segment, format_path, parse_path
 from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
@@ -75,6 +84,7 @@ __all__ = [
     "PASS_FAIL",
     "PYTHON_PREFIX",
     "SCORER_INFO",
+    "THRESHOLD_METRICS",
     "USER_TEMPLATE",
     "ArgMatcher",
     "ArgsMatch",
@@ -93,6 +103,8 @@ __all__ = [
     "Gates",
     "JsonValue",
     "Labels",
+    "LoadProfile",
+    "LoadStage",
     "Matrix",
     "MatrixEntry",
     "McpSource",
@@ -117,8 +129,10 @@ __all__ = [
     "StateWrite",
     "Status",
     "StepLimits",
+    "StepRamp",
     "Suite",
     "TextCalls",
+    "Threshold",
     "ToolCall",
     "ToolMode",
     "ToolSim",
@@ -147,7 +161,9 @@ __all__ = [
     "matches_case",
     "merge_user",
     "name_matches",
+    "parse_duration",
     "parse_path",
+    "parse_threshold",
     "rubric_issues",
     "rubric_scale",
     "scorer_ref_issues",

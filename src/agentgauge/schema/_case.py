@@ -10,6 +10,7 @@ from ._base import FORMAT_VERSION, JsonValue, Message, Model
 from ._checks import StepLimits
 from ._expect import ArgsMatch, Expectation, ExtraArguments
 from ._gates import Gates
+from ._load import LoadProfile
 from ._matrix import Matrix
 from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
@@ -210,6 +211,8 @@ class Suite(Model):
     world: WorldSpec | None = None
     #: several agents compared in one run (docs/running.md, "Many agents in one run")
     matrix: Matrix | None = None
+    #: the load profile of ``agentgauge load`` (docs/load.md); bounded further by the command
+    load: LoadProfile | None = None
 
     def tool_map(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}

@@ -18,6 +18,12 @@ for the model field) is replaced by it, and it is sent back in an ``X-Echo-Key``
 started stream that ends in an error event. ``azure=True`` also serves Azure OpenAI's paths
 (``/openai/deployments/NAME/chat/completions``, ``/openai/v1/responses``).
 
+A known capacity, for load tests (docs/load.md): ``max_concurrent=K`` serves at most K completions
+at once (from the request's arrival to its last byte); the rest wait in a queue
+(``over_capacity="queue"``, served first come first served) or get an HTTP 429 at once
+(``over_capacity="reject"``). ``in_flight``, ``peak_in_flight``, ``queued_peak`` and
+``rejected`` count what happened.
+
 ```python
 from agentgauge.testing import FakeOpenAIServer
 from agentgauge.schema import ToolCall
@@ -30,12 +36,13 @@ with FakeOpenAIServer([ToolCall(name="get_weather", arguments={"city": "Paris"})
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import random
 import threading
 from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 
@@ -82,7 +89,9 @@ class FakeOpenAIServer:
     :class:`FakeRequest` returning a reply; by default every request gets the text ``"ok"``.
     ``latency_ms`` delays every reply (before the first byte); ``chunk_delay_ms`` spaces the
     events of a streamed reply. ``error_rate`` replaces that fraction of replies (seeded) by
-    ``error`` (a :class:`FakeFault`, 500 by default). Use it as a context manager
+    ``error`` (a :class:`FakeFault`, 500 by default). ``max_concurrent`` / ``over_capacity``:
+    a capacity of K completions at once, the rest queued or refused with 429 (module docstring).
+    Use it as a context manager
     (the server runs in a background thread) or ``await server.start_async()`` inside a running
     event loop. ``count`` is the number of requests served; ``requests`` holds them when
     ``record`` is true.
@@ -103,7 +112,11 @@ class FakeOpenAIServer:
         record: bool = True,
         echo_key: bool = False,
         azure: bool = False,
+        max_concurrent: int | None = None,
+        over_capacity: Literal["queue", "reject"] = "queue",
     ) -> None:
+        if max_concurrent is not None and max_concurrent < 1:
+            raise ValueError("max_concurrent must be at least 1")
         self._func: Callable[[FakeRequest], FakeReply] | None = None
         self._script: list[_Reply] = []
         if callable(replies):
@@ -129,6 +142,15 @@ class FakeOpenAIServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._model_bytes = orjson.dumps(model)
+        self.max_concurrent = max_concurrent
+        self.over_capacity = over_capacity
+        #: completions being served now, the most ever served at once, the most ever waiting,
+        #: and the requests refused with 429 for want of capacity
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self.queued_peak = 0
+        self.rejected = 0
+        self._waiting: collections.deque[tuple[Any, ...]] = collections.deque()
 
     @property
     def base_url(self) -> str:
@@ -246,25 +268,60 @@ class FakeOpenAIServer:
         stream = bool(payload.get("stream"))
         if self.echo_key:
             proto.echo = proto.last_key
+        job = (proto, kind, reply, payload, stream)
+        limit = self.max_concurrent
+        if limit is not None and self.in_flight >= limit:
+            if self.over_capacity == "reject":
+                self.rejected += 1
+                proto.send(429, b'{"error":{"message":"over capacity","type":"rate_limit"}}')
+                return
+            self._waiting.append(job)
+            self.queued_peak = max(self.queued_peak, len(self._waiting))
+            return
+        self._begin(job)
+
+    def _begin(self, job: tuple[Any, ...]) -> None:
+        """Start serving one completion: it holds a unit of capacity until its last byte."""
+        self.in_flight += 1
+        self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         if self.latency_s and self._loop is not None:
-            self._loop.call_later(self.latency_s, self._send, proto, kind, reply, payload, stream)
+            self._loop.call_later(self.latency_s, self._serve, job)
         else:
-            self._send(proto, kind, reply, payload, stream)
+            self._serve(job)
+
+    def _serve(self, job: tuple[Any, ...]) -> None:
+        proto, kind, reply, payload, stream = job
+        if not self._send(proto, kind, reply, payload, stream, done=self._release):
+            self._release()
+
+    def _release(self) -> None:
+        """A completion ended: its capacity goes to the first request waiting, if any."""
+        self.in_flight -= 1
+        if self._waiting:
+            self._begin(self._waiting.popleft())
 
     def _send(
-        self, proto: _Protocol, kind: str, reply: _Reply, payload: dict[str, Any], stream: bool
-    ) -> None:
+        self,
+        proto: _Protocol,
+        kind: str,
+        reply: _Reply,
+        payload: dict[str, Any],
+        stream: bool,
+        done: Callable[[], None] | None = None,
+    ) -> bool:
+        """Write the reply; True when it is still being written and ``done`` will be called
+        at its end (a dripped stream), False when it is written."""
         if reply.fault is not None:
             f = reply.fault
             err = {"error": {"message": f.message, "type": "fake_fault", "code": f.status}}
             extra = b"Retry-After: " + f.retry_after.encode() + b"\r\n" if f.retry_after else b""
             proto.send(f.status, orjson.dumps(err), extra)
-            return
+            return False
         if reply.raw is not None:
             raw = reply.raw
             data = raw.body.encode() if isinstance(raw.body, str) else raw.body
             proto.send(raw.status, data, content_type=raw.content_type.encode())
-            return
+            return False
         if reply.stream_error is not None:
             message = reply.stream_error.message
             if not stream:
@@ -278,20 +335,19 @@ class FakeOpenAIServer:
                 events = _chat_chunks(self.model, 0, reply, 1, {})[:-2]  # no finish, no [DONE]
                 events.append(b"data: " + orjson.dumps({"error": {"message": message}}) + b"\n\n")
                 proto.send_stream(events)
-            return
+            return False
         n = next(self._ids)
         prompt_tokens = max(1, proto.last_body_len // 4)
         if kind == "chat":
             if stream:
-                proto.send_stream(_chat_chunks(self.model, n, reply, prompt_tokens, payload))
-            else:
-                proto.send(200, orjson.dumps(_chat_body(self.model, n, reply, prompt_tokens)))
+                chunks = _chat_chunks(self.model, n, reply, prompt_tokens, payload)
+                return proto.send_stream(chunks, done)
+            proto.send(200, orjson.dumps(_chat_body(self.model, n, reply, prompt_tokens)))
         elif kind == "responses":
             body = _responses_body(self.model, n, reply, prompt_tokens)
             if stream:
-                proto.send_stream(_responses_events(body, reply))
-            else:
-                proto.send(200, orjson.dumps(body))
+                return proto.send_stream(_responses_events(body, reply), done)
+            proto.send(200, orjson.dumps(body))
         else:
             calls = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
             out: dict[str, Any] = {"usage": {"input_tokens": prompt_tokens, "output_tokens": 1}}
@@ -300,6 +356,7 @@ class FakeOpenAIServer:
             if calls:
                 out["tool_calls"] = calls
             proto.send(200, orjson.dumps(out))
+        return False
 
 
 class _Protocol(asyncio.Protocol):
@@ -375,9 +432,11 @@ class _Protocol(asyncio.Protocol):
             + body
         )
 
-    def send_stream(self, events: list[bytes]) -> None:
+    def send_stream(self, events: list[bytes], done: Callable[[], None] | None = None) -> bool:
+        """Write a chunked event stream; True when it drips (``done`` is called after its last
+        chunk, or when the connection is gone), False when it is written at once."""
         if self.transport is None:
-            return
+            return False
         if self.echo:
             events = [e.replace(b"{key}", self.echo) for e in events]
         delay = self.server.chunk_delay_s
@@ -386,8 +445,8 @@ class _Protocol(asyncio.Protocol):
                 b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                 b"Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n\r\n"
             )
-            self._drip(list(events), delay)
-            return
+            self._drip(list(events), delay, done)
+            return done is not None
         parts = [
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
             b"Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n\r\n"
@@ -395,15 +454,22 @@ class _Protocol(asyncio.Protocol):
         parts.extend(b"%x\r\n%s\r\n" % (len(e), e) for e in events)
         parts.append(b"0\r\n\r\n")
         self.transport.write(b"".join(parts))
+        return False
 
-    def _drip(self, events: list[bytes], delay: float) -> None:
+    def _drip(
+        self, events: list[bytes], delay: float, done: Callable[[], None] | None = None
+    ) -> None:
         """Write one event now and schedule the rest ``delay`` seconds apart."""
-        if self.transport is None:
-            return
-        if not events:
-            self.transport.write(b"0\r\n\r\n")
+        if self.transport is None or not events:
+            if self.transport is not None:
+                self.transport.write(b"0\r\n\r\n")
+            if done is not None:
+                done()
             return
         event = events.pop(0)
         self.transport.write(b"%x\r\n%s\r\n" % (len(event), event))
+        if not events:  # the last event: the stream ends with it, not one delay later
+            self._drip(events, delay, done)
+            return
         assert self.server._loop is not None
-        self.server._loop.call_later(delay, self._drip, events, delay)
+        self.server._loop.call_later(delay, self._drip, events, delay, done)

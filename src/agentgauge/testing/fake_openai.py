@@ -35,6 +35,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--error-rate", type=float, default=0.0, help="fraction of faulty replies")
     parser.add_argument("--error-status", type=int, default=500)
     parser.add_argument("--retry-after", default=None, help="Retry-After of injected faults")
+    parser.add_argument(
+        "--max-concurrent", type=int, default=None, help="serve at most K completions at once"
+    )
+    parser.add_argument(
+        "--over-capacity",
+        choices=["queue", "reject"],
+        default="queue",
+        help="past --max-concurrent: queue the request, or refuse it with HTTP 429",
+    )
     args = parser.parse_args(argv)
     reply: FakeReply = args.text
     if args.tool_call:
@@ -50,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         chunk_delay_ms=args.chunk_delay_ms,
         error_rate=args.error_rate,
         error=FakeFault(args.error_status, retry_after=args.retry_after),
+        max_concurrent=args.max_concurrent,
+        over_capacity=args.over_capacity,
     )
 
     async def run() -> None:
