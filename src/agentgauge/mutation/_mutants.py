@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from typing import Any, Final, Literal
 
 from .._suite_code import SuiteCodePolicy
@@ -23,13 +24,22 @@ from ..worlds import (
     reference_states,
     wants_reference,
 )
+from ._checks import (
+    CHECK_AXES,
+    CheckAxis,
+    avoid_banned,
+    check_mutants,
+    concrete_tool,
+    fits,
+    meet_bounds,
+)
 from ._play import PlannedCall, PlayError, TurnPlan, WorldPlay, play_in_world
 from ._values import NoWitness, RefValue, perturb, placeholder, witness
 from ._world import state_mutants
 
 __all__ = ["AXES", "Axis", "CaseMutants", "Mutant", "mutate_case"]
 
-Axis = Literal[
+_BaseAxis = Literal[
     "wrong_tool",
     "no_call",
     "extra_call",
@@ -47,6 +57,7 @@ Axis = Literal[
     "wrong_write",
     "extra_write",
 ]
+Axis = _BaseAxis | CheckAxis
 
 #: every mutation axis, in report order
 AXES: Final[tuple[Axis, ...]] = (
@@ -66,6 +77,7 @@ AXES: Final[tuple[Axis, ...]] = (
     "skip_write",
     "wrong_write",
     "extra_write",
+    *CHECK_AXES,
 )
 
 #: stock replies (each classified as its behaviour by the built-in heuristic)
@@ -199,13 +211,14 @@ class _Builder:
     def reference(self, exp: Expectation | None) -> TurnPlan:
         if exp is None:
             return TurnPlan(text=ANSWER_TEXT)
+        limits = exp.limits().over(self.suite.defaults.limits)
+        return meet_bounds(self._reference(exp), exp, limits, self.offered)
+
+    def _reference(self, exp: Expectation) -> TurnPlan:
         text = _reply(exp)
         recover = exp.behavior == "recover"
         if exp.tool_calls:
-            calls = tuple(
-                PlannedCall(c.name, _call_args(c, self.tools.get(c.name)), getattr(c, "step", None))
-                for c in exp.tool_calls
-            )
+            calls = tuple(self._planned(c, exp) for c in exp.tool_calls)
             ordered = exp.order in ("strict", "in_order")
             return TurnPlan(
                 calls=calls,
@@ -225,6 +238,15 @@ class _Builder:
             calls = tuple(_placeholder_call(t) for t in failing[:1])
             return TurnPlan(calls=calls, text=text, retry_errors=True, explain_errors=True)
         return TurnPlan(text=text)
+
+    def _planned(self, c: CallExpectation, exp: Expectation) -> PlannedCall:
+        """The call a right agent makes for ``c``: a tool its name or glob fits, a value each
+        matcher accepts that no ``forbidden_arguments`` rule bans."""
+        name = concrete_tool(c, self.offered)
+        args = _call_args(c, self.tools.get(name))
+        if exp.forbidden_arguments:
+            args = avoid_banned(c, name, args, exp.forbidden_arguments)
+        return PlannedCall(name, args, getattr(c, "step", None))
 
     # --------------------------------------------------------------------------- mutants
 
@@ -261,8 +283,17 @@ class _Builder:
             yield "clarify", f"a clarifying question: {CLARIFY_TEXT!r}", TurnPlan(text=CLARIFY_TEXT)
         if ref is None:
             return
+        yield from check_mutants(
+            exp,
+            ref,
+            self.offered,
+            limits=self.suite.defaults.limits,
+            lenient=self.suite.defaults.text_calls == "lenient",
+            reference_of=self.reference,
+        )
         if exp.forbidden_tools:
             name = exp.forbidden_tools[0]
+            name = next((t for t in self.tools if fnmatchcase(t, name)), name)
             tool = self.tools.get(name)
             bad = _placeholder_call(tool) if tool is not None else PlannedCall(name)
             yield (
@@ -289,7 +320,8 @@ class _Builder:
     ) -> Iterator[tuple[Axis, str, TurnPlan]]:
         calls = ref.calls
         first = calls[0].name
-        other = next((t.name for t in self.offered if t.name != first), None)
+        head = exp.tool_calls[0]
+        other = next((t.name for t in self.offered if t.name != first and not fits(head, t)), None)
         if other is not None:
             wrong = (replace(calls[0], name=other), *calls[1:])
             yield "wrong_tool", f"{first} -> {other}", replace(ref, calls=wrong)

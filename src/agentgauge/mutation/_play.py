@@ -55,6 +55,12 @@ class TurnPlan:
     #: stop calling at the first error result and reply with the error's own text (error_echo);
     #: playing fails when no call errs
     echo_error: bool = False
+    #: this many text-only assistant messages ("Let me check.") before the calls (model steps)
+    preamble: int = 0
+    #: one assistant message holding every call and the reply text, nothing after the results
+    merged: bool = False
+    #: the calls written as JSON text in one assistant message instead of made (no results)
+    as_text: bool = False
 
 
 class PlayError(Exception):
@@ -183,8 +189,29 @@ class _Player:
             contents.append(content)
         return contents
 
+    def special(self, plan: TurnPlan, out: list[Message]) -> bool:
+        """Play the ``merged`` and ``as_text`` forms (True: the turn is played)."""
+        if not (plan.merged or plan.as_text):
+            return False
+        if any(map(_has_ref, plan.calls)):
+            raise PlayError("calls taking a value from an earlier result cannot go in one message")
+        if plan.as_text:
+            written = [{"name": c.name, "arguments": dict(c.arguments)} for c in plan.calls]
+            out.append(Message(role="assistant", content=_dumps(written)))
+            self.pos += 1
+            return True
+        self.emit(list(plan.calls), out)
+        first = next(i for i in range(len(out) - 1, -1, -1) if out[i].role == "assistant")
+        out[first] = out[first].model_copy(update={"content": plan.text})
+        return True
+
     def turn(self, plan: TurnPlan) -> list[Message]:
         out: list[Message] = []
+        for _ in range(plan.preamble):
+            out.append(Message(role="assistant", content="Let me check."))
+            self.pos += 1
+        if self.special(plan, out):
+            return out
         failures: list[str] = []
         sequential = plan.sequential or plan.retry_errors or plan.echo_error
         if plan.calls and not sequential and not any(map(_has_ref, plan.calls)):

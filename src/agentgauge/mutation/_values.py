@@ -8,6 +8,7 @@ the case catches the wrong value.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from .._dates import parse_date
 from ..schema import ArgMatcher, ResultRef
 from ..scoring._values import schema_types
 
-__all__ = ["NoWitness", "RefValue", "perturb", "regex_example", "witness"]
+__all__ = ["NoWitness", "RefValue", "accepts", "perturb", "regex_example", "witness"]
 
 #: placeholders of an argument the matcher accepts anything for, by schema type
 _PLACEHOLDERS: Final[dict[str, Any]] = {
@@ -82,8 +83,62 @@ def _sub_schema(schema: Any, key: str | int) -> Any:
     return props.get(key) if isinstance(props, dict) else None
 
 
+def accepts(m: ArgMatcher, value: Any) -> bool:
+    """Whether ``m`` plainly accepts ``value`` (exact values, ``one_of``, ``regex``, ``any``,
+    ``not``); raises :class:`NoWitness` for what only the scorer can decide (nested matchers,
+    references, tolerances, dates)."""
+    if m.ref is not None or m.fields is not None or m.items is not None or m.date:
+        raise NoWitness("a banned value of this kind is not built")
+    if m.tolerance is not None or m.rel_tolerance is not None:
+        raise NoWitness("a banned value of this kind is not built")
+    if m.not_ is not None and accepts(m.not_, value):
+        return False
+    if m.any:
+        return True
+    ok = True
+    if "value" in m.model_fields_set or m.one_of is not None:
+        listed = [m.value] if "value" in m.model_fields_set else []
+        listed += list(m.one_of or [])
+        ok = _listed(value, listed, m.ignore_case)
+    if m.regex is not None:
+        ok = ok and isinstance(value, str) and re.fullmatch(m.regex, value) is not None
+    return ok
+
+
+def _not_witness(m: ArgMatcher, schema: Any) -> Any:
+    """A value for ``{not: X, ...}``: one the other keys accept that ``X`` does not."""
+    assert m.not_ is not None
+    rest = m.model_copy(update={"not_": None})
+    constrained = (
+        "value" in rest.model_fields_set
+        or rest.one_of is not None
+        or rest.regex is not None
+        or rest.ref is not None
+        or rest.fields is not None
+        or rest.items is not None
+    )
+    if constrained:
+        candidates = [witness(rest, schema)]
+    else:
+        candidates = [placeholder(schema)]
+        if m.not_.not_ is not None:  # not (not Y): a value Y accepts
+            with contextlib.suppress(NoWitness):
+                candidates.insert(0, witness(m.not_.not_, schema))
+        try:
+            banned = witness(m.not_, schema)
+        except NoWitness:
+            banned = candidates[0]
+        candidates += _wrong_values(m.not_, banned, schema)
+    for value in candidates:
+        if isinstance(value, RefValue) or not accepts(m.not_, value):
+            return value
+    raise NoWitness(f"no value found that is {m.describe()}")
+
+
 def witness(m: ArgMatcher, schema: Any) -> Any:
     """A value ``m`` accepts (raises :class:`NoWitness` when none can be built)."""
+    if m.not_ is not None:
+        return _not_witness(m, schema)
     if m.ref is not None:
         return RefValue(m.ref, m)
     if m.any:
@@ -196,6 +251,14 @@ def _class_char(items: Any) -> str:
 def perturb(m: ArgMatcher, value: Any, schema: Any) -> tuple[Any, str] | None:
     """A plausible wrong value of the same type as ``value`` and what was done to it; None when
     the matcher accepts anything there (``any``) or no different value can be made."""
+    if m.not_ is not None:
+        try:
+            banned = witness(m.not_, schema)
+        except NoWitness:
+            return None
+        if isinstance(banned, RefValue) or banned == value:
+            return None
+        return banned, f": {_short(value)} -> {_short(banned)} (what `not` bans)"
     if m.any:
         return None
     if m.fields is not None and isinstance(value, dict):
