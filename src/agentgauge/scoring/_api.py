@@ -302,7 +302,7 @@ def _rule_scores(
 ) -> list[Score]:
     """Forbidden types, argument values and sequences; call and model-step bounds."""
     out: list[Score] = []
-    if exp.allowed_tools:
+    if exp.allowed_tools:  # (each test is a cheap attribute read: this runs for every turn)
         out.append(score_allowed_tools(exp.allowed_tools, seg, prefix))
     if exp.forbidden_types:
         out.append(score_forbidden_types(exp.forbidden_types, seg, tools, prefix))
@@ -311,7 +311,9 @@ def _rule_scores(
         out.append(score_forbidden_arguments(exp.forbidden_arguments, seg, tools, ctx, prefix))
     if exp.forbidden_sequences:
         out.append(score_forbidden_sequences(exp.forbidden_sequences, seg, prefix))
-    out.extend(count_scores(exp.limits().over(config.limits), seg, prefix))
+    own = (exp.min_calls, exp.max_calls, exp.min_model_steps, exp.max_model_steps)
+    if config.limits is not None or own != (None, None, None, None):
+        out.extend(count_scores(exp.limits().over(config.limits), seg, prefix))
     return out
 
 

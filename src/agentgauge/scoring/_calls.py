@@ -166,13 +166,14 @@ def _selection(
     notes: Sequence[str],
     prefix: str,
     tools: Mapping[str, ToolSpec],
+    loose: bool,
 ) -> Score:
-    expected = [_label(e) for e in exp.tool_calls]
+    expected = [_label(e) for e in exp.tool_calls] if loose else [e.name for e in exp.tool_calls]
     actual = [r.call.name for r in records]
     mode = exp.order
     missing: list[str]
     extra: list[str]
-    if exp.patterns():
+    if loose:
         missing, extra, common = _pattern_counts(exp, records, tools)
     elif len(expected) == 1 and len(actual) == 1:  # the common case, without Counters
         same = expected[0] == actual[0]
@@ -249,7 +250,7 @@ def score_calls(
     matches, weights = _grid(exps, records, tools, ctx, labels)
     pairs = assign(weights, len(records)) if matches else []
     notes = _failure_notes(pairs, records, every) if any(r.error for r in records) else []
-    scores = [_selection(exp, records, notes, prefix, tools)]
+    scores = [_selection(exp, records, notes, prefix, tools, exp.patterns())]
     checked = [(i, j) for i, j in pairs if matches[i, j].checked]
     if checked:
         parts: list[Score] = []
