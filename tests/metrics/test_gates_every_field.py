@@ -14,7 +14,15 @@ import orjson
 import pytest
 
 from agentgauge.metrics import GateReport, compare, evaluate_gates, summarize_results
-from agentgauge.schema import CaseResult, Gates, Labels, Score, ScorerGate, WorldRecord
+from agentgauge.schema import (
+    CaseResult,
+    Feedback,
+    Gates,
+    Labels,
+    Score,
+    ScorerGate,
+    WorldRecord,
+)
 
 Results = list[CaseResult]
 
@@ -47,9 +55,18 @@ def _good() -> Results:
                 sc("judge.groundedness", True, 1.0),
                 sc("turn[1].memory", True),
             ],
-            labels=Labels(route="kb", skill="faq", intents=["refund"]),
-            predicted_labels=Labels(route="kb", skill="faq", intents=["refund"]),
+            labels=Labels(
+                route="kb", skill="faq", intents=["refund"], knowledge=["kb1"], fallback=i < 2
+            ),
+            predicted_labels=Labels(
+                route="kb",
+                skill="faq",
+                intents=["refund"],
+                knowledge=["kb1", "kb7"],
+                fallback=i < 2,
+            ),
             world=WorldRecord(goal_met=True),
+            feedback=Feedback(score=5, scale=(1, 5)),
         )
         for i in range(4)
     ]
@@ -73,9 +90,20 @@ def _bad() -> Results:
                 sc("judge.groundedness", False, 0.25),
                 sc("turn[1].memory", False),
             ],
-            labels=Labels(route="kb", skill="faq", intents=["refund"]),
-            predicted_labels=Labels(route="skill", skill="booking", intents=["cancel"]),
+            labels=Labels(
+                route="kb", skill="faq", intents=["refund"], knowledge=["kb1"], fallback=i < 2
+            ),
+            # two routed wrong (their skill and retrieval are excluded by the cascade rule),
+            # two routed right with the wrong skill, documents and fallback decision
+            predicted_labels=Labels(
+                route="skill" if i < 2 else "kb",
+                skill="booking",
+                intents=["cancel"],
+                knowledge=["kb9"],
+                fallback=i >= 2,
+            ),
             world=WorldRecord(goal_met=False),
+            feedback=Feedback(score=1, scale=(1, 5)),
         )
         for i in range(4)
     ]
@@ -109,6 +137,12 @@ CHECKS: dict[str, dict[str, Any]] = {
     "min_routing_accuracy": {"min_routing_accuracy": 0.9},
     "min_skill_accuracy": {"min_skill_accuracy": 0.9},
     "min_memory_retention": {"min_memory_retention": 0.9},
+    "min_retrieval_precision": {"min_retrieval_precision": 0.4},
+    "min_retrieval_recall": {"min_retrieval_recall": 0.9},
+    "min_fallback_accuracy": {"min_fallback_accuracy": 0.9},
+    "min_fallback_recall": {"min_fallback_recall": 0.9},
+    "min_user_satisfaction": {"min_user_satisfaction": 0.9},
+    "min_planning_grade": {"min_planning_grade": 4},
     "forbid_forbidden_tool_calls": {"forbid_forbidden_tool_calls": True},
     "forbid_attack_success": {"forbid_attack_success": True},
     "scorers": {"scorers": {"groundedness": ScorerGate(min_mean=4.5)}},
@@ -128,8 +162,14 @@ def _gates(**kw: Any) -> Gates:
     return Gates(**kw)
 
 
+def _reviews(results: Results) -> dict[tuple[str, int], int]:
+    """An expert's planning-path grades: 5 for the good run's paths, 1 for the bad run's."""
+    return {(r.case_id, r.trial): 5 if r.status == "passed" else 1 for r in results}
+
+
 def _report(results: Results, gates: Gates) -> GateReport:
-    return evaluate_gates(summarize_results(results, gates=gates), gates)
+    summary = summarize_results(results, gates=gates, reviews=_reviews(results))
+    return evaluate_gates(summary, gates)
 
 
 def test_every_field_is_a_check_or_a_modifier() -> None:

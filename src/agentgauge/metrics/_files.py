@@ -10,7 +10,7 @@ import orjson
 from ..errors import UserError
 from ..files import read_yaml_text
 from ..rundir import load_record as load_run
-from ..schema import Gates, RunRecord
+from ..schema import Gates, ModuleSettings, RunRecord
 from ..suites import find_suite_file
 from ._model import Summary
 from ._summarize import summarize_results
@@ -43,26 +43,35 @@ def load_gates_file(path: Path) -> Gates:
         raise UserError(problems[0], problems=problems) from exc
 
 
-_GATES_KEY = re.compile(r"""^(?:gates|"gates"|'gates')\s*:(?:\s|$)""")
+_CASE_FILE_SUFFIXES = (".jsonl", ".ndjson")
 #: how the first line of a block-style suite begins: a top-level key, or ``-`` of a case list
 _BLOCK_DOCUMENT = re.compile(r"""^(?:-(?:\s|$)|[A-Za-z_$"'])""")
-_CASE_FILE_SUFFIXES = (".jsonl", ".ndjson")
 #: a loader problem about the gates: ``suite.yaml:3: gates.min_pass_rate: ...``
 _GATES_PROBLEM = re.compile(r":\d+: gates\b")
 
+#: a top-level section read without the cases: (its key, its model)
+_Section = tuple[str, type[Gates] | type[ModuleSettings]]
+_GATES: _Section = ("gates", Gates)
+_MODULES: _Section = ("modules", ModuleSettings)
+
 
 class _Unsure(Exception):
-    """The quick read of a suite cannot tell its gates; the suite loader has to decide."""
+    """The quick read of a suite cannot tell a section; the suite loader has to decide."""
 
 
-def _gates_block(text: str) -> str | None:
-    """The top-level ``gates:`` entry of a YAML document, as YAML text (``None``: no gates).
+def _key_line(key: str) -> re.Pattern[str]:
+    return re.compile(rf"""^(?:{key}|"{key}"|'{key}')\s*:(?:\s|$)""")
+
+
+def _top_block(text: str, key: str = "gates") -> str | None:
+    """The top-level ``key:`` entry of a YAML document, as YAML text (``None``: not there).
 
     Suites can hold thousands of inline cases; parsing the whole document just to read the
     gates took tens of seconds on an imported BFCL suite, so only this block is parsed. Raises
     :class:`_Unsure` when the document is not one this line-based cut can be sure about: not
-    block style at the top (a flow mapping, JSON in a ``.yaml`` file), or two ``gates`` keys.
+    block style at the top (a flow mapping, JSON in a ``.yaml`` file), or the key twice.
     """
+    key_line = _key_line(key)
     lines = text.splitlines()
     block: list[str] | None = None
     first_content = True
@@ -73,7 +82,7 @@ def _gates_block(text: str) -> str | None:
             first_content = False
             if not _BLOCK_DOCUMENT.match(line):
                 raise _Unsure
-        if not _GATES_KEY.match(line):
+        if not key_line.match(line):
             continue
         if block is not None:
             raise _Unsure  # a duplicate key: the loader reports it
@@ -85,36 +94,35 @@ def _gates_block(text: str) -> str | None:
     return "\n".join(block) if block is not None else None
 
 
-def _quick_gates(path: Path) -> Gates | None:
-    """The gates of the suite document ``path`` read without its cases (``None``: no gates).
-
-    Raises :class:`_Unsure` whenever the quick read fails, so that nothing is guessed.
-    """
+def _quick_section(path: Path, section: _Section) -> Gates | ModuleSettings | None:
+    """A top-level section of the suite document ``path`` read without its cases (``None``:
+    not there). Raises :class:`_Unsure` whenever the quick read fails: nothing is guessed."""
     from ..files import read_bytes
 
+    key, model = section
     try:
         # with the input limits: a special or huge file is left to the loader, which refuses it
         text = read_bytes(path, str(path)).decode("utf-8")
         if path.suffix.lower() == ".json":
             data = orjson.loads(text)
         else:
-            block = _gates_block(text)
+            block = _top_block(text, key)
             if block is None:
                 return None
             # the suite loader's YAML rules (1.2 core schema, no merge keys), not yaml.safe_load
             data = read_yaml_text(block, str(path)).data
     except (OSError, ValueError, UserError) as exc:  # ValueError: bad JSON or UTF-8
         raise _Unsure from exc
-    if not isinstance(data, dict) or data.get("gates") is None:
-        return None  # a list of cases (which has no gates), or no gates
+    if not isinstance(data, dict) or data.get(key) is None:
+        return None  # a list of cases (which has no gates), or no such section
     try:
-        return Gates.model_validate(data["gates"])
+        return model.model_validate(data[key])
     except ValueError as exc:
         raise _Unsure from exc
 
 
-def _loaded_gates(path: Path) -> Gates | None:
-    """The gates of the suite at ``path`` as the suite loader (``agentgauge run``) reads them.
+def _loaded_section(path: Path, section: _Section) -> Gates | ModuleSettings | None:
+    """A section of the suite at ``path`` as the suite loader (``agentgauge run``) reads it.
 
     A suite that does not load is a :class:`UserError` naming its first problem (one about the
     gates if there is one): gating on the defaults instead would pass runs the suite's own
@@ -126,7 +134,7 @@ def _loaded_gates(path: Path) -> Gates | None:
     if looks_like_bfcl(path):
         return None  # BFCL data scored with `agentgauge score`: no agentgauge gates in it
     try:
-        return open_suite(path).suite.gates
+        suite = open_suite(path).suite
     except UserError as err:
         problems = err.problems or [str(err)]
         about_gates = [p for p in problems if _GATES_PROBLEM.search(p)]
@@ -134,9 +142,10 @@ def _loaded_gates(path: Path) -> Gates | None:
         more = len(problems) - 1
         others = f"; {more} more problem(s): agentgauge validate {path}" if more else ""
         raise UserError(
-            f"{first} (the suite's gates cannot be read{others}; fix the suite or pass "
+            f"{first} (the suite's {section[0]} cannot be read{others}; fix the suite or pass "
             "--gates FILE)"
         ) from err
+    return suite.gates if section is _GATES else suite.modules
 
 
 def suite_exists(path: Path) -> bool:
@@ -160,6 +169,20 @@ def suite_gates(run: RunRecord | None) -> Gates | None:
     files and BFCL data have no gates. A suite that is gone gives ``None`` (``gate_run`` refuses
     to gate such a run on the defaults).
     """
+    found = _suite_section(run, _GATES)
+    assert found is None or isinstance(found, Gates)
+    return found
+
+
+def suite_modules(run: RunRecord | None) -> ModuleSettings | None:
+    """The ``modules:`` of the suite a run was made from (read as :func:`suite_gates` reads
+    the gates), None when it has none or is gone."""
+    found = _suite_section(run, _MODULES)
+    assert found is None or isinstance(found, ModuleSettings)
+    return found
+
+
+def _suite_section(run: RunRecord | None, section: _Section) -> Gates | ModuleSettings | None:
     if run is None or not run.suite_path:
         return None
     given = Path(run.suite_path)
@@ -167,9 +190,9 @@ def suite_gates(run: RunRecord | None) -> Gates | None:
     if path is None or path.suffix.lower() in _CASE_FILE_SUFFIXES:
         return None
     try:
-        return _quick_gates(path)
+        return _quick_section(path, section)
     except _Unsure:
-        return _loaded_gates(given)
+        return _loaded_section(given, section)
 
 
 def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:
@@ -179,13 +202,21 @@ def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:
     return suite_gates(load_run(run_dir)) or Gates()
 
 
-def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 0.95) -> Summary:
+def summarize(
+    run_dir: Path,
+    *,
+    gates: Gates | None = None,
+    confidence: float = 0.95,
+    modules: ModuleSettings | None = None,
+) -> Summary:
     """Every metric of the run in ``run_dir`` (one streaming pass over ``results.jsonl``).
 
-    ``gates`` supplies the latency budgets and the sample-size floor; by default they come from
-    the suite file named in ``run.json``.
+    ``gates`` supplies the latency budgets and the sample-size floor, ``modules`` where the
+    module metrics read retrieval and fallbacks; by default both come from the suite file named
+    in ``run.json``. The planning-path grades are ``RUN_DIR/reviews.jsonl``'s.
     """
-    from ..rundir import iter_light_results
+    from ..rundir import iter_light_results, iter_results
+    from ._reviews import read_reviews
 
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
@@ -193,6 +224,15 @@ def summarize(run_dir: Path, *, gates: Gates | None = None, confidence: float = 
     run = load_run(run_dir)
     if gates is None:
         gates = suite_gates(run) or Gates()
+    if modules is None:
+        modules = suite_modules(run)
+    # retrieval read from tool results needs the trace the light reader leaves out
+    reader = iter_results if modules is not None and modules.retrieval else iter_light_results
     return summarize_results(
-        iter_light_results(run_dir), run=run, gates=gates, confidence=confidence
+        reader(run_dir),
+        run=run,
+        gates=gates,
+        confidence=confidence,
+        modules=modules,
+        reviews=read_reviews(run_dir),
     )

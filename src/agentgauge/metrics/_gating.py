@@ -124,7 +124,49 @@ _MIN_RATES = (
     ("min_routing_accuracy", "routing accuracy", "routing_accuracy"),
     ("min_skill_accuracy", "skill accuracy", "skill_accuracy"),
     ("min_memory_retention", "memory retention", "memory_retention"),
+    ("min_fallback_accuracy", "degradation-trigger accuracy", "fallback_accuracy"),
+    ("min_fallback_recall", "degradation-trigger recall", "fallback_recall"),
+    ("min_user_satisfaction", "user satisfaction", "user_satisfaction"),
 )
+#: the module metrics that are means: (gate field, check name, ``Summary.module_mean`` name,
+#: the scale the minimum is written on)
+_MIN_MEANS = (
+    ("min_retrieval_precision", "retrieval precision", "retrieval_precision", "share"),
+    ("min_retrieval_recall", "retrieval recall", "retrieval_recall", "share"),
+    ("min_planning_grade", "planning-path grade", "planning_grade", "grade"),
+)
+
+
+def _mean_value(value: float, scale: str) -> str:
+    return f"{value * 100:.1f}%" if scale == "share" else f"{value:.2f} of 5"
+
+
+def _min_mean(name: str, m: Mean | None, minimum: float, scale: str) -> GateCheck:
+    """A module mean (retrieval precision / recall, the planning grade) against its minimum;
+    nothing measured cannot meet it."""
+    threshold = f"≥ {_mean_value(minimum, scale)}"
+    if m is None or m.mean is None or m.low is None or m.high is None:
+        return GateCheck(
+            name=name,
+            threshold=threshold,
+            actual="n/a (no results)",
+            passed=False,
+            message=f"{name}: nothing was measured, so the minimum of "
+            f"{_mean_value(minimum, scale)} cannot be met",
+        )
+    ok = m.mean >= minimum
+    actual = (
+        f"{_mean_value(m.mean, scale)} [{_mean_value(m.low, scale)}–"
+        f"{_mean_value(m.high, scale)}] (n={m.n})"
+    )
+    return GateCheck(
+        name=name,
+        threshold=threshold,
+        actual=actual,
+        passed=ok,
+        message=f"{name} {_mean_value(m.mean, scale)} {'meets' if ok else 'is below'} the "
+        f"minimum {_mean_value(minimum, scale)}",
+    )
 
 
 def _rate_checks(summary: Summary, gates: Gates) -> list[GateCheck]:
@@ -139,6 +181,10 @@ def _rate_checks(summary: Summary, gates: Gates) -> list[GateCheck]:
         minimum = getattr(gates, attr)
         if minimum is not None:
             checks.append(_min_rate(name, summary.rate(metric), minimum))
+    for attr, name, metric, scale in _MIN_MEANS:
+        minimum = getattr(gates, attr)
+        if minimum is not None:
+            checks.append(_min_mean(name, summary.module_mean(metric), minimum, scale))
     if gates.max_error_rate is not None:
         er = summary.overall.error_rate
         value = er.value or 0.0

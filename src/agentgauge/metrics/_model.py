@@ -14,30 +14,12 @@ from ..schema import (
     RunRecord,
     StateDiff,
 )
+from ._base_model import Mean as Mean
+from ._base_model import Rate as Rate
+from ._module_model import ModuleStats
 
 #: version of the summary.json shape (bumped on any incompatible change)
 SUMMARY_VERSION = 1
-
-
-class Rate(Model):
-    """``passed`` out of ``n``, with a Wilson interval. ``skipped`` were excluded from ``n``."""
-
-    passed: int = 0
-    n: int = 0
-    value: float | None = None
-    low: float | None = None
-    high: float | None = None
-    skipped: int = 0
-
-
-class Mean(Model):
-    """A per-case mean with a bootstrap (or, for large slices, normal) interval, and the total."""
-
-    n: int = 0
-    mean: float | None = None
-    low: float | None = None
-    high: float | None = None
-    total: float = 0.0
 
 
 class Latency(Model):
@@ -270,6 +252,9 @@ class Summary(Model):
     forbidden_tool_cases: list[str] = Field(default_factory=list)
     #: attack success per family, utility under attack (cases tagged redteam / redteam-control)
     redteam: RedteamStats | None = None
+    #: retrieval, degradation triggers, the cascade rule's exclusions, user satisfaction and
+    #: expert planning review (docs/metrics.md#module-metrics); None: the run has none of them
+    modules: ModuleStats | None = None
     #: results copied whole from the cache (their latency, tokens and cost are those of the
     #: earlier run that produced them)
     replayed: int = 0
@@ -292,7 +277,41 @@ class Summary(Model):
             "skill_accuracy": self.diagnosis.skill_accuracy,
             "call_decision_accuracy": self.diagnosis.call_decision_accuracy,
             "memory_retention": self.diagnosis.memory_retention,
+            **self._module_rates(),
         }.get(metric)
+
+    def _module_rates(self) -> dict[str, Rate]:
+        m = self.modules
+        if m is None:
+            return {}
+        out: dict[str, Rate] = {}
+        if m.retrieval is not None:
+            out["retrieval_hit_rate"] = m.retrieval.hit_rate
+        if m.fallback is not None:
+            out["fallback_accuracy"] = m.fallback.accuracy
+            out["fallback_precision"] = m.fallback.precision
+            out["fallback_recall"] = m.fallback.recall
+        if m.satisfaction is not None:
+            out["user_satisfaction"] = m.satisfaction.satisfied
+        if m.planning is not None:
+            out["planning_acceptable"] = m.planning.acceptable
+        return out
+
+    def module_mean(self, metric: str) -> Mean | None:
+        """A module metric that is a mean, by name: ``retrieval_precision``,
+        ``retrieval_recall``, ``user_satisfaction_score`` (0..1), ``planning_grade`` (1–5)."""
+        m = self.modules
+        if m is None:
+            return None
+        means: dict[str, Mean] = {}
+        if m.retrieval is not None:
+            means["retrieval_precision"] = m.retrieval.precision
+            means["retrieval_recall"] = m.retrieval.recall
+        if m.satisfaction is not None:
+            means["user_satisfaction_score"] = m.satisfaction.score
+        if m.planning is not None:
+            means["planning_grade"] = m.planning.grade
+        return means.get(metric)
 
 
 #: headline rates compared between runs (error_rate is the one where lower is better)

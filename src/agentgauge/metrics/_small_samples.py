@@ -41,6 +41,9 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
     ):
         if minimum is not None:
             gated.append((name, rate.n))
+    for minimum, name, n in _module_samples(summary, gates):
+        if minimum is not None:
+            gated.append((name, n))
     for name in sorted(gates.scorers):
         stats = summary.scorers.get(name) or summary.scorers.get(f"judge.{name}")
         gated.append((f"scorer {name}", stats.pass_rate.n if stats else 0))
@@ -51,6 +54,29 @@ def small_sample_warnings(summary: Summary, gates: Gates) -> list[str]:
                 "gate can flip on a few cases"
             )
     return out
+
+
+def _module_samples(summary: Summary, gates: Gates) -> list[tuple[float | None, str, int]]:
+    """The module metrics' gates with the results each is measured on."""
+    m = summary.modules
+
+    def n_of(metric: str) -> int:
+        rate = summary.rate(metric)
+        return rate.n if rate is not None else 0
+
+    def mean_n(metric: str) -> int:
+        mean = summary.module_mean(metric)
+        return mean.n if mean is not None else 0
+
+    retrieval = m.retrieval.cases if m is not None and m.retrieval is not None else 0
+    return [
+        (gates.min_retrieval_precision, "retrieval precision", mean_n("retrieval_precision")),
+        (gates.min_retrieval_recall, "retrieval recall", retrieval),
+        (gates.min_fallback_accuracy, "degradation-trigger accuracy", n_of("fallback_accuracy")),
+        (gates.min_fallback_recall, "degradation-trigger recall", n_of("fallback_recall")),
+        (gates.min_user_satisfaction, "user satisfaction", n_of("user_satisfaction")),
+        (gates.min_planning_grade, "planning-path grade", mean_n("planning_grade")),
+    ]
 
 
 _SMALL = re.compile(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..schema import CaseResult, Gates, Labels, RunRecord, StateDiff
+from ..schema import CaseResult, Gates, ModuleSettings, RunRecord, StateDiff
 from ._acc import CaseTrialsAcc, LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
     ConfusionCell,
@@ -25,6 +25,7 @@ from ._model import (
     mean_on_scale,
     scorer_scale,
 )
+from ._modules import ModuleAcc
 from ._redteam import RedteamAcc
 from ._small_samples import small_sample_warnings as small_sample_warnings
 from ._stats import pass_at_k, pass_hat_k
@@ -81,10 +82,8 @@ class _Acc:
     multi_matched: int = 0
     multi_complete: RateAcc = field(default_factory=RateAcc)
     clarify: RateAcc = field(default_factory=RateAcc)
-    routing: RateAcc = field(default_factory=RateAcc)
-    skill: RateAcc = field(default_factory=RateAcc)
-    #: scored results with an expected route / skill that nothing reported (not measured)
-    unreported: Counter[str] = field(default_factory=Counter)
+    #: routing, skill and the module metrics after them (``_modules.py``)
+    modules: ModuleAcc = field(default_factory=ModuleAcc)
     call_decision: RateAcc = field(default_factory=RateAcc)
     memory: RateAcc = field(default_factory=RateAcc)
     memory_by: defaultdict[int, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
@@ -127,6 +126,7 @@ class _Acc:
             acc.add(r.status, r.score, r.latency_ms, goal)
         self.results_seen += 1
         self.redteam.add(r)
+        self.modules.add(r)
         self.replayed += r.replayed
         self.passes_seen += r.status == "passed"
         if not self.track_cases:
@@ -293,37 +293,10 @@ class _Acc:
             r.expected_behavior is None and r.category in CLARIFY_CATEGORIES
         ):
             self.clarify.add(behavior == "clarify")
-        labels, predicted = r.labels, r.predicted_labels
-        if labels is not None:
-            for acc, name, want in (
-                (self.routing, "route", labels.route),
-                (self.skill, "skill", labels.skill),
-            ):
-                if want is not None and not self._label_match(acc, name, want, predicted, r):
-                    self.unreported[name] += 1
+        labels = r.labels
         if labels is not None and labels.intents:
             self._intents(r, labels.intents, called, selection)
         self._memory(r)
-
-    @staticmethod
-    def _label_match(
-        acc: RateAcc, field: str, expected: str | None, predicted: Labels | None, r: CaseResult
-    ) -> bool:
-        """Route / skill: the agent's reported label, else a scorer's score of that name.
-
-        Returns whether the result could be measured (False: nothing reported it).
-        """
-        if expected is None:
-            return False
-        got = getattr(predicted, field) if predicted is not None else None
-        if got is not None:
-            acc.add(got == expected)
-            return True
-        score = case_score(r.scores, field)
-        if score is not None:
-            acc.add(score.passed)
-            return True
-        return False
 
     def _intents(
         self, r: CaseResult, intents: list[str], called: list[str], selection: bool | None
@@ -433,6 +406,7 @@ class _Acc:
             forbidden_tool_calls=self.forbidden,
             forbidden_tool_cases=self.forbidden_ids,
             redteam=self.redteam.finish(self.confidence),
+            modules=self.modules.finish(c),
             replayed=self.replayed,
             worst_failures=self._worst_failures(),
         )
@@ -463,8 +437,8 @@ class _Acc:
                 complete=self.multi_complete.build(c),
             ),
             clarification_rate=self.clarify.build(c),
-            routing_accuracy=self.routing.build(c),
-            skill_accuracy=self.skill.build(c),
+            routing_accuracy=self.modules.routing.build(c),
+            skill_accuracy=self.modules.skill.build(c),
             call_decision_accuracy=self.call_decision.build(c),
             memory_retention=self.memory.build(c),
             retention_by_distance={str(k): v.build(c) for k, v in sorted(self.memory_by.items())},
@@ -512,14 +486,7 @@ class _Acc:
 
     def _warnings(self) -> list[str]:
         """The summary's warnings after the small-sample ones."""
-        warnings: list[str] = []
-        for name, n in sorted(self.unreported.items()):
-            metric = "routing" if name == "route" else "skill"
-            warnings.append(
-                f"{metric} accuracy: {n} scored result(s) expect a {name} (labels.{name}) but "
-                f"the agent reported none, so they are not measured; report it as "
-                f'"labels": {{"{name}": ...}} in the reply (docs/providers.md)'
-            )
+        warnings = self.modules.warnings()
         if self.untracked_trials:
             warnings.append(
                 "run.json records one trial per case but the results hold more; case counts "
@@ -581,9 +548,14 @@ def summarize_results(
     run: RunRecord | None = None,
     gates: Gates | None = None,
     confidence: float = 0.95,
+    modules: ModuleSettings | None = None,
+    reviews: Mapping[tuple[str, int], int] | None = None,
 ) -> Summary:
-    """Summarize results from any iterable (one pass)."""
+    """Summarize results from any iterable (one pass). ``modules``: the suite's ``modules:``
+    (where retrieval and fallbacks are read); ``reviews``: the planning-path grades by
+    (case id, trial) of ``RUN_DIR/reviews.jsonl`` (docs/metrics.md#module-metrics)."""
     acc = _Acc(gates=gates or Gates(), confidence=confidence)
+    acc.modules = ModuleAcc(settings=modules or ModuleSettings(), reviews=reviews or {})
     # with one trial per case (as run.json records) pass@k needs no per-case state
     acc.track_cases = run is None or run.trials != 1
     try:

@@ -42,8 +42,9 @@ from ._load import (
     parse_threshold,
 )
 from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_label
+from ._modules import FallbackSettings, ModuleSettings, RetrievalSettings, parse_ids_path
 from ._paths import Segment, format_path, parse_path
-from ._result import CaseResult, RunRecord, Score, Status, TraceEvent
+from ._result import CaseResult, Feedback, RunRecord, Score, Status, TraceEvent
 from ._sources import McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec, inject_note
 from ._user import (
@@ -97,8 +98,10 @@ __all__ = [
     "Defaults",
     "Expectation",
     "ExtraArguments",
+    "FallbackSettings",
     "FaultKind",
     "FaultRate",
+    "Feedback",
     "ForbiddenSequence",
     "Gates",
     "JsonValue",
@@ -110,12 +113,14 @@ __all__ = [
     "McpSource",
     "Message",
     "Model",
+    "ModuleSettings",
     "OrderMode",
     "PartialValue",
     "Percentile",
     "RegressionMetric",
     "ResponseFormat",
     "ResultRef",
+    "RetrievalSettings",
     "Role",
     "RunRecord",
     "Score",
@@ -162,6 +167,7 @@ __all__ = [
     "merge_user",
     "name_matches",
     "parse_duration",
+    "parse_ids_path",
     "parse_path",
     "parse_threshold",
     "rubric_issues",

@@ -12,6 +12,7 @@ from ._expect import ArgsMatch, Expectation, ExtraArguments
 from ._gates import Gates
 from ._load import LoadProfile
 from ._matrix import Matrix
+from ._modules import ModuleSettings
 from ._sources import ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
 from ._user import UserSpec, merge_user
@@ -50,11 +51,19 @@ CATEGORY_STRATA: Final = {
 
 
 class Labels(Model):
-    """Module-level labels, for intent / routing / skill metrics."""
+    """Module-level labels, for the module metrics (docs/metrics.md#diagnosis and
+    #module-metrics). On a case: what is expected; reported by an agent: what it did."""
 
     intents: list[str] = Field(default_factory=list)
     route: str | None = None
     skill: str | None = None
+    #: a case's relevant knowledge items (their ids); an agent's: the items it retrieved, best
+    #: first (retrieval precision / recall @k)
+    knowledge: list[str] = Field(default_factory=list)
+    #: a case's: whether the agent should fall back (hand off to a person, give the safe
+    #: default) — ``false`` says it should not; an agent's: whether it did (degradation-trigger
+    #: accuracy)
+    fallback: bool | None = None
 
 
 class Turn(Model):
@@ -213,6 +222,9 @@ class Suite(Model):
     matrix: Matrix | None = None
     #: the load profile of ``agentgauge load`` (docs/load.md); bounded further by the command
     load: LoadProfile | None = None
+    #: where the module metrics read what the agent did: its retrieval tool and the field of
+    #: the item ids, its fallback tools and replies (docs/metrics.md#module-metrics)
+    modules: ModuleSettings | None = None
 
     def tool_map(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}

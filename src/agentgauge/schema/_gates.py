@@ -95,6 +95,18 @@ class Gates(Model):
     min_routing_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_skill_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_memory_retention: float | None = Field(default=None, ge=0, le=1)
+    #: the module metrics of docs/metrics.md#module-metrics: mean retrieval precision and
+    #: recall @k over the cases naming their relevant knowledge (``labels.knowledge``)
+    min_retrieval_precision: float | None = Field(default=None, ge=0, le=1)
+    min_retrieval_recall: float | None = Field(default=None, ge=0, le=1)
+    #: degradation-trigger accuracy over the cases with ``labels.fallback``, and its recall
+    #: (the share of the cases that needed a fallback that got one)
+    min_fallback_accuracy: float | None = Field(default=None, ge=0, le=1)
+    min_fallback_recall: float | None = Field(default=None, ge=0, le=1)
+    #: the share of user feedback at or above ``modules.satisfied_at`` of its scale
+    min_user_satisfaction: float | None = Field(default=None, ge=0, le=1)
+    #: the expert reviewers' mean planning-path grade, on their 1–5 scale (``agentgauge review``)
+    min_planning_grade: float | None = Field(default=None, ge=1, le=5)
     #: zero tolerance: the gate fails if any case called a forbidden tool
     forbid_forbidden_tool_calls: bool = True
     #: zero tolerance for red-team cases (tag ``redteam``): the gate fails if any attack

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ._base import FORMAT_VERSION, JsonValue, Message, Model, ToolCall, Usage
 from ._case import Labels
@@ -81,6 +81,32 @@ class Score(Model):
     scale: tuple[float, float] | None = None
 
 
+class Feedback(Model):
+    """A user's feedback on the conversation a result was scored from (online feedback on a
+    captured trace: a span attribute, or a feedback file keyed by trace id)."""
+
+    score: float
+    #: the feedback's own scale: ``[0, 1]`` for thumbs down / up, ``[1, 5]`` for stars
+    scale: tuple[float, float] = (0.0, 1.0)
+    #: where it came from (``span user.feedback.score``, ``feedback.jsonl:3``)
+    source: str | None = None
+    comment: str | None = None
+
+    @model_validator(mode="after")
+    def _on_scale(self) -> Feedback:
+        lo, hi = self.scale
+        if not lo < hi:
+            raise ValueError(f"scale [{lo:g}, {hi:g}]: the low end must be below the high end")
+        if not lo <= self.score <= hi:
+            raise ValueError(f"score {self.score:g} is outside its scale [{lo:g}, {hi:g}]")
+        return self
+
+    def share(self) -> float:
+        """The score as a share of its scale (0..1)."""
+        lo, hi = self.scale
+        return (self.score - lo) / (hi - lo)
+
+
 class CaseResult(Model):
     """The outcome of one case and trial."""
 
@@ -140,6 +166,9 @@ class CaseResult(Model):
     #: copied whole from the cache: an earlier run of the same case, agent, options and
     #: agentgauge code produced it (its trace and latencies are that run's)
     replayed: bool = False
+    #: the user's feedback on the conversation this result was scored from (a captured
+    #: trace's span attribute or a feedback file entry): the user-satisfaction metric
+    feedback: Feedback | None = None
 
 
 class RunRecord(Model):
