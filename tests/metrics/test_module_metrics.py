@@ -39,28 +39,37 @@ def test_retrieval_precision_and_recall_per_case_and_slice() -> None:
         kb("c", ["k3"], ["x"], category="policy"),  # p 0, r 0
     ]
     s = summarize_results(results)
-    assert s.modules is not None and s.modules.retrieval is not None
+    assert s.modules is not None
+    assert s.modules.retrieval is not None
     rt = s.modules.retrieval
-    assert rt.cases == 3 and rt.sources == ["labels"]
+    assert rt.cases == 3
+    assert rt.sources == ["labels"]
     assert rt.recall.mean == pytest.approx(0.5)
     assert rt.precision.mean == pytest.approx((1 + 0.25 + 0) / 3)
-    assert rt.recall.low is not None and rt.recall.high is not None
+    assert rt.recall.low is not None
+    assert rt.recall.high is not None
     assert rt.recall.low <= 0.5 <= rt.recall.high
-    assert rt.hit_rate.passed == 2 and rt.hit_rate.n == 3 and rt.hit_rate.low is not None
+    assert rt.hit_rate.passed == 2
+    assert rt.hit_rate.n == 3
+    assert rt.hit_rate.low is not None
     assert rt.by_category["faq"].recall.mean == pytest.approx(0.75)
     assert rt.by_category["policy"].recall.mean == 0.0
     # per case, worst first
     assert [c.case_id for c in rt.cases_worst] == ["c", "b", "a"]
-    assert rt.cases_worst[1].hits == 1 and rt.cases_worst[1].precision == 0.25
+    assert rt.cases_worst[1].hits == 1
+    assert rt.cases_worst[1].precision == 0.25
 
 
 def test_retrieval_at_k_cuts_the_list() -> None:
     settings = ModuleSettings.model_validate({"retrieval": {"tools": ["search"], "k": 1}})
     s = summarize_results([kb("b", ["k1", "k2"], ["x", "k1"])], modules=settings)
-    assert s.modules is not None and s.modules.retrieval is not None
+    assert s.modules is not None
+    assert s.modules.retrieval is not None
     rt = s.modules.retrieval
-    assert rt.k == 1 and rt.cases_worst[0].retrieved == ["x"]
-    assert rt.precision.mean == 0.0 and rt.recall.mean == 0.0
+    assert rt.k == 1
+    assert rt.cases_worst[0].retrieved == ["x"]
+    assert rt.precision.mean == 0.0
+    assert rt.recall.mean == 0.0
 
 
 def _search(result: Any, tool: str = "search_kb") -> TraceEvent:
@@ -82,26 +91,33 @@ def test_retrieval_from_the_retrieval_tools_results() -> None:
         ],
     )
     s = summarize_results([r], modules=settings)
-    assert s.modules is not None and s.modules.retrieval is not None
+    assert s.modules is not None
+    assert s.modules.retrieval is not None
     row = s.modules.retrieval.cases_worst[0]
     assert row.retrieved == ["kb-1", "kb-9", "kb-2"]
-    assert row.recall == 1.0 and row.precision == pytest.approx(2 / 3)
+    assert row.recall == 1.0
+    assert row.precision == pytest.approx(2 / 3)
     assert s.modules.retrieval.sources == ["tool results"]
 
 
 def test_nothing_retrieved_is_recall_0_and_precision_not_measured() -> None:
     settings = ModuleSettings.model_validate({"retrieval": {"tools": ["search_kb"]}})
     s = summarize_results([res("a", labels=Labels(knowledge=["k"]))], modules=settings)
-    assert s.modules is not None and s.modules.retrieval is not None
+    assert s.modules is not None
+    assert s.modules.retrieval is not None
     rt = s.modules.retrieval
-    assert rt.recall.mean == 0.0 and rt.empty == 1
-    assert rt.precision.n == 0 and rt.precision.mean is None  # unknown, never 0
+    assert rt.recall.mean == 0.0
+    assert rt.empty == 1
+    assert rt.precision.n == 0
+    assert rt.precision.mean is None
 
 
 def test_unobservable_retrieval_is_unmeasured_with_a_warning() -> None:
     s = summarize_results([res("a", labels=Labels(knowledge=["k"]))])
-    assert s.modules is not None and s.modules.retrieval is not None
-    assert s.modules.retrieval.unmeasured == 1 and s.modules.retrieval.recall.n == 0
+    assert s.modules is not None
+    assert s.modules.retrieval is not None
+    assert s.modules.retrieval.unmeasured == 1
+    assert s.modules.retrieval.recall.n == 0
     assert any("retrieval: 1 scored result(s)" in w for w in s.warnings)
 
 
@@ -122,13 +138,15 @@ def test_degradation_trigger_confusion_matrix() -> None:
         fb("err", True, False, status="error"),  # errors judge nothing
     ]
     s = summarize_results(results)
-    assert s.modules is not None and s.modules.fallback is not None
+    assert s.modules is not None
+    assert s.modules.fallback is not None
     f = s.modules.fallback
     assert (f.tp, f.fp, f.fn, f.tn) == (2, 1, 1, 3)
     assert (f.accuracy.passed, f.accuracy.n) == (5, 7)
     assert (f.precision.passed, f.precision.n) == (2, 3)
     assert (f.recall.passed, f.recall.n) == (2, 3)
-    assert f.missed_cases == ["fn"] and f.false_alarm_cases == ["fp"]
+    assert f.missed_cases == ["fn"]
+    assert f.false_alarm_cases == ["fp"]
     assert s.rate("fallback_accuracy") == f.accuracy
 
 
@@ -143,14 +161,17 @@ def test_fallback_seen_from_a_handoff_tool_or_a_safe_default_reply() -> None:
         fb("fine", False, None, calls=[ToolCall(name="get_balance")]),
     ]
     s = summarize_results(results, modules=settings)
-    assert s.modules is not None and s.modules.fallback is not None
+    assert s.modules is not None
+    assert s.modules.fallback is not None
     f = s.modules.fallback
     assert (f.tp, f.fp, f.fn, f.tn) == (2, 0, 1, 1)
     assert f.sources == ["replies", "tools"]
     # without settings or a reported label: not measured, and said so
     bare = summarize_results(results)
-    assert bare.modules is not None and bare.modules.fallback is not None
-    assert bare.modules.fallback.unmeasured == 4 and bare.modules.fallback.accuracy.n == 0
+    assert bare.modules is not None
+    assert bare.modules.fallback is not None
+    assert bare.modules.fallback.unmeasured == 4
+    assert bare.modules.fallback.accuracy.n == 0
     assert any("degradation triggers: 4" in w for w in bare.warnings)
 
 
@@ -177,7 +198,8 @@ def test_cascade_excludes_skill_and_retrieval_when_routing_failed() -> None:
     reason = "routing failed: expected knowledge_base, got skill"
     assert ex["skill_accuracy"].reasons == {reason: 1}
     assert ex["skill_accuracy"].cases == ["misrouted"]
-    assert s.modules.retrieval is not None and s.modules.retrieval.cases == 1
+    assert s.modules.retrieval is not None
+    assert s.modules.retrieval.cases == 1
     assert s.modules.retrieval.recall.mean == 1.0
 
 
@@ -202,9 +224,11 @@ def test_user_satisfaction_from_feedback() -> None:
         res("e"),  # no feedback: unrated, not 0
     ]
     s = summarize_results(results)
-    assert s.modules is not None and s.modules.satisfaction is not None
+    assert s.modules is not None
+    assert s.modules.satisfaction is not None
     sat = s.modules.satisfaction
-    assert sat.rated == 4 and sat.unrated == 1
+    assert sat.rated == 4
+    assert sat.unrated == 1
     assert sat.score.mean == pytest.approx((1 + 0.75 + 0 + 1) / 4)
     assert (sat.satisfied.passed, sat.satisfied.n) == (3, 4)
     assert sat.unsatisfied_cases == ["c"]
@@ -221,12 +245,15 @@ def test_planning_grade_from_reviews() -> None:
     results = [res("a"), res("b", status="failed"), res("c"), res("err", status="error")]
     reviews = {("a", 0): 5, ("b", 0): 2, ("err", 0): 3, ("gone", 0): 4}
     s = summarize_results(results, reviews=reviews)
-    assert s.modules is not None and s.modules.planning is not None
+    assert s.modules is not None
+    assert s.modules.planning is not None
     p = s.modules.planning
-    assert p.reviewed == 2 and p.unreviewed == 1
+    assert p.reviewed == 2
+    assert p.unreviewed == 1
     assert p.grade.mean == pytest.approx(3.5)
     assert (p.acceptable.passed, p.acceptable.n) == (1, 2)
-    assert p.by_grade == {"2": 1, "5": 1} and p.poor_cases == ["b"]
+    assert p.by_grade == {"2": 1, "5": 1}
+    assert p.poor_cases == ["b"]
     assert p.stale == 2  # the errored result's review, and a case the run does not have
     assert any("planning review: 2 review(s)" in w for w in s.warnings)
     assert s.module_mean("planning_grade") == p.grade
