@@ -21,6 +21,7 @@ __all__ = [
     "avoid_banned",
     "check_mutants",
     "concrete_tool",
+    "confirm_sequences",
     "fits",
     "meet_bounds",
 ]
@@ -139,6 +140,34 @@ def meet_bounds(
     return plan
 
 
+def confirm_sequences(plan: TurnPlan, exp: Expectation, offered: Sequence[ToolSpec]) -> TurnPlan:
+    """The right plan with a confirming call (the first offered tool of a rule's ``unless``)
+    made before each call a ``forbidden_sequences`` rule would catch, one call at a time — where
+    the expectation allows calls beyond the expected ones."""
+    if exp.tool_calls and exp.order not in ("in_order", "superset"):
+        return plan
+    calls = list(plan.calls)
+    changed = False
+    for rule in exp.forbidden_sequences:
+        confirm = next((t for u in rule.unless for t in offered if name_matches(u, t.name)), None)
+        if confirm is None:
+            continue
+        out: list[PlannedCall] = []
+        pending = False  # an ``after`` call not confirmed since
+        for call in calls:
+            if name_matches(rule.then, call.name) and pending:
+                out.append(_placeholder(confirm))
+                changed = True
+                pending = False
+            if any(name_matches(u, call.name) for u in rule.unless):
+                pending = False
+            if name_matches(rule.after, call.name):
+                pending = True
+            out.append(call)
+        calls = out
+    return replace(plan, calls=tuple(calls), sequential=True) if changed else plan
+
+
 class _Checks:
     def __init__(
         self,
@@ -151,8 +180,9 @@ class _Checks:
 
     def types(self) -> Made:
         exp, ref = self.exp, self.ref
-        for k, (e, planned) in enumerate(zip(exp.tool_calls, ref.calls, strict=False)):
-            if e.type is None:
+        for k, planned in enumerate(ref.calls):
+            e = exp.tool_calls[planned.expected] if planned.expected is not None else None
+            if e is None or e.type is None:
                 continue
             other = next((t for t in self.offered if t.call_type() != e.type), None)
             if other is not None:

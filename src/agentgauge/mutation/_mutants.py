@@ -30,6 +30,7 @@ from ._checks import (
     avoid_banned,
     check_mutants,
     concrete_tool,
+    confirm_sequences,
     fits,
     meet_bounds,
 )
@@ -212,13 +213,14 @@ class _Builder:
         if exp is None:
             return TurnPlan(text=ANSWER_TEXT)
         limits = exp.limits().over(self.suite.defaults.limits)
-        return meet_bounds(self._reference(exp), exp, limits, self.offered)
+        plan = confirm_sequences(self._reference(exp), exp, self.offered)
+        return meet_bounds(plan, exp, limits, self.offered)
 
     def _reference(self, exp: Expectation) -> TurnPlan:
         text = _reply(exp)
         recover = exp.behavior == "recover"
         if exp.tool_calls:
-            calls = tuple(self._planned(c, exp) for c in exp.tool_calls)
+            calls = tuple(self._planned(c, exp, i) for i, c in enumerate(exp.tool_calls))
             ordered = exp.order in ("strict", "in_order")
             return TurnPlan(
                 calls=calls,
@@ -239,14 +241,14 @@ class _Builder:
             return TurnPlan(calls=calls, text=text, retry_errors=True, explain_errors=True)
         return TurnPlan(text=text)
 
-    def _planned(self, c: CallExpectation, exp: Expectation) -> PlannedCall:
+    def _planned(self, c: CallExpectation, exp: Expectation, index: int) -> PlannedCall:
         """The call a right agent makes for ``c``: a tool its name or glob fits, a value each
         matcher accepts that no ``forbidden_arguments`` rule bans."""
         name = concrete_tool(c, self.offered)
         args = _call_args(c, self.tools.get(name))
         if exp.forbidden_arguments:
             args = avoid_banned(c, name, args, exp.forbidden_arguments)
-        return PlannedCall(name, args, getattr(c, "step", None))
+        return PlannedCall(name, args, getattr(c, "step", None), index)
 
     # --------------------------------------------------------------------------- mutants
 
@@ -334,7 +336,12 @@ class _Builder:
                 f"{calls[-1].name} called once more",
                 replace(ref, calls=(*calls, calls[-1])),
             )
-        for k, (planned, expected) in enumerate(zip(calls, exp.tool_calls, strict=True)):
+        # each expected call's first planned call (a plan may add confirming or padding calls)
+        played = {
+            c.expected: k for k, c in reversed(list(enumerate(calls))) if c.expected is not None
+        }
+        for i, k in sorted(played.items()):
+            planned, expected = calls[k], exp.tool_calls[i]
             if self._args_ignored(expected):
                 continue  # the case says the arguments do not matter: changing them is no mistake
             tool = self.tools.get(planned.name)

@@ -38,6 +38,9 @@ class PlannedCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
     #: calls of the same step go out in one message (``CallExpectation.step``)
     step: int | None = None
+    #: the index of the expected call this call plays (None: a call the plan adds, such as a
+    #: confirming step or one more call to meet ``min_calls``)
+    expected: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
