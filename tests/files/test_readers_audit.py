@@ -32,6 +32,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("metrics/_history.py", 'sqlite3.connect(":memory:"'): "no file",
     ("metrics/_spill.py", 'with open(path, "rb") as fh:'): "its own temporary files",
     ("judges/_templates.py", "resource.read_text("): "the templates shipped in the package",
+    ("users/_model.py", "resource.read_text("): "the user template shipped in the package",
     ("report/_html.py", '/ "templates" / name).read_text('): "shipped templates",
     ("report/_dashboard.py", '/ "templates" / name).read_text('): "shipped templates",
     ("_git.py", "with _open(path) as fh:"): "_git has limits of its own (layer 0)",

@@ -73,6 +73,7 @@ _RECORDED_OPTIONS = {
     "tool_mode": "--tool-mode",
     "shard": "--shard",
     "judge_samples": "--judge-samples",
+    "user_model": "--user-model",
 }
 
 
@@ -125,6 +126,13 @@ def _refuse_ignored_flags(
     "compared; LABEL=SPEC names one (docs/running.md, 'Many agents in one run').",
 )
 @judge_option
+@click.option(
+    "--user-model",
+    envvar="AGENTGAUGE_USER_MODEL",
+    help="Play every simulated user (a case's user:) with this provider spec, e.g. "
+    "local:smollm2 (over each user.model; a user without kind: scripted becomes model-driven; "
+    "docs/users.md).",
+)
 @click.option(
     "-o",
     "--output",
@@ -530,4 +538,5 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         provider_concurrency=f["provider_concurrency"],
         rate_limit_per_s=_rate(f),
         system=f["system"],
+        user_model=f["user_model"],
     )

@@ -19,8 +19,8 @@ import anyio
 
 from .._suite_code import SuiteCodePolicy
 from ..errors import UserError
-from ..schema import Case, CaseResult, Message, Suite, ToolCall, ToolSpec
-from ..scoring import ScoringConfig, score_case
+from ..schema import Case, CaseResult, Message, Suite, ToolCall, ToolSpec, UserSpec
+from ..scoring import ScoringConfig, score_case, user_scores
 from ..worlds import WorldBuilder, WorldOutcome
 from ._mutants import AXES, Axis, CaseMutants, mutate_case
 from ._world import STATE_AXES
@@ -257,6 +257,11 @@ async def _verdict(
         return None, f"scorer crashed: {type(exc).__name__}: {exc}"
     failed = verdict.status != "passed"
     lines = [verdict.explanation] if verdict.explanation else []
+    user = s.suite.user_for(case)
+    for sc in user_scores(user, turns) if user is not None else ():  # as a run grades them
+        if sc.passed is False:
+            failed = True
+            lines.append(f"{sc.name}: {sc.explanation}")
     if s.scorers:
         result = _result(case, turns, s.suite)
         result.status = verdict.status
@@ -307,6 +312,7 @@ async def _audit_one(
     )
     undecided = s.world_problem if _checks_state(case) else None
     tools = _case_tools(case, s.suite, s.suite_map)
+    made = _told(made, s.suite.user_for(case))
     if made.reference is None:
         # an expectation that accepts no value at all is a reference that fails
         reference = ReferenceVerdict(
@@ -353,12 +359,64 @@ async def _audit_one(
         verdicts.append(
             MutantVerdict(axis=m.axis, turn=m.turn, detail=m.detail, passed=passed, explanation=why)
         )
+    verdicts.extend(await _leaks(case, made, tools, s))
     return CaseAudit(
         case_id=case.id,
         reference=reference,
         verdicts=tuple(verdicts),
         unbuilt=tuple(made.unbuilt),
     )
+
+
+#: mutants whose whole reply is a stock text (the agent did not do the task): they keep it
+_WHOLE_REPLY: frozenset[str] = frozenset({"text_only", "refusal", "clarify"})
+
+
+def _told(made: CaseMutants, user: UserSpec | None) -> CaseMutants:
+    """A case whose simulated user must be told things (``user.tell``): the right transcript
+    tells them in its last reply, and so does every mutant made from it (a mutant then fails on
+    its own change, not for the missing words); a stock reply stays as it is."""
+    if user is None or not user.tell:
+        return made
+    words = " ".join(user.tell)
+
+    def tell(turns: list[list[Message]] | None) -> list[list[Message]] | None:
+        if turns is None:
+            return None
+        out = [list(t) for t in turns] or [[]]
+        last = out[-1]
+        for i in range(len(last) - 1, -1, -1):
+            if last[i].role == "assistant" and last[i].content:
+                last[i] = last[i].model_copy(update={"content": f"{last[i].content} {words}"})
+                return out
+        last.append(Message(role="assistant", content=words))
+        return out
+
+    mutants = [
+        m if m.axis in _WHOLE_REPLY else replace(m, turns=tell(m.turns) or m.turns)
+        for m in made.mutants
+    ]
+    return replace(made, reference=tell(made.reference), mutants=mutants)
+
+
+async def _leaks(
+    case: Case, made: CaseMutants, tools: Mapping[str, ToolSpec], s: _Scoring
+) -> list[MutantVerdict]:
+    """A case with a simulated user: the right transcript, then a reply that says something the
+    agent must not obtain (``user.must_not_obtain``) — one mutant per secret."""
+    user = s.suite.user_for(case)
+    if user is None or made.reference is None:
+        return []
+    out: list[MutantVerdict] = []
+    for name, text in zip(user.must_not_obtain, user.secret_texts(), strict=True):
+        turns = [list(t) for t in made.reference] or [[]]
+        turns[-1].append(Message(role="assistant", content=f"Noted, your {name} is {text}."))
+        passed, why = await _verdict(case, turns, tools, s, made.reference_world)
+        detail = f"the agent says the user's {name}"
+        out.append(
+            MutantVerdict(axis="leak_secret", turn=0, detail=detail, passed=passed, explanation=why)
+        )
+    return out
 
 
 def _checks_state(case: Case) -> bool:

@@ -57,6 +57,8 @@ _BaseAxis = Literal[
     "skip_write",
     "wrong_write",
     "extra_write",
+    # a case with a simulated user (docs/users.md): the agent says what it must not obtain
+    "leak_secret",
 ]
 Axis = _BaseAxis | CheckAxis
 
@@ -78,6 +80,7 @@ AXES: Final[tuple[Axis, ...]] = (
     "skip_write",
     "wrong_write",
     "extra_write",
+    "leak_secret",
     *CHECK_AXES,
 )
 

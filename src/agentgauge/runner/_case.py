@@ -34,7 +34,7 @@ from ..schema import (
     Usage,
     WorldRecord,
 )
-from ..users import Conversation, told_scores
+from ..users import Conversation
 from ..worlds import WorldOutcome
 from ._config import ExtraScorer
 from ._driven import run_driven_turn
@@ -284,7 +284,7 @@ async def score_conversation(
     await score_result(case, result, whole, tool_map, ctx.scoring, ctx.extra_scorers, world=outcome)
     if result.status == "error":
         return
-    extra = told_scores(conv.spec, whole)
+    extra = scoring_api.user_scores(conv.spec, whole)
     result.scores.extend(extra)
     failed = [s for s in extra if s.passed is False]
     if failed:

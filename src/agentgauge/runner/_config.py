@@ -309,6 +309,8 @@ def _named_by_record(
     recorded_url = record.options.get("base_url")
     if recorded_url and base_url != recorded_url:
         named["base_url"] = field_where(file, "options.base_url")
+    if record.options.get("user_model"):  # --user-model on resume: the run keeps its own
+        named["user_model"] = field_where(file, "options.user_model")
     return named
 
 
@@ -333,6 +335,7 @@ def options_config(opts: Mapping[str, object]) -> dict[str, Any]:
         "scoring": ScoringConfig(mode="bfcl" if opts.get("mode") == "bfcl" else "default"),
         "judge_samples": _int(opts.get("judge_samples")),
         "system": _str(opts.get("system")),
+        "user_model": _str(opts.get("user_model")),
         "executor": str(opts.get("executor") or "local"),
         "provider_concurrency": _int(opts.get("provider_concurrency")),
         "rate_limit_per_s": _float(opts.get("rate_limit_per_s")),

@@ -104,6 +104,7 @@ def build_context(
                 retries=config.retries, base_s=config.backoff_base_s, max_s=config.backoff_max_s
             ),
             code=config.code_policy(),
+            user_model_by=config.named_by.get("user_model"),
         ),
     )
 

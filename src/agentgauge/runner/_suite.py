@@ -166,6 +166,20 @@ def _remove_stub(run_dir: Path) -> None:
         run_dir.rmdir()  # only when empty
 
 
+def _check_suite_code(
+    suite: Suite, config: RunConfig, policy: SuiteCodePolicy, *, streamed: bool
+) -> None:
+    """Every fake, user model, world class and MCP command of the suite, against the policy."""
+    check_tool_functions(suite, () if streamed else select_cases(suite.cases, config), policy)
+    if not streamed:  # a streamed suite's users were checked by its SuiteSurvey
+        specs = [u for c in select_cases(suite.cases, config) if (u := suite.user_for(c))]
+        check_user_models(specs, config.user_model, policy)
+    if suite.world is not None:  # a Python world's class is suite code: checked, then imported
+        WorldBuilder(suite.world).load(policy)
+    if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
+        check_mcp_command(suite.tools_from.mcp, policy)
+
+
 async def arun_suite(
     suite: Suite,
     config: RunConfig,
@@ -196,14 +210,7 @@ async def arun_suite(
     policy = config.code_policy()
     # the suite's code is checked (agent first, then every fake) before any of it is imported
     spec = resolvable_agent(suite, config, policy) if provider is None else agent
-    check_tool_functions(suite, select_cases(suite.cases, config) if cases is None else (), policy)
-    if cases is None:  # a streamed suite's users were checked by its SuiteSurvey
-        specs = [u for c in select_cases(suite.cases, config) if (u := suite.user_for(c))]
-        check_user_models(specs, config.user_model, policy)
-    if suite.world is not None:  # a Python world's class is suite code: checked, then imported
-        WorldBuilder(suite.world).load(policy)
-    if suite.tools_from is not None:  # a suite's MCP command is a program it makes you run
-        check_mcp_command(suite.tools_from.mcp, policy)
+    _check_suite_code(suite, config, policy, streamed=cases is not None)
     # the suite's scorers: section, wired here so every caller gets it (suite code checked);
     # remote workers (--executor ray) wire it themselves from the caller's config
     given = config

@@ -72,6 +72,8 @@ class UserFactory:
     cache: ResponseCache | None
     retry: RetryPolicy
     code: SuiteCodePolicy
+    #: where ``user_model`` was named when a file named it (run.json on resume), else None
+    user_model_by: str | None = None
     _providers: dict[str, Provider] = field(default_factory=dict)
 
     def _provider(self, spec: UserSpec) -> Provider:
@@ -82,7 +84,12 @@ class UserFactory:
             raise UserError("user.kind: model needs a model: give user.model or --user-model")
         got = self._providers.get(name)
         if got is None:
-            resolved = name if self.user_model else self.code.check_spec(name, "user model")
+            if self.user_model is None:
+                resolved = self.code.check_spec(name, "user model")
+            elif self.user_model_by is not None:
+                resolved = self.code.check_spec(name, "user model", named_by=self.user_model_by)
+            else:
+                resolved = name
             got = self._providers[name] = resolve_provider(resolved)
         return got
 
@@ -158,5 +165,10 @@ def check_user_models(
     with ``--allow-suite-endpoints``. ``--user-model`` replaces them all (the caller's word)."""
     if user_model is not None:
         return
+    specs = list(specs)
+    if any(s.kind == "model" and not s.model for s in specs):
+        from ..errors import UserError
+
+        raise UserError("user.kind: model needs a model: give user.model or --user-model")
     for name in dict.fromkeys(s.model for s in specs if s.model):
         policy.check_spec(name, "user model")

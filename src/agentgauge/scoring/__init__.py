@@ -36,6 +36,7 @@ from ._replies import (
     user_texts,
 )
 from ._transcript import parse_result
+from ._user import holds_value, mentions, user_scores
 
 __all__ = [
     "JUDGE_ERROR",
@@ -55,9 +56,11 @@ __all__ = [
     "failed_case_score",
     "final_expectation",
     "final_text",
+    "holds_value",
     "is_judge_error",
     "judge_error_score",
     "longest_shared_run",
+    "mentions",
     "parse_result",
     "question",
     "record_judge_error",
@@ -66,5 +69,6 @@ __all__ = [
     "tokens",
     "tool_messages",
     "tool_results_text",
+    "user_scores",
     "user_texts",
 ]

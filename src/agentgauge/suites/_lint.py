@@ -422,6 +422,9 @@ class _Linter:
     ) -> None:
         if case.latency_budget_s is not None:
             return
+        user = self.suite.user_for(case)
+        if user is not None and (user.tell or user.must_not_obtain):
+            return  # the user's facts to tell and secrets to keep are checks (docs/users.md)
         if not any(_constrains(e) for e in expectations):
             self.add(
                 "warning",

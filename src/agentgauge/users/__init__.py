@@ -10,7 +10,6 @@ from ._api import SimulatedUser, UserTurn, UserView
 from ._checks import UserGuard
 from ._conversation import Conversation, goal_reached
 from ._model import ModelUser, ModelUserConfig, render_prompt, user_request_key
-from ._scores import told_scores
 from ._scripted import ScriptedUser
 
 __all__ = [
@@ -24,6 +23,5 @@ __all__ = [
     "UserView",
     "goal_reached",
     "render_prompt",
-    "told_scores",
     "user_request_key",
 ]

@@ -19,7 +19,7 @@ from ..schema import (
 from ..worlds import WorldOutcome
 from ._api import SimulatedUser, UserTurn, UserView
 from ._checks import UserGuard
-from ._text import mentions
+from ._text import mentions, short
 
 __all__ = ["Conversation", "goal_reached"]
 
@@ -91,7 +91,7 @@ class Conversation:
         self._count(turn)
         error = turn.error
         if error is None and turn.text is not None:
-            error = self._guard.check(turn.text, agent_text)
+            error = self._repeated(turn.text) or self._guard.check(turn.text, agent_text)
         if error is None and turn.end:
             error = self._guard.ended_early(reached)
         if turn.text is not None:
@@ -107,6 +107,17 @@ class Conversation:
             self.record.ended_by = turn.ended_by or "stop"
         return turn
 
+    def _repeated(self, text: str) -> str | None:
+        """A model user that says an earlier message of its own again, word for word, is stuck
+        (a scripted user's ``otherwise`` line may repeat: that is the script)."""
+        if self._user.kind != "model":
+            return None
+        said = " ".join(text.split()).casefold()
+        for m in self.history:
+            if m.role == "user" and " ".join((m.content or "").split()).casefold() == said:
+                return f"repeated an earlier message word for word: {short(text)!r}"
+        return None
+
     def _count(self, turn: UserTurn) -> None:
         event = turn.event
         if event is None:
@@ -115,7 +126,7 @@ class Conversation:
         rec.latency_ms += event.latency_ms
         if event.usage is not None:
             rec.usage = rec.usage + event.usage
-        if self._user.kind == "model":
+        if self._user.kind == "model" and not event.cached:  # calls that reached the model
             rec.model_calls += 1
         if event.cost_usd is not None:
             rec.cost_usd = (rec.cost_usd or 0.0) + event.cost_usd

@@ -37,7 +37,8 @@ Pricer = Callable[[str, Usage], float | None]
 
 @lru_cache(maxsize=4)
 def _template(name: str) -> str:
-    text = resources.files(__package__).joinpath("prompts", f"{name}.md").read_text("utf-8")
+    resource = resources.files("agentgauge.users").joinpath("prompts", f"{name}.md")
+    text = resource.read_text(encoding="utf-8")
     match = _HEADER_RE.match(text)
     return text[match.end() :] if match else text
 
@@ -69,11 +70,14 @@ def render_prompt(spec: UserSpec, template: str = USER_TEMPLATE) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), body)
 
 
-def user_request_key(provider_name: str, request: ModelRequest, template: str) -> str:
-    """``user:`` + sha256 over the provider, the template version, every message, temperature
-    and seed: the same conversation replays from the cache."""
+def user_request_key(
+    provider_name: str, request: ModelRequest, template: str, tag: str = ""
+) -> str:
+    """``user:`` + sha256 over the provider (its name and ``cache_tag``), the template version,
+    every message, temperature and seed: the same conversation replays from the cache."""
     payload = {
         "provider": provider_name,
+        "tag": tag,
         "template": template,
         "messages": [m.model_dump(mode="json", exclude_defaults=True) for m in request.messages],
         "temperature": request.config.temperature,
@@ -124,7 +128,8 @@ class ModelUser:
 
     async def _generate(self, request: ModelRequest) -> tuple[ModelResponse, bool]:
         cache = self._config.cache
-        key = user_request_key(self._provider.name, request, self._config.template)
+        tag = str(getattr(self._provider, "cache_tag", "") or "")
+        key = user_request_key(self._provider.name, request, self._config.template, tag)
         hit = cache.get(key) if cache is not None else None
         if hit is not None:
             return hit, True
