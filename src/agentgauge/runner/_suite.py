@@ -238,18 +238,8 @@ async def arun_suite(
                 # the run's own system prompt (a matrix member's) after the suite hash is made:
                 # run.json keeps the hash of the suite file; the replay keys see the override
                 merged = with_system(merged, config.system)
-                return await _run(
-                    merged,
-                    config,
-                    run_dir,
-                    provider,
-                    agent,
-                    source,
-                    t0,
-                    run_tools,
-                    remote,
-                    schedule,
-                )
+                args = (run_dir, provider, agent, source, t0, run_tools, remote, schedule)
+                return await _run(merged, config, *args)
     except (ExecutorStartError, MissingExtraError):
         if fresh:  # the executor never started: no stub run folder left behind
             _remove_stub(run_dir)
