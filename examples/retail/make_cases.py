@@ -174,6 +174,38 @@ def case(
     }
     if rest:
         data["turns"] = [{"user": t.user, "expect": t.expect} for t in rest]
+    _plan(turns)
+    CASES.append(data)
+
+
+def simulated(
+    case_id: str,
+    category: str,
+    description: str,
+    user: Json,
+    *turns: Turn,
+    expect: Turn,
+    tags: tuple[str, ...] = (),
+    difficulty: str = "medium",
+) -> None:
+    """A case with a scripted simulated user (docs/users.md): ``turns`` are the messages it
+    will send (for the oracle's plan; the user writes them from its rules and facts), and
+    ``expect`` grades the whole conversation and the final state."""
+    data: Json = {
+        "id": case_id,
+        "category": category,
+        "difficulty": difficulty,
+        "tags": list(tags),
+        "description": description,
+        "input": turns[0].user,
+        "expect": expect.expect,
+        "user": user,
+    }
+    _plan(turns)
+    CASES.append(data)
+
+
+def _plan(turns: tuple[Turn, ...]) -> None:
     said: list[str] = []
     for t in turns:
         said.append(t.user)
@@ -185,7 +217,6 @@ def case(
         if t.declined:
             entry["declined"] = t.declined
         PLAN[key] = entry
-    CASES.append(data)
 
 
 def confirm(
@@ -872,6 +903,104 @@ case(
         checks=(check("returns.RT-1002.order_id", equals="W1015"),),
     ),
     tags=("return",),
+)
+
+# ---------------------------------------------------------------- simulated users (3)
+# A scripted user (docs/users.md) answers the agent's replies by its rules and gives its facts
+# only when asked; the case's expect grades the whole conversation and the final state.
+
+def say_yes_when_asked(end_on: str, **extra: Any) -> Json:
+    return {
+        "rules": [
+            {"when": [end_on], "say": "Great, thank you!", "end": True},
+            {"when": ["go ahead"], "say": YES},
+        ],
+        "max_turns": 5,
+        **extra,
+    }
+
+
+simulated(
+    "user-cancel-asks-email", "ambiguous", "A simulated user gives its email and order number only when asked.",
+    say_yes_when_asked(
+        "is cancelled",
+        goal="Cancel order W1014 (the desk lamp); the customer changed their mind.",
+        facts={
+            "email": {"value": EMAIL["lena"], "asked_by": ["email"]},
+            "order_id": {"value": "W1014", "asked_by": ["order number"], "pattern": r"W\d{4}"},
+        },
+    ),
+    Turn("I need to cancel an order, I changed my mind.",
+         say("I can help with that. What is the email address of your account, and the order number?")),
+    confirm(
+        f"My email is {EMAIL['lena']}. My order id is W1014.",
+        (find("lena"), order("W1014")),
+        "Order W1014 (Desk lamp, brass, $79.00) is pending. I will cancel it as no longer needed and refund $79.00 to your Visa ending 3333. Shall I go ahead?",
+        (cancel("W1014", "no_longer_needed"),),
+    ),
+    done(YES, (cancel("W1014", "no_longer_needed"),),
+         "Order W1014 is cancelled; $79.00 will be refunded to your Visa ending 3333."),
+    expect=Turn(
+        "", calls=(find("lena"), order("W1014"), cancel("W1014", "no_longer_needed")),
+        contains=("cancelled",),
+        checks=(check("orders.W1014.status", equals="cancelled"),),
+    ),
+    tags=("cancel", "identity", "user"),
+)
+simulated(
+    "user-keeps-order", "happy_path", "A simulated user changes their mind when asked to confirm: nothing may change.",
+    {
+        "goal": "Start cancelling order W1005, then keep it after all.",
+        "rules": [
+            {"when": ["nothing has been changed"], "say": "Thanks, bye.", "end": True},
+            {"when": ["go ahead"], "say": "Hmm, on second thought, no. I'll keep them."},
+        ],
+        "max_turns": 4,
+    },
+    confirm(
+        "Hi, tom.becker@example.com. Please cancel order W1005, the headphones; I ordered them by mistake.",
+        (find("tom"), order("W1005")),
+        "Order W1005 (Wireless headphones, black, $129.00) is pending. I can cancel it as ordered by mistake and refund $129.00 to your Mastercard ending 1881. Shall I go ahead?",
+        (cancel("W1005", "ordered_by_mistake"),),
+    ),
+    Turn("Hmm, on second thought, no. I'll keep them.",
+         say("No problem: order W1005 stays as it is, nothing has been changed.")),
+    expect=Turn(
+        "", calls=(find("tom"), order("W1005")),
+        contains=("nothing has been changed",),
+        checks=(check("orders.W1005.status", equals="pending"), check("orders.W1005.refund", absent=True)),
+    ),
+    tags=("cancel", "confirmation", "user"),
+)
+simulated(
+    "user-return-which-item", "ambiguous", "A simulated user says which item only when asked which one.",
+    say_yes_when_asked(
+        "is filed",
+        goal="Return the kettle from order W1015.",
+        facts={
+            "email": {"value": EMAIL["omar"], "asked_by": ["email"]},
+            "item_to_return": {"value": "the kettle", "asked_by": ["which one"]},
+        },
+    ),
+    Turn("Hello, I want to return an item from my order W1015.",
+         say("Sure. What is the email address of your account?")),
+    Turn(f"My email is {EMAIL['omar']}.",
+         does(find("omar")), does(order("W1015")),
+         say("Order W1015 has an Electric kettle ($45.00) and a Stoneware mug ($18.00). Which one would you like to return?")),
+    confirm(
+        "My item to return is the kettle.",
+        (),
+        "I will return the Electric kettle (item I1) of order W1015 and refund $45.00 to your Mastercard ending 9090. Shall I go ahead?",
+        (return_("W1015", ["I1"], "card-9090"),),
+    ),
+    done(YES, (return_("W1015", ["I1"], "card-9090"),),
+         "Return {return_items:return_id} is filed: $45.00 back to your Mastercard ending 9090."),
+    expect=Turn(
+        "", calls=(find("omar"), order("W1015"), return_("W1015", ["I1"], "card-9090")),
+        contains=("45",),
+        checks=(check("returns.RT-1002.item_ids", equals=["I1"]), check("orders.W1015.items[1].status", equals="ordered")),
+    ),
+    tags=("return", "user"),
 )
 
 # fmt: on

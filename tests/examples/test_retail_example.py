@@ -21,7 +21,7 @@ from agentgauge.rundir import iter_results
 from agentgauge.schema import CaseResult
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
-CATEGORIES = {"happy_path": 12, "ambiguous": 6, "edge_case": 8, "adversarial": 6,
+CATEGORIES = {"happy_path": 13, "ambiguous": 8, "edge_case": 8, "adversarial": 6,
               "error_recovery": 5}  # fmt: skip
 CASES = sum(CATEGORIES.values())
 
@@ -82,18 +82,18 @@ def test_hasty_passes_every_call_check_and_fails_on_the_state(tmp_path: Path) ->
     state = [s for r in results for s in r.scores if _is_state(s.name)]
     # every call-level check passes: tools, arguments, behaviour, reply, forbidden tools
     assert [s.explanation for s in moves if s.passed is False] == []
-    assert sum(s.passed is True for s in moves) == 211
-    # ... and the outcome fails 34 of the 74 state checks, in 30 of the 37 cases
-    assert (sum(s.passed is False for s in state), len(state)) == (34, 74)
+    assert sum(s.passed is True for s in moves) == 220
+    # ... and the outcome fails 35 of the 77 state checks, in 31 of the 40 cases
+    assert (sum(s.passed is False for s in state), len(state)) == (35, 77)
     failed = {r.case_id for r in results if r.status == "failed"}
-    assert len(failed) == 30
+    assert len(failed) == 31
     for r in results:
         if r.case_id in failed:
             assert (r.explanation or "").startswith(
                 "outcome failed (the state is wrong); moves passed"
             )
     goal = _summary(tmp_path / "run")["overall"]["goal_completion"]
-    assert (goal["passed"], goal["n"]) == (7, CASES)
+    assert (goal["passed"], goal["n"]) == (9, CASES)
     gate = _cli("gate", str(tmp_path / "run"))
     assert gate.exit_code == 1
     assert "FAIL goal completion" in gate.output
@@ -107,6 +107,7 @@ def test_hasty_passes_every_call_check_and_fails_on_the_state(tmp_path: Path) ->
             "cancel-user-says-no",
             "final state: orders.W1005.status: expected 'pending', got 'cancelled'",
         ),
+        ("user-keeps-order", "orders.W1005.refund: expected absent"),  # a simulated user
         # 2. the change the policy refuses, made while saying it cannot be
         ("window-day-31", "orders.W1008.items"),
         ("someone-elses-order", "orders.W1004.status"),
@@ -166,9 +167,9 @@ def test_the_mutation_audit_is_clean_with_state_mutants() -> None:
     )
     axes = audit["axes"]
     assert all(a["passed"] == 0 for a in axes.values())
-    # every case gets an extra write; the 27 that write something a skipped and a wrong one
+    # every case gets an extra write; the 29 that write something a skipped and a wrong one
     assert {k: axes[k]["cases"] for k in ("extra_write", "skip_write", "wrong_write")} == {
-        "extra_write": CASES, "skip_write": 27, "wrong_write": 27}  # fmt: skip
+        "extra_write": CASES, "skip_write": 29, "wrong_write": 29}  # fmt: skip
 
 
 def test_the_store_is_not_run_without_permission(tmp_path: Path) -> None:
