@@ -269,6 +269,14 @@ def _refuse_ignored_flags(
     "(needs agentgauge[ray]; see docs/large-suites.md). A resume keeps it unless given again.",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    envvar="AGENTGAUGE_WORKERS",
+    help="Processes of this machine that drive the cases (1: this process alone; default: "
+    "the cores when the run is big and concurrent enough to pay, see docs/running.md, "
+    "'Every core'). This process stays the only writer of the run directory.",
+)
+@click.option(
     "--system",
     envvar="AGENTGAUGE_SYSTEM",
     metavar="TEXT",
@@ -447,7 +455,7 @@ def _resume_config(
     )
     if suite is not None:  # the suite you name is the one whose folder holds its code
         config = replace(config, suite_path=str(Path(suite).resolve()))
-    return suite_path, config
+    return suite_path, replace(config, workers=f["workers"])
 
 
 def _system(f: dict[str, Any]) -> str | None:
@@ -535,6 +543,7 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         judge_samples=f["judge_samples"],
         shard=Shard.parse(f["shard"]) if f["shard"] else None,
         executor=f["executor"] or "local",
+        workers=f["workers"],
         provider_concurrency=f["provider_concurrency"],
         rate_limit_per_s=_rate(f),
         system=f["system"],

@@ -85,6 +85,11 @@ class RunConfig:
     #: ``agentgauge[ray]``; docs/large-suites.md). Recorded in run.json; a resume keeps it
     #: unless given again
     executor: str = "local"
+    #: with ``executor="local"``: how many processes of this machine drive the cases (1: this
+    #: process alone; N: N child processes, this one still the only writer of the run
+    #: directory; None: the machine's cores when that pays, else 1 — docs/running.md, "Every
+    #: core"). Results do not depend on it; not recorded in run.json
+    workers: int | None = None
     #: run only this shard of the (case, trial) pairs (``--shard i/N``; recorded in run.json, so
     #: a resume keeps it); ``agentgauge merge`` combines the N shard runs into one
     shard: Shard | None = None

@@ -28,9 +28,18 @@ if TYPE_CHECKING:
     from ..schema import Suite
     from ._case import CaseContext
     from ._config import RunConfig
+    from ._ray_worker import WorkerSetup
     from ._workers import Drive
 
-__all__ = ["ExecutorSpec", "RemoteAgent", "open_drive", "parse_executor"]
+__all__ = [
+    "AUTO_MIN_PAIRS",
+    "AUTO_MIN_SLOTS",
+    "ExecutorSpec",
+    "RemoteAgent",
+    "local_workers",
+    "open_drive",
+    "parse_executor",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,14 +54,22 @@ class RemoteAgent:
     provider: Provider | None = None
 
 
-def _refuse_real_tools(spec: ExecutorSpec, suite: Suite, ctx: CaseContext) -> None:
+def _refuse_real_tools(
+    spec: ExecutorSpec, suite: Suite, ctx: CaseContext, *, flag: str | None = None
+) -> None:
     if ctx.tool_connection is None:
         return
-    if (ctx.tool_mode or suite.defaults.tool_mode) == "real":
+    if (ctx.tool_mode or suite.defaults.tool_mode) != "real":
+        return
+    if flag is not None:
         raise UserError(
-            f"--executor {spec}: real tool calls to the suite's MCP server (tools_from) run only "
-            "with --executor local (use --tool-mode mock, or run locally)"
+            f"{flag}: real tool calls to the suite's MCP server (tools_from) run only in one "
+            "process (use --tool-mode mock, or --workers 1)"
         )
+    raise UserError(
+        f"--executor {spec}: real tool calls to the suite's MCP server (tools_from) run only "
+        "with --executor local (use --tool-mode mock, or run locally)"
+    )
 
 
 def _own_scorers_only(config: RunConfig) -> RunConfig:
@@ -64,29 +81,14 @@ def _own_scorers_only(config: RunConfig) -> RunConfig:
     return replace(config, extra_scorers=own, suite_scorers=True, suite_scorer_count=0)
 
 
-@contextlib.asynccontextmanager
-async def open_drive(
-    spec: ExecutorSpec,
-    remote: RemoteAgent,
-    suite: Suite,
-    ctx: CaseContext,
-    *,
-    agent: str,
-    slots: int,
-) -> AsyncIterator[Drive | None]:
-    """Where the run's pairs are driven: None for ``local`` (this process), else a Ray drive
-    whose workers are stopped when the block ends."""
-    if spec.is_local:
-        yield None
-        return
-    _refuse_real_tools(spec, suite, ctx)
+def _setup(remote: RemoteAgent, suite: Suite, agent: str) -> WorkerSetup:
+    """What each worker (a Ray actor or a child process) builds its run context from."""
     from ..providers import default_cache_dir
-    from ._ray import ray_drive
     from ._ray_worker import WorkerSetup
 
     given = _own_scorers_only(remote.config)
     cache_dir = given.cache_dir or (default_cache_dir() if given.cache else None)
-    setup = WorkerSetup(
+    return WorkerSetup(
         suite=suite.model_copy(update={"cases": []}),
         config=replace(
             given,
@@ -101,5 +103,79 @@ async def open_drive(
         agent=agent,
         cwd=os.getcwd(),
     )
-    async with ray_drive(spec, setup, ctx, slots) as drive:
+
+
+#: the agents whose cases auto mode spreads over processes: network clients, whose state is a
+#: connection pool (a ``python:`` or framework agent may keep state of its own in its process:
+#: ``--workers N`` asks for it)
+_NETWORK_AGENTS = ("openai", "azure", "anthropic", "gemini", "http", "https")
+#: auto mode: at least this many pairs to drive, and this many in flight, per extra process
+#: (benchmarks/README.md, "Every core": below them one process is as fast)
+AUTO_MIN_PAIRS = 500
+AUTO_MIN_SLOTS = 32
+
+
+def local_workers(
+    config: RunConfig, remote: RemoteAgent, ctx: CaseContext, *, slots: int, todo: int | None
+) -> int:
+    """How many processes drive a local run: ``config.workers`` when given (never more than
+    the pairs in flight), else the cores when the run is big and concurrent enough to be
+    CPU-bound and nothing ties it to this process (a provider object, real tools, provider
+    limits, an agent that is not a network client)."""
+    from ._procs import available_cores
+
+    if config.workers is not None:
+        return max(1, min(config.workers, slots))
+    cores = available_cores()
+    spec = remote.spec or ""
+    scheme = spec.partition(":")[0]
+    if (
+        cores < 2
+        or remote.provider is not None
+        or scheme not in _NETWORK_AGENTS
+        or ctx.tool_connection is not None
+        or ctx.limiter is not None
+        or slots < AUTO_MIN_SLOTS
+        or (todo is not None and todo < AUTO_MIN_PAIRS)
+    ):
+        return 1
+    return max(1, min(cores, slots // (AUTO_MIN_SLOTS // 2)))
+
+
+@contextlib.asynccontextmanager
+async def open_drive(
+    spec: ExecutorSpec,
+    remote: RemoteAgent,
+    suite: Suite,
+    ctx: CaseContext,
+    *,
+    agent: str,
+    slots: int,
+    todo: int | None = None,
+) -> AsyncIterator[Drive | None]:
+    """Where the run's pairs are driven: None for one local process (this one); else the
+    child processes of ``--workers`` or a Ray drive, whose workers are stopped when the block
+    ends."""
+    if spec.is_local:
+        count = local_workers(remote.config, remote, ctx, slots=slots, todo=todo)
+        if count <= 1:
+            yield None
+            return
+        _refuse_real_tools(spec, suite, ctx, flag=f"--workers {count}")
+        from ._procs import process_drive
+
+        async with process_drive(
+            _setup(remote, suite, agent), ctx, count=count, slots=slots
+        ) as drive:
+            yield drive
+        return
+    if (remote.config.workers or 1) > 1:
+        raise UserError(
+            f"--workers {remote.config.workers}: worker processes are for --executor local; "
+            f"the Ray executor takes its own (--executor {spec.text.partition('?')[0]}?workers=N)"
+        )
+    _refuse_real_tools(spec, suite, ctx)
+    from ._ray import ray_drive
+
+    async with ray_drive(spec, _setup(remote, suite, agent), ctx, slots) as drive:
         yield drive

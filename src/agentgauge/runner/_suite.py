@@ -284,7 +284,13 @@ async def _run(
     remote = remote or RemoteAgent(config=config, policy=config.code_policy(), provider=provider)
     try:
         async with open_drive(
-            executor, remote, suite, ctx, agent=public_spec(agent), slots=plan.workers
+            executor,
+            remote,
+            suite,
+            ctx,
+            agent=public_spec(agent),
+            slots=plan.workers,
+            todo=plan.todo,
         ) as drive:
             if schedule is None:
                 tally = await run_workers(

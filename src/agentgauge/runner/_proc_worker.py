@@ -1,0 +1,123 @@
+"""The worker side of the multi-process local executor (``--workers N``): one child process of
+the run that drives the (case, trial) pairs the parent sends it and answers each with its
+journal line.
+
+The child speaks to the parent over its own stdin and stdout, moved out of the way first (the
+agent's or a tool's ``print`` goes to stderr, never into the protocol). Every message is a frame:
+a 4-byte big-endian length and a pickle. The parent sends the :class:`WorkerSetup` (the same one
+a Ray worker gets: the agent spec, the run's options, the suite without its cases and the
+suite-code policy the parent decided), then ``(seq, case, trial)`` requests; the child answers
+``("ready", pid)`` (or ``("failed", reason)``) and then ``(seq, WorkerReply)`` for each pair, in
+the order they finish. An empty request (``None``) asks it to commit its cache, close its
+sessions and exit; so does the end of its stdin (the parent went away).
+
+The cases run in one event loop, as many at once as the parent sends (its share of the run's
+concurrency), through :class:`._ray_worker.CaseWorker`: the agent loop, tools, faults, worlds,
+scoring and judges are exactly those of a run in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import signal
+import struct
+import sys
+from typing import Any
+
+__all__ = ["BOOTSTRAP", "FRAME", "PATH_VARIABLE", "encode_frame", "main"]
+
+#: the frame header: payload length, 4 bytes big-endian
+FRAME = struct.Struct(">I")
+
+#: the variable that carries the parent's ``sys.path`` (JSON) to the child
+PATH_VARIABLE = "AGENTGAUGE_WORKER_SYS_PATH"
+#: the child's program (``python -c``): the parent's ``sys.path`` first, so the child imports
+#: agentgauge, the suite's code and a ``python:`` agent from where the parent does
+BOOTSTRAP = (
+    f"import json, os, sys; sys.path[:] = json.loads(os.environ.pop({PATH_VARIABLE!r})); "
+    "from agentgauge.runner._proc_worker import main; main()"
+)
+
+
+def encode_frame(message: object) -> bytes:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return FRAME.pack(len(data)) + data
+
+
+async def _read_frame(reader: asyncio.StreamReader) -> Any:
+    """The next message, or None at the end of the stream."""
+    try:
+        head = await reader.readexactly(FRAME.size)
+        (size,) = FRAME.unpack(head)
+        return pickle.loads(await reader.readexactly(size))
+    except asyncio.IncompleteReadError:
+        return None
+
+
+async def _pipes(fd_in: int, fd_out: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=2**31 - 1)
+    await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd_in, "rb", buffering=0)
+    )
+    transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, os.fdopen(fd_out, "wb", buffering=0)
+    )
+    writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    return reader, writer
+
+
+async def _serve(fd_in: int, fd_out: int) -> None:
+    from ._ray_worker import CaseWorker, WorkerSetup
+
+    reader, writer = await _pipes(fd_in, fd_out)
+    setup = await _read_frame(reader)
+    if not isinstance(setup, WorkerSetup):
+        return
+    worker = CaseWorker(setup)
+    try:
+        await worker.ready()
+    except Exception as exc:  # a setup error is the parent's to report, once
+        writer.write(encode_frame(("failed", f"{type(exc).__name__}: {exc}")))
+        await writer.drain()
+        return
+    writer.write(encode_frame(("ready", os.getpid())))
+    await writer.drain()
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def answer(seq: int, case: Any, trial: int) -> None:
+        reply = await worker.run(case, trial)
+        writer.write(encode_frame((seq, reply)))
+        await writer.drain()
+
+    try:
+        while (request := await _read_frame(reader)) is not None:
+            task = asyncio.get_running_loop().create_task(answer(*request))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        for task in list(tasks):  # told to stop: nothing is in flight unless the parent died
+            task.cancel()
+    finally:
+        await worker.close()
+    writer.write(encode_frame(("closed", os.getpid())))
+    await writer.drain()
+
+
+def main() -> None:
+    """The child's entry point (see :data:`BOOTSTRAP`)."""
+    # Ctrl-C reaches every process of the terminal's group: the parent decides what stops
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)  # print() of an agent or a tool goes to stderr, not into the protocol
+    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+    from .. import _secrets
+
+    _secrets.register_env()  # what the child writes on stderr is scrubbed like the parent's
+    sys.stderr = _secrets.ScrubbingStream(sys.stderr)
+    sys.stdout = _secrets.ScrubbingStream(sys.stdout)
+    asyncio.run(_serve(fd_in, fd_out))
