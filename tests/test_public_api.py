@@ -24,6 +24,7 @@ PUBLIC_PACKAGES = [
     "agentgauge.scoring",
     "agentgauge.runner",
     "agentgauge.metrics",
+    "agentgauge.load",
     "agentgauge.report",
     "agentgauge.judges",
     "agentgauge.testing",

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("_import", "Import cases from BFCL, When2Call, test_dataset.json or golden files."),
     "tools": ("_tools", "Convert tool definitions between OpenAI, Anthropic, Gemini and MCP."),
     "run": ("_run", "Run a suite against an agent and score it."),
+    "load": ("_load", "Load-test an agent: concurrent sessions, latency and errors over time."),
     "score": ("_score", "Score recorded responses (no model calls)."),
     "report": ("_report", "Render a run as console, Markdown, JUnit, JSON or CSV."),
     "merge": ("_merge", "Merge the shard runs of one suite (--shard i/N) into one run."),

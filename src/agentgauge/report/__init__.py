@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from ._dashboard_runs import dashboard_from_runs, write_dashboard
     from ._files import CSV_COLUMNS, write_csv, write_junit
     from ._html import INLINE_LIMIT, HtmlReport, render_html, write_html
+    from ._load_html import LOAD_HTML_FILE, render_load_html, write_load_html
+    from ._load_text import load_lines
     from ._markdown import MARKER, render_markdown
     from ._matrix import (
         MATRIX_MARKER,
@@ -56,6 +58,10 @@ _EXPORTS: dict[str, str] = {
     "HtmlReport": "._html",
     "render_html": "._html",
     "write_html": "._html",
+    "LOAD_HTML_FILE": "._load_html",
+    "render_load_html": "._load_html",
+    "write_load_html": "._load_html",
+    "load_lines": "._load_text",
     "MARKER": "._markdown",
     "render_markdown": "._markdown",
     "MATRIX_MARKER": "._matrix",
@@ -76,6 +82,7 @@ __all__ = [
     "CSV_COLUMNS",
     "DASHBOARD_FILE",
     "INLINE_LIMIT",
+    "LOAD_HTML_FILE",
     "MARKER",
     "MATRIX_MARKER",
     "REPORT_FORMATS",
@@ -88,6 +95,7 @@ __all__ = [
     "dashboard_from_runs",
     "dashboard_section",
     "gate_lines",
+    "load_lines",
     "matrix_dashboard",
     "matrix_lines",
     "matrix_tables",
@@ -96,6 +104,7 @@ __all__ = [
     "render_console",
     "render_dashboard",
     "render_html",
+    "render_load_html",
     "render_markdown",
     "render_matrix_console",
     "render_matrix_markdown",
@@ -103,6 +112,7 @@ __all__ = [
     "write_dashboard",
     "write_html",
     "write_junit",
+    "write_load_html",
     "write_matrix_dashboard",
     "write_matrix_junit",
     "write_matrix_reports",

@@ -200,8 +200,7 @@ async def arun_suite(
     ``run.json``), ``suite_hash`` and ``users`` (run.json's ``user_simulator``) may be given
     (see :class:`SuiteSurvey`).
     A failing case is recorded with status ``error``; it never stops the run.
-    ``schedule`` (a load test's): decides when each session runs instead of the run's workers
-    (runner/_sessions.py).
+    ``schedule``: a load test's, deciding when each session runs (runner/_sessions.py).
     """
     run_dir = Path(run_dir)
     t0 = time.perf_counter()

@@ -84,7 +84,9 @@ THRESHOLD_METRICS: dict[str, str] = {
 _ALIASES = {f"p({n})": f"p{n}" for n in (50, 90, 95, 99)} | {
     f"ttft_p({n})": f"ttft_p{n}" for n in (50, 95, 99)
 }
-_THRESHOLD = re.compile(r"\s*([a-z_]+(?:\(\d+\))?)\s*(<=|>=|<|>)\s*([0-9.]+)\s*(%|ms|s)?\s*")
+_THRESHOLD = re.compile(
+    r"\s*([a-z_][a-z0-9_]*(?:\(\d+\))?)\s*(<=|>=|<|>)\s*([0-9.]+)\s*(%|ms|s)?\s*"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,12 +223,21 @@ class LoadProfile(Model):
     @model_validator(mode="after")
     def _one_shape(self) -> LoadProfile:
         held = self.users is not None or self.rate is not None
-        shapes = [n for n, on in (("users/rate", held), ("stages", bool(self.stages)),
-                                  ("step", self.step is not None)) if on]  # fmt: skip
+        shapes = [
+            n
+            for n, on in (
+                ("users/rate", held),
+                ("stages", bool(self.stages)),
+                ("step", self.step is not None),
+            )
+            if on
+        ]
         if len(shapes) > 1:
             raise ValueError(f"give one shape of load, not {' and '.join(shapes)}")
         if not shapes:
             raise ValueError("give users (closed) or rate (open) with a duration, stages, or step")
+        if self.users is not None and self.rate is not None:
+            raise ValueError("give one shape of load: users (closed) or rate (open), not both")
         if self.users is not None and self.mode == "open":
             raise ValueError("users is for mode closed; an open profile gives a rate")
         if self.rate is not None and self.mode == "closed":

@@ -1,0 +1,294 @@
+"""The load scheduler: decides when each session starts, on the run's own machinery.
+
+It is a :data:`agentgauge.runner.Schedule`: the runner calls it with the run's
+:class:`~agentgauge.runner.Sessions` (context, provider limits, executor, journal) and it starts
+sessions by the plan — virtual users back to back with a think time (closed loop), or Poisson
+arrivals at the target rate (open loop) — after an unloaded baseline pass. A monitor task
+follows the clock: it moves the number of users to the target, checks each step of a step ramp
+against its budget, prints a line per interval, and ends the load phase (duration, session
+count, ``--max-cost``, a broken step). Sessions in flight then finish; none is cut off.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import anyio
+
+from ..runner import SessionResult, Sessions
+from ..schema import Case
+from ._arrivals import poisson_arrivals
+from ._cost import estimate_cost
+from ._model import CostEstimate, StepStats
+from ._plan import LoadPlan
+from ._stats import Sample, step_stats, window_stats
+
+__all__ = ["BASELINE_MAX", "LoadSchedule"]
+
+#: cases the unloaded baseline runs at the most (the quality ratio covers those)
+BASELINE_MAX = 500
+
+
+@dataclass
+class _User:
+    index: int
+    retired: bool = False
+
+
+@dataclass
+class LoadState:
+    """What the scheduler gathered (read by the report when the run ends)."""
+
+    samples: list[Sample] = field(default_factory=list)
+    started: list[float] = field(default_factory=list)
+    dropped: list[float] = field(default_factory=list)
+    steps: list[StepStats] = field(default_factory=list)
+    spent: float = 0.0
+    stopped_by: str | None = None
+    load_s: float = 0.0
+    estimate: CostEstimate | None = None
+
+
+class LoadSchedule:
+    """A load profile's schedule (call it with the run's sessions)."""
+
+    def __init__(
+        self,
+        plan: LoadPlan,
+        *,
+        seed: int = 0,
+        price: tuple[float, float] | None = None,
+        max_cost: float | None = None,
+        notify: Callable[[str], None] | None = None,
+        model: str = "",
+    ) -> None:
+        self.plan = plan
+        self.seed = seed
+        self.price = price
+        self.max_cost = max_cost
+        self.notify = notify or (lambda _line: None)
+        self.model = model
+        self.state = LoadState()
+        self._t0 = 0.0
+        self._stopped = anyio.Event()
+        self._count = 0
+        self._in_flight = 0
+        self._trial: dict[str, int] = {}
+        self._users: list[_User] = []
+        self._recent: list[Sample] = []
+
+    # ------------------------------------------------------------------ the phases
+
+    async def __call__(self, sessions: Sessions) -> None:
+        if not sessions.cases:
+            self.state.stopped_by = "sessions"
+            return
+        self._estimate(sessions, before=True)
+        if self.plan.baseline:
+            await self._baseline(sessions)
+            self._estimate(sessions, before=False)
+        if self._over_budget():
+            self._stop("max_cost")
+            return
+        self._t0 = time.monotonic()
+        async with anyio.create_task_group() as tg:
+            if self.plan.mode == "open":
+                tg.start_soon(self._arrivals, sessions, tg)
+            tg.start_soon(self._monitor, sessions, tg)
+        self.state.load_s = self._now()
+        self.state.stopped_by = self.state.stopped_by or "duration"
+
+    async def _baseline(self, sessions: Sessions) -> None:
+        """Each case once, one at a time: the unloaded pass rate and cost per session."""
+        t0 = time.monotonic()
+        for case in sessions.cases[:BASELINE_MAX]:
+            start = time.monotonic() - t0
+            result = await sessions.run(case, self._next_trial(case), 0)
+            self._record("baseline", start, time.monotonic() - t0, 0.0, None, result)
+            if self._over_budget():
+                return
+
+    def _estimate(self, sessions: Sessions, *, before: bool) -> None:
+        base = [s for s in self.state.samples if s.phase == "baseline"]
+        estimate = estimate_cost(
+            self.plan, sessions.cases, base, model=self.model, price=self.price
+        )
+        self.state.estimate = estimate
+        cost = f"${estimate.usd:.4f}" if estimate.usd is not None else "unknown (no price)"
+        top = f"${estimate.max_usd:.4f}" if estimate.max_usd is not None else "unknown"
+        when = "before the run" if before else "after the baseline"
+        self.notify(
+            f"estimated cost ({when}): {cost} for ~{estimate.expected_sessions:.0f} sessions of "
+            f"~{estimate.tokens_per_session:.0f} tokens ({estimate.tokens_from}); at most {top} "
+            f"for {estimate.max_sessions} sessions"
+        )
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _now(self) -> float:
+        return time.monotonic() - self._t0
+
+    def _next_trial(self, case: Case) -> int:
+        n = self._trial.get(case.id, 0)
+        self._trial[case.id] = n + 1
+        return n
+
+    def _stop(self, reason: str) -> None:
+        if self.state.stopped_by is None:
+            self.state.stopped_by = reason
+        self._stopped.set()
+
+    def _over_budget(self) -> bool:
+        return self.max_cost is not None and self.state.spent >= self.max_cost
+
+    def _claim(self) -> bool:
+        """May one more load session start? (No after a stop, the session cap, --max-cost.)"""
+        if self._stopped.is_set():
+            return False
+        if self._count >= self.plan.sessions:
+            self._stop("sessions")
+            return False
+        if self._over_budget():
+            self._stop("max_cost")
+            return False
+        self._count += 1
+        return True
+
+    def _record(
+        self,
+        phase: str,
+        start: float,
+        end: float,
+        target: float,
+        step: int | None,
+        result: SessionResult,
+    ) -> None:
+        sample = Sample(phase, start, end, target, step, result, self.price)
+        self.state.samples.append(sample)
+        if phase == "load":
+            self._recent.append(sample)
+        cost = sample.cost
+        if cost is not None and math.isfinite(cost):
+            self.state.spent += cost
+
+    async def _session(self, sessions: Sessions, case: Case, slot: int) -> None:
+        start = self._now()
+        self.state.started.append(start)
+        seg = self.plan.segment_at(start)
+        self._in_flight += 1
+        try:
+            result = await sessions.run(case, self._next_trial(case), slot % sessions.slots)
+        finally:
+            self._in_flight -= 1
+        self._record(
+            "load",
+            start,
+            self._now(),
+            self.plan.target_at(start),
+            seg.step if seg else None,
+            result,
+        )
+        if self._over_budget():
+            self._stop("max_cost")
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less when the load phase ends."""
+        if seconds > 0:
+            with anyio.move_on_after(seconds):
+                await self._stopped.wait()
+
+    # ------------------------------------------------------------------ closed loop
+
+    async def _user(self, sessions: Sessions, user: _User) -> None:
+        rng = random.Random(f"agentgauge-load/{self.seed}/user/{user.index}")
+        cases = sessions.cases
+        k = user.index
+        low, high = self.plan.think
+        while not user.retired and self._claim():
+            await self._session(sessions, cases[k % len(cases)], user.index)
+            k += 1
+            await self._pause(rng.uniform(low, high) if high > 0 else 0.0)
+
+    def _set_users(self, sessions: Sessions, tg: anyio.abc.TaskGroup, want: int) -> None:
+        active = [u for u in self._users if not u.retired]
+        for user in active[want:]:  # the newest retire first, after their session
+            user.retired = True
+        for _ in range(want - len(active)):
+            user = _User(len(self._users))
+            self._users.append(user)
+            tg.start_soon(self._user, sessions, user)
+
+    # ------------------------------------------------------------------ open loop
+
+    async def _arrivals(self, sessions: Sessions, tg: anyio.abc.TaskGroup) -> None:
+        cases = sessions.cases
+        for k, at in enumerate(poisson_arrivals(self.plan.segments, self.seed)):
+            await self._pause(at - self._now())
+            if self._stopped.is_set():
+                return
+            if self._in_flight >= self.plan.max_in_flight:
+                self.state.dropped.append(at)
+                continue
+            if not self._claim():
+                return
+            tg.start_soon(self._session, sessions, cases[k % len(cases)], k)
+
+    # ------------------------------------------------------------------ the clock
+
+    def _tick(self) -> float:
+        return max(0.01, min(0.1, self.plan.interval_s / 4))
+
+    async def _monitor(self, sessions: Sessions, tg: anyio.abc.TaskGroup) -> None:
+        plan = self.plan
+        next_line, next_step = plan.interval_s, 0
+        while not self._stopped.is_set():
+            t = self._now()
+            while plan.is_step and next_step < len(plan.segments):
+                if t < plan.segments[next_step].end_s:
+                    break
+                stats = step_stats(plan, self.state.samples, next_step)
+                self.state.steps.append(stats)
+                self._step_line(stats)
+                next_step += 1
+                if not stats.held:
+                    self._stop("step_broken")
+            if t >= plan.duration_s:
+                self._stop("duration")
+            if t >= next_line:
+                self._interval_line(next_line)
+                next_line += plan.interval_s
+            if self._stopped.is_set():
+                break
+            if plan.mode == "closed":
+                self._set_users(sessions, tg, round(plan.target_at(t)))
+            await self._pause(self._tick())
+        for user in self._users:
+            user.retired = True
+
+    def _interval_line(self, end: float) -> None:
+        recent, self._recent = self._recent, []
+        w = window_stats(recent, end - self.plan.interval_s, end) if recent else None
+        unit = "users" if self.plan.mode == "closed" else "arrivals/s"
+        target = self.plan.target_at(max(0.0, end - self.plan.interval_s / 2))
+        if w is None:
+            self.notify(f"{end:7.1f}s  {unit} {target:g}  no session ended")
+            return
+        p95 = f"{w.latency_ms.p95:.0f} ms" if w.latency_ms else "-"
+        self.notify(
+            f"{end:7.1f}s  {unit} {target:g}  {w.sessions} sessions  p95 {p95}  "
+            f"errors {w.errors}  in flight {self._in_flight}"
+        )
+
+    def _step_line(self, stats: StepStats) -> None:
+        w = stats.window
+        p95 = f"{w.latency_ms.p95:.0f} ms" if w.latency_ms else "-"
+        rate = f"{w.error_rate:.1%}" if w.error_rate is not None else "-"
+        verdict = "held" if stats.held else "broke " + ", ".join(stats.broken_by)
+        self.notify(
+            f"step {stats.index + 1}: target {stats.target:g}  {w.sessions} sessions  "
+            f"p95 {p95}  errors {rate}  {verdict}"
+        )
