@@ -1,0 +1,213 @@
+"""Whole ``agentgauge run`` processes: model calls/s against the limit C/L with one process and
+with worker processes (``--workers``), and the wall time of a one-case run (start-up and exit).
+
+- **throughput**: N single-turn cases (a system prompt, one user message, four tools offered)
+  through the real ``openai:`` adapter against the loopback fake OpenAI-compatible server
+  (``python -m agentgauge.testing.fake_openai --latency-ms L``, its own process), at
+  concurrency C, cache off: the whole command as a user runs it (``agentgauge run suite.json
+  --agent openai:fake-model --base-url URL --no-cache --no-history --max-concurrency C``), once
+  per ``--workers`` value, the values alternating run after run. Reported: model calls/s over
+  the process's whole wall time as a fraction of C/L, the same over the call phase alone (the
+  first model call's start to the last one's end, from the results' traces), and the CPU
+  seconds of the command (its children included) and of the server, per 1,000 cases.
+- **startup**: ``agentgauge run one.yaml --agent mock: --no-cache --no-history`` of a one-case
+  suite, bytecode cached (``PYTHONPYCACHEPREFIX``, written by a first run that is not counted),
+  wall and CPU time of the whole process. ``--tree DIR`` runs another checkout's ``src`` (e.g.
+  the commit before a change) beside this one.
+
+    python benchmarks/bench_workers.py --only throughput -c 64 -l 50 -n 2000 --runs 5
+    python benchmarks/bench_workers.py --only throughput -c 256 -l 50 -n 5000 --workers 1,2
+    python benchmarks/bench_workers.py --only startup --runs 9 --tree /path/to/old/checkout
+
+Medians over ``--runs``; the load average before each run is printed with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parent))
+
+from bench_runner import FakeServer, _suite_data  # noqa: E402
+
+SRC = HERE.parents[1] / "src"
+
+ONE_CASE = """\
+name: one
+tools:
+  - name: get_weather
+    description: Weather for a city.
+    parameters:
+      type: object
+      properties: {city: {type: string}}
+      required: [city]
+cases:
+  - id: c1
+    input: What is the weather in Paris?
+    expect:
+      tool_calls:
+        - name: get_weather
+          arguments: {city: Paris}
+"""
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _env(src: Path, tmp: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(src), "OPENAI_API_KEY": "bench-not-a-key"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode cached, as an installed package has it
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    env["AGENTGAUGE_HISTORY"] = str(tmp / "history.sqlite")
+    return env
+
+
+def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    cpu0, t0 = _children_cpu(), time.perf_counter()
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr}")
+    return wall, cpu, done.stderr
+
+
+def _write_suite(tmp: Path, n: int) -> Path:
+    data = _suite_data(n)
+    cases = data.pop("cases")
+    data["case_files"] = ["cases.jsonl"]
+    (tmp / "suite.json").write_text(json.dumps(data))
+    (tmp / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    return tmp / "suite.json"
+
+
+def _call_phase_s(run_dir: Path) -> float:
+    """The call phase: from the first model call's start to the last one's end (the trace)."""
+    first, last = float("inf"), 0.0
+    with open(run_dir / "results.jsonl", "rb") as fh:
+        for line in fh:
+            trace = json.loads(line)["trace"]
+            if trace:
+                first = min(first, trace[0]["start"])
+                last = max(last, trace[-1]["end"])
+    return last - first
+
+
+def bench_throughput(args: argparse.Namespace) -> None:
+    limit = args.concurrency / (args.latency_ms / 1000.0)
+    workers = [int(w) for w in args.workers.split(",")]
+    rows: dict[int, list[dict[str, float]]] = {w: [] for w in workers}
+    tmp = Path(tempfile.mkdtemp(prefix="bench-workers-"))
+    try:
+        suite = _write_suite(tmp, args.cases)
+        env = _env(SRC, tmp)
+        exe = [sys.executable, "-m", "agentgauge"]
+        subprocess.run([*exe, "--help"], env=env, capture_output=True, check=True)  # bytecode
+        for run in range(args.runs):
+            for w in workers if run % 2 == 0 else workers[::-1]:
+                load = os.getloadavg()[0]
+                server = FakeServer(args.latency_ms)
+                out = tmp / f"run-{run}-{w}"
+                try:
+                    cpu0 = server.cpu_s()
+                    cmd = [*exe, "run", str(suite), "--agent", "openai:fake-model"]
+                    cmd += ["--base-url", server.url, "-o", str(out), "--no-cache"]
+                    cmd += ["--max-concurrency", str(args.concurrency), "--no-progress"]
+                    cmd += ["--no-history", "--workers", str(w)]
+                    wall, cpu, _ = _timed(cmd, env)
+                    server_cpu = server.cpu_s() - cpu0
+                finally:
+                    server.close()
+                phase = _call_phase_s(out)
+                shutil.rmtree(out, ignore_errors=True)
+                rows[w].append(
+                    {
+                        "whole": args.cases / wall / limit,
+                        "phase": args.cases / phase / limit,
+                        "wall": wall,
+                        "cpu": cpu / args.cases * 1000,
+                        "server": server_cpu / args.cases * 1000,
+                        "load": load,
+                    }
+                )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(
+        f"whole agentgauge run: N={args.cases} C={args.concurrency} L={args.latency_ms:g} ms "
+        f"(limit {limit:.0f} calls/s), {os.cpu_count()} CPUs, {args.runs} runs each"
+    )
+    for w in workers:
+        r = rows[w]
+
+        def med(key: str, r: list[dict[str, float]] = r) -> float:
+            return statistics.median(x[key] for x in r)
+
+        spread = ", ".join(f"{x['whole']:.2f}" for x in r)
+        print(
+            f"  --workers {w}: whole {med('whole'):.2f} of C/L ({spread}), call phase "
+            f"{med('phase'):.2f}, wall {med('wall'):.2f} s, CPU {med('cpu'):.2f} s/1000 cases "
+            f"(server {med('server'):.2f}), load {min(x['load'] for x in r):.1f}-"
+            f"{max(x['load'] for x in r):.1f}"
+        )
+
+
+def bench_startup(args: argparse.Namespace) -> None:
+    trees = [("this tree", SRC)] + ([("--tree", Path(args.tree) / "src")] if args.tree else [])
+    tmp = Path(tempfile.mkdtemp(prefix="bench-startup-"))
+    try:
+        (tmp / "one.yaml").write_text(ONE_CASE)
+        results: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _ in trees}
+        for run in range(args.runs + 1):
+            for name, src in trees if run % 2 == 0 else trees[::-1]:
+                out = tmp / "run"
+                shutil.rmtree(out, ignore_errors=True)
+                cmd = [sys.executable, "-m", "agentgauge", "run", str(tmp / "one.yaml")]
+                cmd += ["--agent", "mock:", "-o", str(out), "--no-cache", "--no-history"]
+                load = os.getloadavg()[0]
+                wall, cpu, _ = _timed(cmd, _env(src, tmp / name.replace(" ", "-")))
+                if run:  # the first run writes the bytecode
+                    results[name].append((wall, cpu, load))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"one-case agentgauge run, whole process, bytecode cached, {args.runs} runs")
+    for name, rows in results.items():
+        walls = ", ".join(f"{w:.3f}" for w, _, _ in rows)
+        print(
+            f"  {name}: wall {statistics.median(w for w, _, _ in rows):.3f} s ({walls}), CPU "
+            f"{statistics.median(c for _, c, _ in rows):.3f} s, load "
+            f"{min(x[2] for x in rows):.1f}-{max(x[2] for x in rows):.1f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["throughput", "startup"], action="append")
+    parser.add_argument("-n", "--cases", type=int, default=2000)
+    parser.add_argument("-c", "--concurrency", type=int, default=64)
+    parser.add_argument("-l", "--latency-ms", type=float, default=50.0)
+    parser.add_argument("--workers", default="1,2", help="comma-separated --workers values")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tree", help="another checkout to time beside this one (startup)")
+    args = parser.parse_args()
+    parts: list[Any] = args.only or ["startup", "throughput"]
+    if "startup" in parts:
+        bench_startup(args)
+    if "throughput" in parts:
+        bench_throughput(args)
+
+
+if __name__ == "__main__":
+    main()
