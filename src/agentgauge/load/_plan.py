@@ -232,7 +232,12 @@ def make_plan(
     """The plan of ``profile``. ``suite_path`` given: the profile is the suite's ``load:`` and must
     stay inside ``limits`` (each excess is a ``file:line: load.field: ...`` problem);
     ``extra_thresholds`` are the command line's; ``max_sessions`` the user's session cap."""
-    thresholds = [parse_threshold(t) for t in [*profile.thresholds, *extra_thresholds]]
+    thresholds = [parse_threshold(t) for t in profile.thresholds]
+    for text in extra_thresholds:
+        try:
+            thresholds.append(parse_threshold(text))
+        except ValueError as exc:  # the command line's: one line, exit 2
+            raise UserError(f"--threshold: {exc}") from None
     budget = [parse_threshold(t) for t in profile.step.budget] if profile.step else []
     think = profile.think_time
     low, high = (float(think), float(think)) if isinstance(think, int | float) else think

@@ -199,7 +199,7 @@ def _thresholds(report: LoadReport) -> str:
 _CSS = """body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#111;max-width:1600px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}.meta{color:#555}
 .headline{font-size:15px}.charts{display:flex;flex-wrap:wrap;gap:16px}
-figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:8px;width:760px;max-width:100%}
+figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:8px;width:720px;max-width:100%}
 figcaption{font-weight:600}svg{width:100%;height:auto}polyline{fill:none;stroke-width:1.6}
 .grid{stroke:#eee}.tick{font-size:10px;fill:#666;stroke:none}.legend{font-size:12px}
 .key{margin-right:12px}.key i{display:inline-block;width:10px;height:10px;margin-right:4px}
@@ -213,8 +213,10 @@ def render_load_html(report: LoadReport) -> str:
     profile = orjson.dumps(report.profile, option=orjson.OPT_INDENT_2).decode()
     unit = "users" if report.mode == "closed" else "arrivals/s"
     est = report.estimate
-    cost = _fmt(report.totals.cost_usd, "", ".4f")
-    estimate = f"estimated ${_fmt(est.usd, '', '.4f')}" if est is not None else ""
+    total = report.totals.cost_usd
+    cost = "cost unknown (no price)" if total is None else f"cost ${total:.4f}"
+    if est is not None and est.usd is not None:
+        cost += f" (estimated ${est.usd:.4f})"
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -223,8 +225,8 @@ def render_load_html(report: LoadReport) -> str:
         f"<title>load: {_esc(report.suite)}</title><style>{_CSS}</style></head><body>"
         f"<h1>Load test: {_esc(report.suite)}</h1>"
         f'<p class="meta">agent <code>{_esc(report.agent)}</code> · {_esc(report.mode)} loop · '
-        f"started {_esc(report.started_at)} · interval {report.interval_s:g} s · cost ${cost} "
-        f"{estimate}</p>{_headline(report)}"
+        f"started {_esc(report.started_at)} · interval {report.interval_s:g} s · {cost}</p>"
+        f"{_headline(report)}"
         f'<div class="charts">{_charts(report)}</div>'
         f"{_steps(report.steps, unit)}{_thresholds(report)}"
         f"<h2>Profile</h2><pre>{_esc(profile)}</pre></body></html>\n"
