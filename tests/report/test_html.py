@@ -255,7 +255,7 @@ def test_embedded_rows_and_transcripts(run: Path) -> None:
     assert rows[1]["why"] == "tool_selection: expected get_weather, called get_forecast"
     # the row index is compact: a status, category, difficulty or tag is a number
     assert data["cols"]["st"] == [0, 1, 0, 1, 2]
-    assert data["dict"]["status"] == ["passed", "failed", "error"]
+    assert data["dict"]["status"] == ["passed", "failed", "error", "user_error"]
     assert data["cols"]["tags"] == [[0]] * 5
     lyon = data["details"][rows[1]["t"]]
     assert lyon["messages"][-1]["content"] == f"Sorry {PAYLOAD} & <b>bold</b>"

@@ -27,6 +27,12 @@ from . import _pairwise
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.option(
+    "--allow-user-change",
+    is_flag=True,
+    help="Compare runs whose simulated users differ (kind, model, template or seed), marked "
+    "as such; without it they are refused (docs/users.md).",
+)
 @_pairwise.judge_options
 def command(
     base_run: Path,
@@ -34,18 +40,27 @@ def command(
     detect_points: float,
     seed: int,
     as_json: bool,
+    allow_user_change: bool,
     **judge: Any,
 ) -> None:
     """Compare NEW_RUN against BASE_RUN case by case (fixed / broken, McNemar, paired CIs);
     with --judge, also ask a judge which final reply is better, in both orders.
 
     Exit 0 when compared (whatever changed), 2 when there is nothing to compare: a run is
-    missing, a matrix folder is given (compare two of its members), or the runs share no case.
+    missing, a matrix folder is given (compare two of its members), the runs share no case,
+    or their simulated users differ (without --allow-user-change).
     """
     for run in (base_run, new_run):
         refuse_matrix_folder(run)
     result = compare(base_run, new_run, detect_points=detect_points, seed=seed)
     refuse_unpaired(result)
+    if result.user_mismatch is not None:
+        if not allow_user_change:
+            raise UserError(
+                f"{new_run}: the runs' simulated users differ: {result.user_mismatch}; run both "
+                "with the same user simulator, or pass --allow-user-change to compare anyway"
+            )
+        click.echo(f"warning: USER SIMULATORS DIFFER: {result.user_mismatch}", err=True)
     for warning in result.warnings:
         if warning.startswith("the runs are of different suites"):
             click.echo(f"warning: {warning}; only the cases with the same id are paired", err=True)

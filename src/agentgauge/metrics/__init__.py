@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from ._small_samples import fold_small_samples
     from ._summarize import summarize_results
     from ._trend import MetricTrend, default_metrics, metric_trend, resolve_metric, sparkline
+    from ._users import UserStats
 
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS: dict[str, str] = {
@@ -74,6 +75,8 @@ _EXPORTS: dict[str, str] = {
     "MetricDelta": "._compare",
     "SampleSize": "._compare",
     "compare": "._compare",
+    "user_mismatch": "._compare",
+    "UserStats": "._users",
     "load_gates_file": "._files",
     "resolve_gates": "._files",
     "summarize": "._files",
@@ -177,6 +180,7 @@ __all__ = [
     "Summary",
     "ToolSelection",
     "Trials",
+    "UserStats",
     "baseline_summary",
     "compare",
     "compare_matrix",
@@ -202,6 +206,7 @@ __all__ = [
     "sparkline",
     "summarize",
     "summarize_results",
+    "user_mismatch",
     "write_comparison",
     "write_summary",
 ]

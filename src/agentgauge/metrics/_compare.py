@@ -90,6 +90,10 @@ class Comparison(Model):
     warnings: list[str] = Field(default_factory=list)
     #: cases needed for 80 % power to detect the observed change (or ``detect_points`` if none)
     sample_size: SampleSize | None = None
+    #: the runs' simulated users differ (kind, model, prompt template or seed: run.json's
+    #: ``user_simulator``), what differs; gates with this baseline fail, ``compare`` refuses
+    #: unless told to go on (docs/users.md)
+    user_mismatch: str | None = None
 
     def delta(self, metric: str) -> MetricDelta | None:
         return next((d for d in self.deltas if d.metric == metric), None)
@@ -325,8 +329,12 @@ def compare(
             )
         )
     paired = sum(counts[c] for c in ("fixed", "broken", "unchanged_pass", "unchanged_fail"))
+    users = user_mismatch(Path(base_run), Path(new_run))
     return Comparison(
-        warnings=_suite_warnings(Path(base_run), Path(new_run)) + _unmeasured(pairing),
+        warnings=[f"USER SIMULATORS DIFFER: {users}"] * bool(users)
+        + _suite_warnings(Path(base_run), Path(new_run))
+        + _unmeasured(pairing),
+        user_mismatch=users,
         base_run=str(base_run),
         new_run=str(new_run),
         confidence=confidence,
@@ -361,6 +369,25 @@ def _unmeasured(pairing: _Pairing) -> list[str]:
             why = f"the {'new' if base else 'base'} run reported no {what} on the shared cases"
         out.append(f"{metric}: not compared: {why} (unknown, not 0)")
     return out
+
+
+def user_mismatch(base_run: Path, new_run: Path) -> str | None:
+    """What differs between the two runs' simulated users (None: the same, or no run.json).
+
+    The user simulator is part of what a result means: on τ²-bench's airline domain, changing
+    only the user model moved one agent from about 50 % to 78 % pass^1."""
+    from ..rundir import load_record as load_run
+
+    base, new = load_run(base_run), load_run(new_run)
+    if base is None or new is None or base.user_simulator == new.user_simulator:
+        return None
+    a, b = base.user_simulator, new.user_simulator
+    shown_a = a.describe() if a is not None else "no simulated user"
+    shown_b = b.describe() if b is not None else "no simulated user"
+    return (
+        f"{shown_a} (base) vs {shown_b} (new): their results measure the agent with different "
+        "users, not the same agent twice"
+    )
 
 
 def _suite_warnings(base_run: Path, new_run: Path) -> list[str]:

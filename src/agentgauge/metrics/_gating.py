@@ -104,6 +104,7 @@ def evaluate_gates(
         checks += _scorer_checks(key, gate, stats, base_stats, baseline_summary is not None)
     compared = None
     if baseline is not None:
+        checks += _same_users(baseline)
         checks += regressions(baseline, gates)
         compared = baseline_of(baseline, gates)
     warnings += [
@@ -202,6 +203,23 @@ def _rate_checks(summary: Summary, gates: Gates) -> list[GateCheck]:
     if gates.max_user_error_rate is not None:
         checks.append(_user_error_check(summary, gates.max_user_error_rate))
     return checks
+
+
+def _same_users(baseline: Comparison) -> list[GateCheck]:
+    """A baseline whose simulated users differ is not a baseline of this run: the gate fails
+    (docs/users.md)."""
+    if baseline.user_mismatch is None:
+        return []
+    return [
+        GateCheck(
+            name="same user simulator",
+            threshold="the baseline's",
+            actual="differs",
+            passed=False,
+            message=f"the baseline's simulated users differ: {baseline.user_mismatch}; "
+            "compare against a baseline run with the same user simulator",
+        )
+    ]
 
 
 def _user_error_check(summary: Summary, maximum: float) -> GateCheck:

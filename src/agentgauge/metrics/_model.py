@@ -17,6 +17,7 @@ from ..schema import (
 from ._base_model import Mean as Mean
 from ._base_model import Rate as Rate
 from ._module_model import ModuleStats
+from ._users import UserStats
 
 #: version of the summary.json shape (bumped on any incompatible change)
 SUMMARY_VERSION = 1
@@ -258,6 +259,8 @@ class Summary(Model):
     #: results copied whole from the cache (their latency, tokens and cost are those of the
     #: earlier run that produced them)
     replayed: int = 0
+    #: the simulated users (docs/users.md): how their conversations ended, their own cost
+    users: UserStats | None = None
     #: the lowest-scoring failures and errors, worst first
     worst_failures: list[Failure] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)

@@ -29,6 +29,7 @@ from ._modules import ModuleAcc
 from ._redteam import RedteamAcc
 from ._small_samples import small_sample_warnings as small_sample_warnings
 from ._stats import pass_at_k, pass_hat_k
+from ._users import UsersAcc
 from ._verdicts import (
     NO_CALL_BEHAVIORS,
     argument_verdict,
@@ -109,6 +110,7 @@ class _Acc:
     forbidden: int = 0
     forbidden_ids: list[str] = field(default_factory=list)
     redteam: RedteamAcc = field(default_factory=RedteamAcc)
+    users: UsersAcc = field(default_factory=UsersAcc)
     #: scorer name -> (mean of values, pass/fail, failed case ids)
     scorer_stats: dict[str, tuple[MeanAcc, RateAcc, list[str]]] = field(default_factory=dict)
     #: the first scale a scorer's scores declared (``Score.scale``)
@@ -125,6 +127,7 @@ class _Acc:
         for acc in self._slices(r):
             acc.add(r.status, r.score, r.latency_ms, goal)
         self.results_seen += 1
+        self.users.add(r)
         self.redteam.add(r)
         self.modules.add(r)
         self.replayed += r.replayed
@@ -408,6 +411,7 @@ class _Acc:
             redteam=self.redteam.finish(self.confidence),
             modules=self.modules.finish(c),
             replayed=self.replayed,
+            users=self.users.build(run),
             worst_failures=self._worst_failures(),
         )
         summary.warnings = small_sample_warnings(summary, self.gates) + self._warnings()

@@ -21,6 +21,7 @@ from ._fmt import (
 )
 from ._redteam import redteam_table
 from ._state import diff_cells
+from ._users import pass_k_label, user_error_line, user_rows
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -71,6 +72,9 @@ def render_console(
         f"   errors {rate(ov.error_rate)}   cases {summary.cases}   results {ov.results}",
     )
     console.print(head)
+    line = user_error_line(summary)
+    if line is not None:
+        console.print(line)
     if summary.replayed:
         console.print(
             f"{summary.replayed} of {ov.results} results replayed from the cache: their latency "
@@ -84,6 +88,7 @@ def render_console(
         _quality_table(summary),
         _confusion_table(summary),
         _cost_table(summary),
+        _users_table(summary),
         _scorer_table(summary),
         redteam_table(summary),
     )
@@ -135,10 +140,22 @@ def _quality_table(summary: Summary) -> Table | None:
         t = summary.trials
         k = str(t.trials)
         quality.add_row(
-            f"pass@{k} / pass^{k}", f"{pct(t.pass_at_k[k])} / {pct(t.pass_hat_k[k])}", ""
+            pass_k_label(summary, k), f"{pct(t.pass_at_k[k])} / {pct(t.pass_hat_k[k])}", ""
         )
         quality.add_row("flaky cases", rate(t.flaky), "")
     return quality if quality.row_count else None
+
+
+def _users_table(summary: Summary) -> Table | None:
+    rows = user_rows(summary)
+    if not rows:
+        return None
+    table = Table(title="simulated users", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("")
+    table.add_column("value")
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
 
 
 def _confusion_table(summary: Summary) -> Table | None:

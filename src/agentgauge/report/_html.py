@@ -41,6 +41,7 @@ from ._html_data import Bin, LatencyBins
 from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, remove_chunks
 from ._html_scorers import scorers_section
 from ._redteam import redteam_html
+from ._users import users_html
 
 __all__ = [
     "INLINE_LIMIT",
@@ -203,6 +204,7 @@ def _emit(
             _behavior(summary),
             redteam_html(summary),
             _cost(summary),
+            users_html(summary),
             _latency(summary, latencies.bins()),
             cases_section(index, note),
         ]
@@ -338,6 +340,8 @@ def _headline(s: Summary) -> str:
             cards.append(_rate_card(label, r))
     if s.cost.cost_usd.n:
         cards.append(_card("cost", esc(f"${s.cost.cost_usd.total:.4f}"), "total"))
+    if s.users is not None:
+        cards.append(_rate_card("user errors", ov.user_error_rate, lower_is_better=True))
     note = (
         f"Intervals are {s.confidence:.0%} Wilson intervals. Errors (the case could not be judged)"
         " are left out of the pass rate and counted in the error rate."

@@ -99,15 +99,26 @@ def transcript(r: CaseResult) -> dict[str, Any]:
     return out
 
 
+def _simulated(r: CaseResult) -> dict[int, str]:
+    """The user messages a simulated user wrote (after the agent's first reply), by index:
+    shown as ``user · simulated user (scripted)``, not as the case's own input."""
+    if r.user is None:
+        return {}
+    first = next((i for i, m in enumerate(r.messages) if m.role == "assistant"), len(r.messages))
+    label = f"simulated user ({r.user.kind})"
+    return {i: label for i, m in enumerate(r.messages) if i > first and m.role == "user"}
+
+
 def _transcript(r: CaseResult) -> dict[str, Any]:
     start = min((e.start for e in r.trace), default=0.0)
+    simulated = _simulated(r)
     return {
         "messages": [
             _kept(
                 {
                     "role": m.role,
                     "content": clip(m.content) if m.content else "",
-                    "name": m.name or "",
+                    "name": m.name or simulated.get(i, ""),
                     "tool_call_id": m.tool_call_id or "",
                     "tool_calls": [
                         _kept(
@@ -117,7 +128,7 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
                     ],
                 }
             )
-            for m in r.messages
+            for i, m in enumerate(r.messages)
         ],
         "calls": [_kept({"name": c.name, "arguments": _json_text(c.arguments)}) for c in r.calls],
         "text": clip(r.text) if r.text else "",

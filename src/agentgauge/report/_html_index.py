@@ -41,7 +41,7 @@ __all__ = [
     "remove_chunks",
 ]
 
-STATUSES = ("passed", "failed", "error")
+STATUSES = ("passed", "failed", "error", "user_error")
 #: a sidecar chunk is closed when it holds this many results ...
 CHUNK_RESULTS = 500
 #: ... or this many bytes, whichever comes first

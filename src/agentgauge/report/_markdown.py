@@ -24,6 +24,7 @@ from ._fmt import (
 )
 from ._redteam import redteam_markdown
 from ._state import diff_cells
+from ._users import pass_k_label, user_rows
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
@@ -80,13 +81,15 @@ def render_markdown(
         ["pass rate", rate(ov.pass_rate)],
         ["error rate", rate(ov.error_rate)],
     ]
+    if summary.users is not None:  # the simulated user's slips: in no rate of the agent's
+        rows.append(["user errors (the simulated user's)", rate(ov.user_error_rate)])
     named = quality_rates(summary)
     rows += [[name, rate(r)] for name, r in named if r.n]
     if summary.trials.trials > 1:
         k = str(summary.trials.trials)
         rows.append(
             [
-                f"pass@{k} / pass^{k}",
+                pass_k_label(summary, k),
                 f"{pct(summary.trials.pass_at_k[k])} / {pct(summary.trials.pass_hat_k[k])}",
             ]
         )
@@ -96,6 +99,9 @@ def render_markdown(
 
     lines += _by_category_md(summary)
     lines += _cost_md(summary)
+    if summary.users is not None:
+        lines += ["**Simulated users** (apart from the agent's figures)", ""]
+        lines += [*_table(["", "value"], [list(r) for r in user_rows(summary)]), ""]
     lines += _scorers_md(summary)
 
     if gates is not None:

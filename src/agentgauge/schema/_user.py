@@ -220,11 +220,11 @@ class UserSimulator(Model):
     seed: int | None = None
 
     def describe(self) -> str:
-        parts = ["+".join(self.kinds) or "none"]
-        if self.models:
-            parts.append("model " + ", ".join(self.models))
+        """``model users: openai:gpt-4o, template user_v1, seed 0`` (``scripted users``)."""
+        head = f"{' and '.join(self.kinds) or 'no'} users"
+        parts = [*self.models]
         if self.template:
             parts.append(f"template {self.template}")
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
-        return "; ".join(parts)
+        return f"{head}: {', '.join(parts)}" if parts else head

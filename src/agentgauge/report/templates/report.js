@@ -204,7 +204,7 @@
     tr.appendChild(st);
     var diff = D.diff[C.diff[i]];
     tr.appendChild(el("td", null, category(i) + (diff ? " · " + diff : "")));
-    tr.appendChild(el("td", null, status(i) === "error" ? "–" : C.score[i].toFixed(2)));
+    tr.appendChild(el("td", null, status(i) === "error" || status(i) === "user_error" ? "–" : C.score[i].toFixed(2)));
     tr.appendChild(el("td", null, C.lat[i] > 0 ? fmtMs(C.lat[i]) : "–"));
     var why = el("td", "why", C.why[i]);
     why.title = C.why[i];

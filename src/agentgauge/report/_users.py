@@ -1,0 +1,61 @@
+"""What every report says of a run's simulated users (docs/users.md): the user-error rate next
+to the agent's rates, and the users' own turns, tokens, cost and time, apart from the agent's."""
+
+from __future__ import annotations
+
+from ..metrics import Summary
+from ._fmt import rate
+
+__all__ = ["pass_k_label", "user_error_line", "user_rows", "users_html"]
+
+
+def user_error_line(summary: Summary) -> str | None:
+    """``user errors 1/4 (25.0%): the simulated user broke its instructions`` (None: no user)."""
+    if summary.users is None:
+        return None
+    return f"user errors {rate(summary.overall.user_error_rate)} (left out of the agent's rates)"
+
+
+def pass_k_label(summary: Summary, k: str) -> str:
+    """``pass@k / pass^k``, saying when each trial had its own model user (τ²-bench's pass^k)."""
+    users = summary.users
+    label = f"pass@{k} / pass^{k}"
+    if users is not None and users.simulator and users.simulator.startswith("model"):
+        label += " (a freshly seeded model user per trial)"
+    return label
+
+
+def user_rows(summary: Summary) -> list[tuple[str, str]]:
+    """The simulated users' table: who they were, how the conversations ended, their cost."""
+    u = summary.users
+    if u is None:
+        return []
+    ended = ", ".join(f"{k} {n}" for k, n in u.ended_by.items())
+    rows = [
+        ("simulated users", u.simulator or "(not recorded)"),
+        ("conversations", f"{u.results} ({u.turns_mean or 0:.1f} user turns each on average)"),
+        ("ended by", ended),
+        ("user errors", f"{u.user_errors}"),
+    ]
+    if u.model_calls or u.input_tokens or u.output_tokens:
+        rows.append(("user model calls", str(u.model_calls)))
+        rows.append(("user tokens in / out", f"{u.input_tokens:,} / {u.output_tokens:,}"))
+    if u.cost_usd is not None:
+        rows.append(("user cost (total)", f"${u.cost_usd:.4f}"))
+    rows.append(("user time (total)", f"{u.latency_ms / 1000:.2f} s"))
+    return rows
+
+
+def users_html(summary: Summary) -> str:
+    """The HTML report's *Simulated users* section ("" without one)."""
+    from ._html_charts import _section, _table, esc
+
+    rows = user_rows(summary)
+    if not rows:
+        return ""
+    body = _table(["", "value"], [[esc(k), esc(v)] for k, v in rows])
+    note = (
+        "The simulated users' own turns, tokens, cost and time: none of it is in the agent's "
+        "figures. A user error (the user broke its instructions) is in no rate of the agent's."
+    )
+    return _section("users", "Simulated users", body, esc(note))
