@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "capture": ("_capture", "Turn OpenTelemetry traces of an agent into test cases."),
     "export-otel": ("_export_otel", "Export a run as OpenTelemetry traces (OTLP/JSON or HTTP)."),
     "redteam": ("_redteam", "Write red-team (adversarial) cases for a suite's own tools."),
+    "generate": ("_generate", "Write cases and scripted-user conversations from a suite's tools."),
 }
 
 

@@ -1,0 +1,195 @@
+"""``--generator SPEC``: a model rewrites the generated texts in its own words and proposes more
+user goals per tool.
+
+Each request is one model call through the provider registry (the spec is the user's own, from
+the command line), answered from the response cache when the same model was asked the same thing
+before: a second run makes no call and writes the same file. A rewrite that drops a value the
+case needs (an id, a date, an address) is not used; a proposed goal whose arguments do not fit
+the tool's schema, or whose request does not say every value, is not used either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import anyio
+import anyio.from_thread
+import orjson
+
+from ..providers import (
+    GenerateConfig,
+    ModelRequest,
+    ModelResponse,
+    close_provider,
+    resolve_provider,
+)
+from ..schema import JsonValue, Message, ToolSpec
+from ._families import Builder, Candidate, Goal
+from ._values import Slot, kind_of, value_texts
+
+if TYPE_CHECKING:
+    from ..providers import Provider, ResponseCache
+
+__all__ = ["ModelWriter"]
+
+REWRITE: Final = (
+    "You rewrite test inputs for an AI agent test suite: what a user says to an assistant. "
+    "Rewrite the text so it reads naturally and differently, with the same meaning. Keep every "
+    "name, identifier, e-mail address, date, time and number exactly as written. Reply with the "
+    "rewritten text only."
+)
+PROPOSE: Final = (
+    "You write test cases for an AI assistant that can call tools. For the tool below, propose "
+    "{n} realistic, different things a user could ask that this tool does, each with the exact "
+    "arguments of the call. Every argument value must appear word for word in the request. Reply "
+    'with JSON only: [{{"request": "...", "arguments": {{...}}}}].'
+)
+_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "array": list,
+    "object": dict,
+}
+
+
+class ModelWriter:
+    """Rewrites texts (``__call__(text, keep)``) and proposes goals (``propose(builder, rng)``)
+    with one model, every reply cached."""
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        provider: Provider | None = None,
+        cache: bool = True,
+        cache_dir: Path | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.spec = spec
+        self.provider = provider if provider is not None else resolve_provider(spec)
+        self.seed = seed
+        self.calls = 0
+        self.cached = 0
+        self._cache: ResponseCache | None = None
+        self._portal_cm = anyio.from_thread.start_blocking_portal()
+        self._portal = self._portal_cm.__enter__()
+        if cache:
+            from ..providers import ResponseCache, default_cache_dir
+
+            self._cache = ResponseCache(cache_dir or default_cache_dir())
+
+    def _key(self, request: ModelRequest) -> str:
+        payload = {
+            "spec": self.spec,
+            "messages": [
+                m.model_dump(mode="json", exclude_defaults=True) for m in request.messages
+            ],
+            "seed": request.config.seed,
+            "temperature": request.config.temperature,
+        }
+        digest = hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        return "generate:" + digest
+
+    async def _ask(self, request: ModelRequest) -> ModelResponse:
+        return await self.provider.generate(request)
+
+    def ask(self, system: str, text: str) -> str:
+        """The model's reply to ``text`` (from the cache when asked before)."""
+        request = ModelRequest(
+            messages=[Message(role="system", content=system), Message(role="user", content=text)],
+            config=GenerateConfig(temperature=0.0, seed=self.seed),
+        )
+        key = self._key(request)
+        response = self._cache.get(key) if self._cache is not None else None
+        if response is not None:
+            self.cached += 1
+        else:
+            response = self._portal.call(self._ask, request)
+            self.calls += 1
+            if self._cache is not None:
+                self._cache.put(key, response)
+        return (response.message.content or "").strip()
+
+    def __call__(self, text: str, keep: Sequence[str]) -> str | None:
+        new = self.ask(REWRITE, text)
+        if not new or len(new) > 4 * len(text) + 200 or any(k not in new for k in keep):
+            return None
+        return new
+
+    def propose(self, b: Builder, rng: random.Random) -> list[Candidate]:
+        """Proposed goals as ``direct`` cases (those that fit the tool and the world)."""
+        out: list[Candidate] = []
+        for tool in b.suite.tools:
+            prompt = orjson.dumps(tool.model_dump(mode="json", exclude_defaults=True)).decode()
+            reply = self.ask(PROPOSE.format(n=b.config.proposals), prompt)
+            for i, (request, args) in enumerate(_parsed(reply)[: b.config.proposals]):
+                goal = _goal(tool, request, args)
+                if goal is None or not _accepted(b, goal):
+                    b.notes.append(f"proposed goal {i + 1} for {tool.name} not used: it does "
+                                   "not fit the tool's schema or world, or does not say every "
+                                   "value")  # fmt: skip
+                    continue
+                case = b.case("direct", goal, request, b.expect(goal), goal.call())
+                case.id = case.record["id"] = f"proposed-{case.id}-{i + 1}"
+                case.record["metadata"]["generate"]["proposed"] = True
+                out.append(case)
+        return out
+
+    def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+        try:
+            self._portal.call(close_provider, self.provider)
+        finally:
+            self._portal_cm.__exit__(None, None, None)
+
+
+def _parsed(reply: str) -> list[tuple[str, dict[str, Any]]]:
+    text = reply.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return []
+    items = data if isinstance(data, list) else [data]
+    out = []
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("request"), str):
+            args = item.get("arguments")
+            if isinstance(args, dict):
+                out.append((item["request"].strip(), args))
+    return out
+
+
+def _goal(tool: ToolSpec, request: str, args: dict[str, Any]) -> Goal | None:
+    """The goal of a proposal: every required argument, of its schema's type, said in the
+    request."""
+    props = tool.properties()
+    slots = []
+    for name in tool.required():
+        if name not in args:
+            return None
+        schema = props.get(name)
+        schema = schema if isinstance(schema, dict) else {}
+        value: JsonValue = args[name]
+        want: type | tuple[type, ...] = _TYPES.get(str(schema.get("type", "string")), object)
+        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool):
+            return None
+        enum = schema.get("enum")
+        if isinstance(enum, list) and value not in enum:
+            return None
+        if not all(t.casefold() in request.casefold() for t in value_texts(value)):
+            return None
+        slots.append(Slot(name=name, kind=kind_of(name, schema), value=value))
+    return Goal(tool=tool, slots=tuple(slots))
+
+
+def _accepted(b: Builder, goal: Goal) -> bool:
+    if b.world is None or goal.tool.name not in b.world.tools:
+        return True
+    return b.world.outcome([goal.call()]).refused is None
