@@ -249,6 +249,23 @@ def test_whole_results_match_one_process(tmp_path: Path, which: str) -> None:
         assert any(s["name"] == "judge.relevance" for s in scores)
 
 
+def test_every_example_case_crosses_to_a_child_unchanged() -> None:
+    """A case goes to a child as its JSON: validated back, it is the same case (state checks
+    that count the fields given, worlds, turns, tool specs of their own ...)."""
+    from agentgauge.runner._procs import _wire_case
+    from agentgauge.schema import Case
+    from agentgauge.suites import load_suite
+
+    seen = 0
+    for folder in sorted(p for p in EXAMPLES.iterdir() if (p / "suite.yaml").exists()):
+        for case in load_suite(folder).cases:
+            wire = _wire_case(case)
+            back = Case.model_validate_json(wire) if isinstance(wire, bytes) else wire
+            assert back == case, (folder.name, case.id)
+            seen += 1
+    assert seen > 500
+
+
 def test_the_comparison_sees_a_result_that_differs(tmp_path: Path) -> None:
     """The check above can fail: a run whose agent differs in one reply differs in results."""
     suite = _weather_suite(tmp_path, CITIES[:3])

@@ -6,10 +6,12 @@ The child speaks to the parent over its own stdin and stdout, moved out of the w
 agent's or a tool's ``print`` goes to stderr, never into the protocol). Every message is a frame:
 a 4-byte big-endian length and a pickle. The parent sends the :class:`WorkerSetup` (the same one
 a Ray worker gets: the agent spec, the run's options, the suite without its cases and the
-suite-code policy the parent decided), then ``(seq, case, trial)`` requests; the child answers
-``("ready", pid)`` (or ``("failed", reason)``) and then ``(seq, WorkerReply)`` for each pair, in
-the order they finish. An empty request (``None``) asks it to commit its cache, close its
-sessions and exit; so does the end of its stdin (the parent went away).
+suite-code policy the parent decided), then ``(seq, case, trial)`` requests (the case as its
+JSON, or pickled when it carries tool specs); the child answers ``("ready", pid)`` (or
+``("failed", reason)``) and then ``(seq, WorkerReply)`` for each pair (``(seq, reason)`` when it
+could not be driven at all), in the order they finish. An empty request (``None``) asks it to
+commit its cache, close its sessions and exit; so does the end of its stdin (the parent went
+away).
 
 The cases run in one event loop, as many at once as the parent sends (its share of the run's
 concurrency), through :class:`._ray_worker.CaseWorker`: the agent loop, tools, faults, worlds,
@@ -70,6 +72,7 @@ async def _pipes(fd_in: int, fd_out: int) -> tuple[asyncio.StreamReader, asyncio
 
 
 async def _serve(fd_in: int, fd_out: int) -> None:
+    from ..schema import Case
     from ._ray_worker import CaseWorker, WorkerSetup
 
     reader, writer = await _pipes(fd_in, fd_out)
@@ -86,11 +89,17 @@ async def _serve(fd_in: int, fd_out: int) -> None:
     writer.write(encode_frame(("ready", os.getpid())))
     await writer.drain()
     tasks: set[asyncio.Task[None]] = set()
+    outbox = _Outbox(writer)
 
     async def answer(seq: int, case: Any, trial: int) -> None:
-        reply = await worker.run(case, trial)
-        writer.write(encode_frame((seq, reply)))
-        await writer.drain()
+        reply: object
+        try:
+            if isinstance(case, bytes):  # the case's JSON (runner/_procs.py: _wire_case)
+                case = Case.model_validate_json(case)
+            reply = await worker.run(case, trial)
+        except Exception as exc:  # never silent: the parent records it on the case
+            reply = f"internal error in a worker process: {type(exc).__name__}: {exc}"
+        outbox.put(encode_frame((seq, reply)))
 
     try:
         while (request := await _read_frame(reader)) is not None:
@@ -101,8 +110,28 @@ async def _serve(fd_in: int, fd_out: int) -> None:
             task.cancel()
     finally:
         await worker.close()
-    writer.write(encode_frame(("closed", os.getpid())))
+    outbox.put(encode_frame(("closed", os.getpid())))
+    await asyncio.sleep(0)  # the outbox's flush
     await writer.drain()
+
+
+class _Outbox:
+    """Replies finished in the same turn of the event loop leave in one write: each write
+    wakes the parent, and at a few thousand pairs a second those wake-ups are the cost."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+        self._frames: list[bytes] = []
+
+    def put(self, frame: bytes) -> None:
+        if not self._frames:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._frames.append(frame)
+
+    def _flush(self) -> None:
+        data = b"".join(self._frames)
+        self._frames.clear()
+        self._writer.write(data)
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from ..errors import UserError
-from ..schema import Case, CaseResult
+from ..schema import Case, CaseResult, ToolSpec
 from ._case import CaseContext
 from ._executor_spec import ExecutorStartError
 from ._proc_worker import BOOTSTRAP, FRAME, PATH_VARIABLE, encode_frame
@@ -70,7 +70,8 @@ class _Died(Exception):
 @dataclass(eq=False)
 class _Waiter:
     done: anyio.Event = field(default_factory=anyio.Event)
-    reply: WorkerReply | None = None
+    #: the reply, or why the child could not drive the pair at all
+    reply: WorkerReply | str | None = None
 
 
 class _Child:
@@ -84,7 +85,9 @@ class _Child:
         self.pid: int | None = None
         self._waiting: dict[int, _Waiter] = {}
         self._seq = 0
-        self._write = anyio.Lock()
+        #: frames to send, written together by the sender task (one wake-up of the child each)
+        self._out: list[bytes] = []
+        self._wake = anyio.Event()
         self._closed = anyio.Event()
         self.exit_reason = "exited"
 
@@ -110,6 +113,24 @@ class _Child:
         self.pid = int(first[1])
         self.alive = True
         tg.start_soon(self._read, replies)
+        tg.start_soon(self._send)
+
+    def _put(self, frame: bytes) -> None:
+        self._out.append(frame)
+        self._wake.set()
+
+    async def _send(self) -> None:
+        assert self.process is not None
+        assert self.process.stdin is not None
+        while self.alive:
+            await self._wake.wait()
+            self._wake = anyio.Event()
+            data = b"".join(self._out)
+            self._out.clear()
+            try:
+                await self.process.stdin.send(data)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                return  # the child is gone: its reader fails the pairs it had
 
     async def _read(self, replies: BufferedByteReceiveStream) -> None:
         try:
@@ -125,6 +146,7 @@ class _Child:
             self.exit_reason = f"{type(exc).__name__}: {exc}"
         finally:
             self.alive = False
+            self._wake.set()  # the sender task ends too
             await self._reap()
             for waiter in self._waiting.values():  # each is sent again by its caller
                 waiter.done.set()
@@ -141,19 +163,14 @@ class _Child:
             if code is not None and code < 0:
                 self.exit_reason = f"killed by signal {-code}"
 
-    async def run(self, case: Case, trial: int) -> WorkerReply:
+    async def run(self, case: Case, trial: int) -> WorkerReply | str:
         if not self.alive or self.process is None or self.process.stdin is None:
             raise _Died(self.exit_reason)
         self._seq += 1
         seq = self._seq
         waiter = _Waiter()
         self._waiting[seq] = waiter
-        try:
-            async with self._write:
-                await self.process.stdin.send(encode_frame((seq, case, trial)))
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-            self._waiting.pop(seq, None)
-            raise _Died(self.exit_reason) from None
+        self._put(encode_frame((seq, _wire_case(case), trial)))
         await waiter.done.wait()
         if waiter.reply is None:
             raise _Died(self.exit_reason)
@@ -165,9 +182,7 @@ class _Child:
             return
         with anyio.CancelScope(shield=True):
             if self.alive and self.process.stdin is not None:
-                with contextlib.suppress(Exception):
-                    async with self._write:
-                        await self.process.stdin.send(encode_frame(None))
+                self._put(encode_frame(None))
                 with anyio.move_on_after(_CLOSE_TIMEOUT_S):
                     await self._closed.wait()
             await self.kill()
@@ -182,6 +197,16 @@ class _Child:
             with anyio.move_on_after(5):
                 await self.process.wait()
             await self.process.aclose()
+
+
+def _wire_case(case: Case) -> bytes | Case:
+    """A case as it crosses to a child: its JSON as given (the fields set, so validators that
+    count given fields see the same input), which the child validates back into the same case
+    at less than half the cost of unpickling a model (the child's CPU is the point); pickled
+    whole when it carries tool specs, whose ``exclude``d fields JSON would drop."""
+    if case.tools and any(isinstance(t, ToolSpec) for t in case.tools):
+        return case
+    return case.model_dump_json(by_alias=True, exclude_unset=True).encode()
 
 
 async def _receive(stream: BufferedByteReceiveStream) -> Any:
@@ -304,6 +329,8 @@ class _ProcessDrive:
             except _Died as died:
                 reason = str(died)
                 continue
+            if isinstance(reply, str):
+                return error_result(case, trial, reply)
             stats = self._ctx.stats
             stats.provider_calls += reply.provider_calls
             stats.cache_hits += reply.cache_hits
