@@ -93,8 +93,10 @@ def dump_yaml(data: Any) -> str:
 
 def _matcher(m: ArgMatcher) -> JsonValue:
     data: dict[str, Any] = m.model_dump(
-        mode="json", exclude_defaults=True, exclude={"fields", "items"}
+        mode="json", exclude_defaults=True, exclude={"fields", "items", "not_"}
     )
+    if m.not_ is not None:
+        data["not"] = _matcher(m.not_)
     if m.fields is not None:
         data["fields"] = {k: _matcher(v) for k, v in m.fields.items()}
     if m.items is not None:
@@ -111,7 +113,16 @@ def _matcher(m: ArgMatcher) -> JsonValue:
 
 
 def _expectation(e: Expectation) -> dict[str, Any]:
-    data: dict[str, Any] = e.model_dump(mode="json", exclude_defaults=True, exclude={"tool_calls"})
+    data: dict[str, Any] = e.model_dump(
+        mode="json", exclude_defaults=True, exclude={"tool_calls", "not_", "forbidden_arguments"}
+    )
+    if e.forbidden_arguments:
+        data["forbidden_arguments"] = {
+            tool: {arg: _matcher(m) for arg, m in args.items()}
+            for tool, args in e.forbidden_arguments.items()
+        }
+    if e.not_ is not None:
+        data["not"] = _expectation(e.not_)
     if e.tool_calls:
         if data.get("behavior") == "tool_call":
             del data["behavior"]  # implied by tool_calls

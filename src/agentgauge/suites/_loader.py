@@ -54,7 +54,7 @@ _JSONL_SUFFIXES: Final = (".jsonl", ".ndjson")
 _MAX_PROBLEMS: Final = 1000
 #: top-level suite keys holding lists, where an empty value (null) means an empty list
 _LIST_KEYS: Final = frozenset({"cases", "tools", "case_files", "tool_files"})
-_NATIVE_TOOL_KEYS: Final = frozenset({"name", "description", "parameters", "simulation"})
+_NATIVE_TOOL_KEYS: Final = frozenset({"name", "description", "parameters", "simulation", "mcp"})
 _VENDOR_TOOL_KEYS: Final = frozenset(
     {
         "type",
@@ -358,6 +358,8 @@ def _normalise_inline_tools(head: dict[str, Any], doc: Document, problems: _Prob
             converted = _tools_from_entry(doc, ("tools", i), raw, problems)
             if len(converted) == 1:
                 tools[i] = converted[0].model_dump(exclude_defaults=True)
+                if converted[0].mcp:  # left out of dumps (request keys), kept here
+                    tools[i]["mcp"] = True
 
 
 # --------------------------------------------------------------------------------------- suites
