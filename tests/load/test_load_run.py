@@ -282,7 +282,8 @@ def test_max_cost_stops_the_run_and_needs_a_price(suite: Path, tmp_path: Path) -
     assert r.totals.cost_usd <= 0.05 + 2 * per_session + 1e-9  # 2 users: at most 2 in flight
     assert r.duration_s < 30
     assert lines[0].startswith("estimated cost (before the run): $")
-    assert lines[1].startswith("estimated cost (after the baseline): $")
+    assert lines[1].startswith("baseline (unloaded, one at a time): 3 sessions  p50 ")
+    assert lines[2].startswith("estimated cost (after the baseline): $")
 
 
 def test_a_suite_without_a_profile_is_a_user_error(suite: Path, tmp_path: Path) -> None:

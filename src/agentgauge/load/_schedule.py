@@ -90,6 +90,7 @@ class LoadSchedule:
         self._estimate(sessions, before=True)
         if self.plan.baseline:
             await self._baseline(sessions)
+            self._baseline_line()
             self._estimate(sessions, before=False)
         if self._over_budget():
             self._stop("max_cost")
@@ -111,6 +112,19 @@ class LoadSchedule:
             self._record("baseline", start, time.monotonic() - t0, 0.0, None, result)
             if self._over_budget():
                 return
+
+    def _baseline_line(self) -> None:
+        base = [s for s in self.state.samples if s.phase == "baseline"]
+        w = window_stats(base, 0.0, max(1e-9, base[-1].end_s)) if base else None
+        if w is None:
+            return
+        p = w.latency_ms
+        latency = f"p50 {p.p50:.0f} ms  p95 {p.p95:.0f} ms" if p is not None else "-"
+        rate = f"{w.pass_rate:.1%}" if w.pass_rate is not None else "-"
+        self.notify(
+            f"baseline (unloaded, one at a time): {w.sessions} sessions  {latency}  "
+            f"pass rate {rate}  errors {w.errors}"
+        )
 
     def _estimate(self, sessions: Sessions, *, before: bool) -> None:
         base = [s for s in self.state.samples if s.phase == "baseline"]
