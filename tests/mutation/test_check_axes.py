@@ -157,3 +157,21 @@ def test_a_glob_call_is_played_with_a_tool_it_matches() -> None:
     got = audit(case)["c"]
     # the wrong tool is one the glob does not match (m), not b
     caught(got, "wrong_tool", "expected a call to [ab], got m")
+
+
+def test_not_over_exact_calls_lets_the_calls_plus_another_through() -> None:
+    """``not`` with the default order any_order forbids *exactly* its calls: the audit shows a
+    right call made together with the forbidden one passing."""
+    trap = {
+        "id": "c",
+        "input": "q",
+        "expect": {"tool_calls": [A], "order": "superset",
+                   "not": {"tool_calls": [{"name": "b", "args_match": "ignore"}]}},
+    }  # fmt: skip
+    got = audit(trap)["c"]
+    assert "negated" in got.surviving_axes
+    fixed = {
+        **trap,
+        "expect": {**trap["expect"], "not": {**trap["expect"]["not"], "order": "superset"}},
+    }  # type: ignore[dict-item]
+    assert "negated" not in audit(fixed)["c"].surviving_axes

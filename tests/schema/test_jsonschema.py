@@ -136,3 +136,13 @@ def test_scorers_entries_follow_the_scorer_catalog() -> None:
         {"scorer": "groundedness", "args": {"min_score": "four"}},
     ):
         assert list(v.iter_errors(suite_with_scorers(bad))), bad
+
+
+def test_the_guardrails_example_validates_against_the_printed_schema() -> None:
+    """Call types, ``mcp: true``, globs, ``not`` (in an expectation and a matcher), banned
+    argument values, sequences and bounds are in the schema an editor validates with."""
+    data = read_document(REPO / "examples/guardrails/suite.yaml", "suite.yaml").data
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator().iter_errors(data)]
+    assert errors == []
+    typo = {"name": "s", "cases": [{"id": "a", "input": "x", "expect": {"forbiden_types": []}}]}
+    assert list(validator().iter_errors(typo)) != []

@@ -189,3 +189,13 @@ def test_validate_exits_2_on_a_bad_check_without_a_traceback(tmp_path: Path) -> 
     assert (
         f"{path}:15: cases[0].expect: min_calls 3 is above max_calls 1" in done.stdout + done.stderr
     )
+
+
+def test_not_over_exact_calls_is_a_trap_reported(tmp_path: Path) -> None:
+    trap = (
+        "      behavior: any_tool\n      not: {tool_calls: [{name: search, args_match: ignore}]}\n"
+    )
+    got = findings(tmp_path, case(trap))
+    assert (17, "not-exact-calls", "cases[0].expect.not.order") in got
+    ok = trap.replace("not: {", "not: {order: superset, ")
+    assert [f for f in findings(tmp_path, case(ok)) if f[1] == "not-exact-calls"] == []

@@ -330,4 +330,12 @@ def check_mutants(
             inner = None
         if inner is not None:
             yield "negated", "does what `not` forbids (its expectation's right transcript)", inner
+            if ref.calls:
+                both = replace(
+                    inner,
+                    calls=(*ref.calls, *inner.calls),
+                    text=" ".join(t for t in (ref.text, inner.text) if t) or None,
+                    sequential=ref.sequential or inner.sequential,
+                )
+                yield "negated", "the right calls, plus what `not` forbids", both
     yield from checks.written(lenient)

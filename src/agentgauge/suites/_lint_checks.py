@@ -17,6 +17,8 @@ Codes (``file:line: field: severity: message [code]``):
 ``bounds-below-expected``  warning  ``max_calls`` / ``max_model_steps`` below what the
                                     expected calls need: the case cannot pass
 ``threshold-passes-all``  warning   ``pass_threshold: 0`` passes every transcript
+``not-exact-calls``       warning   ``not`` over expected calls in an order mode that wants
+                                    exactly them: the calls plus another one pass
 ========================  ========  ===================================================
 """
 
@@ -116,7 +118,17 @@ class _CaseChecks:
         yield from self.sequences(at, e)
         yield from self.bounds(at, e)
         if e.not_ is not None:
-            yield from self.expectation((*at, "not"), e.not_)
+            inner = e.not_
+            if inner.tool_calls and inner.order not in ("superset", "in_order"):
+                yield self.finding(
+                    "warning",
+                    "not-exact-calls",
+                    (*at, "not", "order"),
+                    f"'not' with order {inner.order} inverts 'exactly these calls': the same "
+                    "calls made together with another one pass; write order: superset to "
+                    "forbid them",
+                )
+            yield from self.expectation((*at, "not"), inner)
 
     def expected_calls(self, at: tuple[PathElem, ...], e: Expectation) -> Iterator[CheckFinding]:
         for j, call in enumerate(e.tool_calls):
