@@ -272,6 +272,17 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind("capture traces", "traces.json", ("capture", "{d}/traces.json", "-o", "{d}/cap.jsonl")),
     Kind("tools file", "base/tools.json", ("tools", "list", "{d}/base/tools.json")),
+    Kind(
+        "generate suite",
+        "base/suite.yaml",
+        ("generate", "{d}/base/suite.yaml", "-o", "{d}/gen.yaml", "--no-check"),
+        yaml=True,
+    ),
+    Kind(
+        "generate tools file",
+        "base/tools.json",
+        ("generate", "{d}/base/tools.json", "-o", "{d}/gen.yaml", "--no-check"),
+    ),
     Kind("history", "history.sqlite", ("history", "--history", "{d}/history.sqlite")),
     Kind(
         "world state_file",
