@@ -46,7 +46,10 @@ def direct(b: Builder, rng: random.Random) -> list[Candidate]:
 
 
 def _user(goal: Goal, **spec: Any) -> dict[str, Any]:
-    return {"goal": f"{T.action(goal.tool)}. {T.details(goal.slots)}".strip(), **spec}
+    """A scripted user (``--user-model`` does not turn it into a model user: its lines are the
+    branch the case tests)."""
+    goal_text = f"{T.action(goal.tool)}. {T.details(goal.slots)}".strip()
+    return {"kind": "scripted", "goal": goal_text[0].upper() + goal_text[1:], **spec}
 
 
 def _said_in(text: str, slot: Slot) -> bool:

@@ -122,6 +122,14 @@ def generate_cases(
     dropped += failed
     gone = {d.case_id for d in dropped}
     kept = [c for c in candidates if c.id not in gone]
+    used = {t["name"] for c in kept for t in c.record["expect"].get("tool_calls", [])}
+    unused = [t.name for t in suite.tools if t.name not in used]
+    if unused:
+        b.notes.append(
+            f"no written case expects a call to {', '.join(unused)}: no goal drawn for "
+            f"{'them' if len(unused) > 1 else 'it'} passed the checks (the world refused it, or "
+            "it was dropped); validate --strict reports it as unused-tool"
+        )
     counts = [
         FamilyCount(
             family=f,

@@ -33,9 +33,10 @@ def head_record(
             t["simulation"] = {"result": {"status": "ok"}}
         tools.append(t)
     out: dict[str, Any] = {"name": name, "description": description, "tools": tools}
-    # no agent or judge of the source: the run names its own (the suite has no scorers)
+    # no agent or judge of the source: the run names its own (the suite has no scorers); no
+    # default user: each conversation's scripted user is whole in its case
     defaults = suite.defaults.model_dump(
-        mode="json", exclude_defaults=True, by_alias=True, exclude={"agent", "judge"}
+        mode="json", exclude_defaults=True, by_alias=True, exclude={"agent", "judge", "user"}
     )
     if defaults:
         out["defaults"] = defaults
