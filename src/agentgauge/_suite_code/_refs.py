@@ -76,8 +76,17 @@ def _case_sims(case: Case) -> Iterator[tuple[tuple[str | int, ...], str, ToolSim
 
 
 def case_code_refs(case: Case, index: int | None = None) -> Iterator[CodeRef]:
-    """The code one case names (its ``tool_results`` and inline tools' fakes)."""
+    """The code one case names (its ``tool_results`` and inline tools' fakes, its simulated
+    user's ``python:`` model)."""
     yield from _sim_refs(_case_sims(case), index, case.id)
+    if case.user is not None and case.user.model and code_prefix(case.user.model):
+        yield CodeRef(
+            kind="user model",
+            spec=case.user.model,
+            field=("user", "model"),
+            case_index=index,
+            case_id=case.id,
+        )
 
 
 def header_code_refs(
@@ -107,6 +116,9 @@ def header_code_refs(
             yield CodeRef(kind="agent", spec=spec, field=at)
     if suite.defaults.judge and not judge_given and code_prefix(suite.defaults.judge):
         yield CodeRef(kind="judge", spec=suite.defaults.judge, field=("defaults", "judge"))
+    user = suite.defaults.user
+    if user is not None and user.model and code_prefix(user.model):
+        yield CodeRef(kind="user model", spec=user.model, field=("defaults", "user", "model"))
     for i, ref in enumerate(suite.scorers):
         if ref.judge and code_prefix(ref.judge):
             yield CodeRef(kind="judge", spec=ref.judge, field=("scorers", i, "judge"))

@@ -41,7 +41,8 @@ def _finish(
         f"run: {run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
         f"{outcome.provider_calls} model calls, {outcome.cache_hits} cached, "
         f"{outcome.replayed} results replayed, "
-        f"{outcome.wall_s:.1f}s)",
+        + (f"{outcome.user_errors} user errors, " if outcome.user_errors else "")
+        + f"{outcome.wall_s:.1f}s)",
         err=True,
     )
     return 1 if failed else 0

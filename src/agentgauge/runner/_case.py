@@ -32,6 +32,7 @@ from ..schema import (
     ToolSim,
     ToolSpec,
     Usage,
+    UserSpec,
     WorldRecord,
 )
 from ..users import Conversation
@@ -272,19 +273,46 @@ async def score_conversation(
     """A conversation with a simulated user: ``user_error`` when the user broke its
     instructions; else ``expect`` on the whole conversation (one turn: every call, the last
     reply, the final state), then ``user.tell`` and ``user.must_not_obtain``."""
-    if conv.record.error is not None:
-        result.status = "user_error"
-        result.explanation = f"user error: {conv.record.error}"
-        return
     whole = [[m for turn in tr.turns for m in turn]]
     outcome = None
-    if world is not None and ctx.world is not None:
+    if world is not None and ctx.world is not None and conv.record.error is None:
         final = world.outcome(case, ctx.world)
         outcome = replace(final, turns=final.turns[-1:])
-    await score_result(case, result, whole, tool_map, ctx.scoring, ctx.extra_scorers, world=outcome)
+    await grade_with_user(
+        case,
+        result,
+        whole,
+        conv.spec,
+        conv.record.error,
+        tool_map,
+        ctx.scoring,
+        ctx.extra_scorers,
+        outcome,
+    )
+
+
+async def grade_with_user(
+    case: Case,
+    result: CaseResult,
+    whole: list[list[Message]],
+    spec: UserSpec,
+    user_error: str | None,
+    tool_map: dict[str, ToolSpec],
+    scoring: scoring_api.ScoringConfig,
+    extra_scorers: Sequence[ExtraScorer],
+    outcome: WorldOutcome | None,
+) -> None:
+    """The one rule for a case with a simulated user (run or recorded): ``user_error`` with the
+    user's broken instruction; else ``expect`` on ``whole`` (the agent's messages of the whole
+    conversation as one turn), then ``user.tell`` and ``user.must_not_obtain``."""
+    if user_error is not None:
+        result.status = "user_error"
+        result.explanation = f"user error: {user_error}"
+        return
+    await score_result(case, result, whole, tool_map, scoring, extra_scorers, world=outcome)
     if result.status == "error":
         return
-    extra = scoring_api.user_scores(conv.spec, whole)
+    extra = scoring_api.user_scores(spec, whole)
     result.scores.extend(extra)
     failed = [s for s in extra if s.passed is False]
     if failed:

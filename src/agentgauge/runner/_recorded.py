@@ -23,10 +23,21 @@ from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..exchange import RecordedResponse
 from ..rundir import ResultsWriter, run_dir_lock, suite_hash, write_record
-from ..schema import Case, CaseResult, JsonValue, RunRecord, Suite, ToolSpec, TraceEvent
+from ..schema import (
+    Case,
+    CaseResult,
+    JsonValue,
+    Message,
+    RunRecord,
+    Suite,
+    ToolSpec,
+    TraceEvent,
+    UserSpec,
+)
 from ..scoring import ScoringConfig
+from ..users import recorded_user_error
 from ..worlds import WorldBuilder
-from ._case import build_result, score_result
+from ._case import build_result, grade_with_user, score_result
 from ._config import ExtraScorer, RunConfig
 from ._file import located
 from ._loop import Transcript
@@ -79,10 +90,13 @@ async def _recorded_result(
     scoring: ScoringConfig,
     extra: Sequence[ExtraScorer],
     world: tuple[WorldBuilder, SuiteCodePolicy] | None = None,
+    user: UserSpec | None = None,
 ) -> CaseResult:
     """The result of one recorded response, built and scored as the runner does for a driven
     case (a case without a response is an ``error``: "no response"). With a suite world, the
-    recorded calls are applied to a fresh one, turn by turn, and its state graded."""
+    recorded calls are applied to a fresh one, turn by turn, and its state graded. A case with
+    a simulated user (``user``) is graded as a run grades it: the recorded conversation's user
+    messages checked against the user's instructions, ``expect`` on the whole conversation."""
     if response is None:
         result = build_result(case, trial, Transcript(), 0.0)
         result.error = result.explanation = _NO_RESPONSE
@@ -90,6 +104,11 @@ async def _recorded_result(
     turns = response.turns(tools.keys(), 1 + len(case.turns))
     whole = response.conversation if response.conversation is not None else response.messages
     messages = list(whole) if whole is not None else []
+    user_error = None
+    if user is not None:  # one turn: every agent message after the opening
+        turns = [_agent_part(messages) if messages else turns[0]]
+        opening = [case.input] if isinstance(case.input, str) else []
+        user_error = recorded_user_error(user, opening, messages)
     tr = Transcript(messages=messages, turns=turns, labels=response.labels)
     if response.trace is not None:
         _steps_into(tr, response.trace)
@@ -107,11 +126,20 @@ async def _recorded_result(
             return result
         assert run is not None
         result.world = run.record()
-    await score_result(case, result, turns, tools, scoring, extra, world=outcome)
+    if user is not None:
+        await grade_with_user(case, result, turns, user, user_error, tools, scoring, extra, outcome)
+    else:
+        await score_result(case, result, turns, tools, scoring, extra, world=outcome)
     if response.decode_error and result.status != "passed":
         note = f"(response not decodable: {response.decode_error})"
         result.explanation = f"{result.explanation}\n{note}".strip()
     return result
+
+
+def _agent_part(conversation: list[Message]) -> list[Message]:
+    """The agent's messages (and the tool results) after the first user message."""
+    first = next((i for i, m in enumerate(conversation) if m.role == "user"), -1)
+    return [m for m in conversation[first + 1 :] if m.role not in ("user", "system")]
 
 
 def _steps_into(tr: Transcript, steps: Sequence[TraceEvent]) -> None:
@@ -223,8 +251,9 @@ async def _score_locked(
                 for trial, response in pairs:
                     undecodable += bool(response is not None and response.decode_error)
                     result = await _recorded_result(
-                        case, trial, response, tools, scoring, wired.extra_scorers, world
-                    )
+                        case, trial, response, tools, scoring, wired.extra_scorers, world,
+                        suite.user_for(case),
+                    )  # fmt: skip
                     writer.write(result)
                     statuses[result.status] += 1
                     cat = categories.setdefault(case.category, [0, 0])

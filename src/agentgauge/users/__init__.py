@@ -7,7 +7,7 @@ conversation to the user (``user_error``) with the deterministic checks of :clas
 """
 
 from ._api import SimulatedUser, UserTurn, UserView
-from ._checks import UserGuard
+from ._checks import UserGuard, recorded_user_error
 from ._conversation import Conversation, goal_reached
 from ._model import ModelUser, ModelUserConfig, render_prompt, user_request_key
 from ._scripted import ScriptedUser
@@ -22,6 +22,7 @@ __all__ = [
     "UserTurn",
     "UserView",
     "goal_reached",
+    "recorded_user_error",
     "render_prompt",
     "user_request_key",
 ]

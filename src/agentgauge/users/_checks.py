@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..schema import UserSpec
+from ..schema import Message, UserSpec
 from ._text import holds_value, mentions, short
 
-__all__ = ["UserGuard"]
+__all__ = ["UserGuard", "recorded_user_error"]
 
 
 @dataclass
@@ -68,3 +68,25 @@ class UserGuard:
         if self.spec.done is not None and not goal_reached:
             return "ended the conversation before its goal was reached (user.done)"
         return None
+
+
+def recorded_user_error(
+    spec: UserSpec, opening: list[str], conversation: list[Message]
+) -> str | None:
+    """The first instruction the user broke in a recorded conversation (its user messages after
+    the agent's first reply, each against the agent's reply before it), or None."""
+    guard = UserGuard(spec)
+    for text in opening:
+        guard.opening(text)
+    agent_text = ""
+    replied = False
+    for m in conversation:
+        if m.role == "assistant":
+            replied = True
+            if m.content and m.content.strip():
+                agent_text = m.content
+        elif m.role == "user" and replied and m.content:
+            problem = guard.check(m.content, agent_text)
+            if problem is not None:
+                return problem
+    return None
