@@ -63,12 +63,12 @@ class UserError(AgentGaugeError):
 class MissingExtraError(UserError):
     """An optional dependency is missing; the message names the exact install command."""
 
-    def __init__(self, package: str, extra: str) -> None:
+    def __init__(self, package: str, extra: str, *, command: str | None = None) -> None:
         self.package = package
         self.extra = extra
-        super().__init__(
-            f"this feature needs the '{package}' package: pip install 'agentgauge[{extra}]'"
-        )
+        #: the install command, when an extra cannot express it (``pip install --no-deps ...``)
+        self.command = command or f"pip install 'agentgauge[{extra}]'"
+        super().__init__(f"this feature needs the '{package}' package: {self.command}")
 
 
 class SuiteCodeRefused(UserError):

@@ -127,9 +127,10 @@ def test_answer_missing_or_extra_is_reported_with_lines(tmp_path: Path) -> None:
     )
 
 
-def test_multi_turn_is_rejected_with_the_reason(tmp_path: Path) -> None:
+def test_multi_turn_needs_its_answers(tmp_path: Path) -> None:
+    # (multi-turn files import now: tests/importers/test_bfcl_multi_turn_import.py)
     path = write_jsonl(tmp_path / "BFCL_v4_multi_turn_base.json", [question("multi_turn_base_0")])
-    with pytest.raises(UserError, match="stateful executable tool back-ends"):
+    with pytest.raises(UserError, match="no answer file"):
         import_suite("bfcl", [path])
 
 

@@ -24,7 +24,8 @@ class RecordedResponse:
     #: ``file:line`` of the record, for messages
     where: str
     #: ``native``, ``native-json-text`` (calls decoded from a JSON text), ``bfcl-fc``
-    #: (function-calling result), ``bfcl-prompt`` (Python syntax) or ``otlp`` (traces)
+    #: (function-calling result), ``bfcl-prompt`` (Python syntax), ``bfcl-multi`` (a
+    #: multi-turn result: turns of steps) or ``otlp`` (traces)
     form: str
     #: a whole transcript (``messages`` in the native form)
     messages: list[Message] | None = None
@@ -47,6 +48,12 @@ class RecordedResponse:
         """The agent's turns for ``score_case``: one turn, or with a whole ``conversation`` one
         per user turn of the case (``user_turns``: the input's and each later scripted one),
         split at the conversation's last ``user_turns`` user messages."""
+        if self.form == "bfcl-multi" and self.conversation is not None:
+            # exactly the result's turns: fewer than the case's is BFCL's force-termination
+            count = sum(m.role == "user" for m in self.conversation)
+            if count:
+                return split_turns(self.conversation, count)
+            return [list(self.conversation)] if self.conversation else []
         if self.conversation is not None:
             return split_turns(self.conversation, user_turns)
         if self.messages is not None:

@@ -20,7 +20,12 @@ One JSON object per line, in either form (the two may be mixed):
   nested calls and arithmetic on literals only, never evaluated as code. A result that cannot
   be decoded is kept as text with no call (for BFCL's irrelevance categories that is the right
   answer). Function-calling models cannot use ``.`` in tool names, so a called name such as
-  ``math_factorial`` is mapped back to the case's ``math.factorial``.
+  ``math_factorial`` is mapped back to the case's ``math.factorial``. A multi-turn entry's
+  ``result`` is a list of turns of steps (each step one model response, in either form); it
+  becomes a conversation with one assistant message per step, each step decoded as BFCL's
+  multi-turn checker decodes it (an entry with any list step is a function-calling model's: its
+  text steps are replies; otherwise its steps are Python call syntax), a prompt-mode call
+  carrying its exact execution string (``bfcl-exec:...`` in its id).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import orjson
 from ..errors import UserError
 from ..files import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
 from ..schema import Labels, Message, ToolCall
+from ..worlds import BFCL_EXEC_PREFIX, BFCL_NOT_A_LIST
 from ._recorded import RecordedResponse, restore_tool_name, split_turns
 
 __all__ = [
@@ -246,11 +252,101 @@ def _bfcl_fc(result: list[Any]) -> tuple[list[ToolCall], str | None]:
     return calls, None
 
 
+def _nested(value: Any) -> str:
+    """A decoded argument as BFCL's ``parse_nested_value`` writes it for execution: a dict of
+    dicts is a nested call, another dict is written with quoted keys, anything else ``repr``."""
+    if isinstance(value, dict):
+        if all(isinstance(v, dict) for v in value.values()):
+            name = next(iter(value))  # {} has none: BFCL fails to decode the step too
+            args = ", ".join(f"{k}={_nested(v)}" for k, v in value[name].items())
+            return f"{name}({args})"
+        return "{" + ", ".join(f"'{k}': {_nested(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _prompt_step(text: str) -> list[ToolCall]:
+    """A prompt-mode step as BFCL's ``default_decode_execute_prompting`` decodes it: each call
+    with its exact execution string in its id (``ValueError``: not decodable)."""
+    source = text.strip("`\n ")
+    source = ("" if source.startswith("[") else "[") + source
+    source = source + ("" if source.endswith("]") else "]")
+    try:
+        body = ast.parse(source.strip().strip("'"), mode="eval").body
+    except (SyntaxError, ValueError) as err:
+        raise ValueError(f"not Python call syntax: {err}") from None
+    nodes = [body] if isinstance(body, ast.Call) else getattr(body, "elts", None)
+    if nodes is None or not all(isinstance(n, ast.Call) for n in nodes):
+        raise ValueError("not a list of calls")
+    calls = []
+    for node in nodes:
+        try:
+            ((name, args),) = _call(node).items()
+            line = f"{name}({', '.join(f'{k}={_nested(v)}' for k, v in args.items())})"
+        except (_Undecodable, StopIteration, AttributeError) as err:
+            raise ValueError(str(err)) from None
+        calls.append(ToolCall(name=name, arguments=args, id=BFCL_EXEC_PREFIX + line))
+    return calls
+
+
+def _fc_step(step: Any) -> list[ToolCall]:
+    """A function-calling step as BFCL's ``convert_to_function_call`` decodes it
+    (``ValueError``: not decodable; a text reply is not)."""
+    items = [step] if isinstance(step, dict) else step
+    if not isinstance(items, list):
+        raise ValueError("not a list of calls")
+    calls = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise ValueError("not a {function name: arguments} object")
+        for name, raw in item.items():
+            args = _python_json(raw) if isinstance(raw, str) else raw
+            if not isinstance(args, dict):
+                raise ValueError(f"{name}: arguments are not an object")
+            calls.append(ToolCall(name=str(name), arguments=args))
+    return calls
+
+
+def _bfcl_step(step: Any, fc: bool) -> Message:
+    """One step of a multi-turn result: the assistant message with its decoded calls, or (an
+    undecodable or empty step, which BFCL skips) with the step as text only."""
+    try:
+        calls = _fc_step(step) if fc else _prompt_step(step) if isinstance(step, str) else []
+    except ValueError:
+        calls = []
+    text = step if isinstance(step, str) else json.dumps(step, ensure_ascii=False)
+    return Message(role="assistant", content=None if calls else text, tool_calls=calls)
+
+
+def _from_bfcl_multi(case_id: str, result: Any, where: str) -> RecordedResponse:
+    """A multi-turn result, ``result[turn][step]``: one user message per turn (a placeholder:
+    the case holds the real ones) and one assistant message per step."""
+    if not isinstance(result, list):
+        text = json.dumps(result, ensure_ascii=False)
+        message = Message(role="assistant", content=text, name=BFCL_NOT_A_LIST)
+        why = "result is not a list of turns"
+        return RecordedResponse(
+            case_id, 0, [], text, where, "bfcl-multi", None, why, conversation=[message]
+        )
+    steps = [s for t in result if isinstance(t, list) for s in t]
+    fc = any(isinstance(s, list | dict) for s in steps)
+    conversation: list[Message] = []
+    for i, turn in enumerate(result):
+        conversation.append(Message(role="user", content=f"(BFCL turn {i})"))
+        for step in turn if isinstance(turn, list) else [turn]:
+            conversation.append(_bfcl_step(step, fc))
+    calls = [c for m in conversation for c in m.tool_calls]
+    texts = [m.content for m in conversation if m.role == "assistant" and m.content]
+    return RecordedResponse(case_id, 0, calls, texts[-1] if texts else None, where,
+                            "bfcl-multi", conversation=conversation)  # fmt: skip
+
+
 def _from_bfcl(data: dict[str, Any], where: str) -> RecordedResponse:
     case_id = data["id"]
     if not isinstance(case_id, str):
         raise UserError(f"{where}: id: expected a string")
     result = data.get("result")
+    if "multi_turn" in case_id:
+        return _from_bfcl_multi(case_id, result, where)
     if isinstance(result, str):
         try:
             calls = decode_python_calls(result)

@@ -19,10 +19,11 @@ Each question becomes one case:
   JSON Schema loses (``bfcl_types``: ``tuple``), so the ``bfcl`` scoring mode reproduces BFCL's
   verdicts exactly.
 
-Multi-turn categories need BFCL's stateful, executable tool back-ends (file system, trading bot,
-...), whose state the ground truth is checked against; they cannot be imported faithfully as
-static cases and are rejected (skipped when a whole folder is given). Java and JavaScript
-categories use other type rules and are rejected too.
+Multi-turn question files (``multi_turn_base``, ``_miss_func``, ``_miss_param``,
+``_long_context``) import as cases on BFCL's own back-ends, the built-in world ``bfcl``
+(``_bfcl_multi.py``); they are imported when named, and skipped when a whole folder is given
+(running them needs the ``bfcl-eval`` package). Java and JavaScript categories use other type
+rules and are rejected.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any, Final
 
 from ..errors import UserError
 from ..formats import bfcl_schema_to_json_schema, bfcl_type
-from ..schema import Case, Suite, ToolSpec
+from ..schema import Case, Suite, ToolSpec, WorldSpec
 from ._common import (
     ImportOptions,
     Record,
@@ -66,7 +67,6 @@ BFCL_CATEGORIES: Final = (
 )
 _FILE_RE: Final = re.compile(r"^BFCL_v\d+_(?P<category>.+)\.json$")
 _REJECTED: Final = (
-    ("multi_turn", "multi-turn categories need BFCL's stateful executable tool back-ends"),
     ("memory", "memory categories need BFCL's memory back-end and prerequisite conversations"),
     ("web_search", "web-search categories are agentic and need live search"),
     ("format_sensitivity", "format-sensitivity cases are generated from other categories"),
@@ -97,7 +97,8 @@ def _question_files(sources: list[Path]) -> list[Path]:
         if src.is_dir():
             for path in sorted(src.glob("BFCL_*.json")):
                 category = _category_of(path) or ""
-                if _rejection(category) is None:
+                # multi-turn files need BFCL's back-ends (bfcl-eval) to run: name them to import
+                if _rejection(category) is None and "multi_turn" not in category:
                     files.append(path)
             continue
         if not src.exists():
@@ -109,7 +110,7 @@ def _question_files(sources: list[Path]) -> list[Path]:
         if why is not None:
             raise UserError(
                 f"{src}: BFCL category '{category}' cannot be imported: {why}; "
-                "import the single-turn categories instead"
+                "import the single-turn or multi-turn categories instead"
             )
         if src not in files:
             files.append(src)
@@ -253,9 +254,10 @@ def _input(question: Any, where: str) -> str | list[dict[str, Any]]:
     return messages
 
 
-def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> list[Case]:
+def _file_category(path: Path, records: list[Record]) -> str:
+    """The BFCL category of a question file (its name, or its first record's id), if it can
+    be imported."""
     category = _category_of(path)
-    records = list(iter_json_records(path))
     #: where the category came from (the file name, or the first record's id)
     category_at = f"{path}:1"
     if category is None:
@@ -267,6 +269,18 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
     why = _rejection(category)
     if why is not None:
         raise UserError(f"{category_at}: BFCL category '{category}' cannot be imported: {why}")
+    return category
+
+
+def _import_file(
+    path: Path, options: ImportOptions, problems: list[str], multi_tools: dict[str, ToolSpec]
+) -> list[Case]:
+    records = list(iter_json_records(path))
+    category = _file_category(path, records)
+    if "multi_turn" in category:
+        from ._bfcl_multi import import_multi_turn_file
+
+        return import_multi_turn_file(path, category, options, problems, multi_tools)
     needs_answers = "relevance" not in category  # covers irrelevance too
     answers: dict[str, tuple[Record, Any]] = {}
     if needs_answers:
@@ -339,8 +353,9 @@ def import_bfcl(sources: list[Path], options: ImportOptions) -> Suite:
     problems: list[str] = []
     cases: list[Case] = []
     counts: list[str] = []
+    multi_tools: dict[str, ToolSpec] = {}  # the multi-turn back-ends' functions, by name
     for path in files:
-        imported = _import_file(path, options, problems)
+        imported = _import_file(path, options, problems, multi_tools)
         counts.append(f"{path.name}: {len(imported)}")
         cases.extend(imported)
     if problems:
@@ -348,6 +363,11 @@ def import_bfcl(sources: list[Path], options: ImportOptions) -> Suite:
             f"{len(problems)} problem(s) pairing BFCL questions with answers", problems=problems
         )
     tools = pool_tools(cases)
+    clash = sorted(n for n in multi_tools if n in {t.name for t in tools})
+    if clash:
+        raise UserError(f"{files[0]}: multi-turn functions {clash[:5]} also named by single-turn "
+                        "cases: import them into separate suites")  # fmt: skip
+    tools.extend(multi_tools.values())
     categories = sorted({str(c.metadata["bfcl_category"]) for c in cases})
     name = options.name or ("bfcl-" + categories[0] if len(categories) == 1 else "bfcl")
     return Suite(
@@ -358,6 +378,8 @@ def import_bfcl(sources: list[Path], options: ImportOptions) -> Suite:
         ),
         tools=tools,
         cases=cases,
+        # BFCL's own back-ends answer the multi-turn cases (docs/bfcl.md)
+        world=WorldSpec(builtin="bfcl") if multi_tools else None,
     )
 
 

@@ -106,6 +106,12 @@ def _case_tools(case: Case, ctx: CaseContext) -> tuple[list[ToolSpec], dict[str,
     return tools, {t.name: t for t in tools}
 
 
+def _turn_tools(case: Case, tools: list[ToolSpec], turn: int) -> list[ToolSpec]:
+    """The tools offered in ``turn``: the case's, but those a later turn adds (``add_tools``)."""
+    held = case.tools_held_back(turn) if case.turns else frozenset()
+    return [t for t in tools if t.name not in held] if held else tools
+
+
 def _error_text(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text.splitlines()[0] if text else type(exc).__name__
@@ -170,7 +176,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     mode = case_tool_mode(case, ctx.suite, ctx.tool_mode)
     world, world_error = start_world(case, ctx.world)
     sim = _simulator(case, trial, ctx, tools, mode, world)
-    caller = _caller(case, trial, ctx, tools)
+    caller = _caller(case, trial, ctx, _turn_tools(case, tools, 0))
     max_steps = ctx.max_steps or case.max_steps or ctx.suite.defaults.max_steps
     tr = Transcript(messages=_first_messages(case, ctx.suite))
     # a framework agent runs its own loop: it gets whole user turns (runner/_driven.py)
@@ -178,7 +184,9 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
     context = _agent_context(case, trial, ctx) if driven is not None else None
 
     async def play(turn: int) -> None:
+        offered = _turn_tools(case, tools, turn)
         if driven is None:
+            caller.offer(offered)
             await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=turn, tr=tr)
         else:
             await run_driven_turn(
@@ -187,7 +195,7 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
                 max_steps=max_steps,
                 turn=turn,
                 tr=tr,
-                tools=tools,
+                tools=offered,
                 mode=mode,
                 generation=ctx.generation,
                 stats=ctx.stats,

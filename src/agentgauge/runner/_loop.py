@@ -93,6 +93,9 @@ class ModelCaller:
         self._config = config
         self._cache = cache
         self._hasher = None
+        self._keys = keys
+        self._trial = trial
+        self._suite_tools = suite_tools
         if cache is not None and keys is not None:
             self._hasher = keys.for_case(tools, trial, suite_tools=suite_tools)
         self._limiter = limiter
@@ -102,6 +105,18 @@ class ModelCaller:
         self._stats = stats
         #: a local, mock or Python agent costs nothing, whatever its model is called
         self._free = provider.name.startswith(FREE_PREFIXES)
+
+    @property
+    def tools(self) -> list[ToolSpec]:
+        return self._tools
+
+    def offer(self, tools: list[ToolSpec]) -> None:
+        """Offer ``tools`` from the next model call on (a turn that adds held-back tools)."""
+        if [t.name for t in tools] == [t.name for t in self._tools]:
+            return
+        self._tools = tools
+        if self._hasher is not None and self._keys is not None:
+            self._hasher = self._keys.for_case(tools, self._trial, suite_tools=False)
 
     def _get_rng(self) -> random.Random:
         """The case's backoff jitter source, made only when a retry needs it."""

@@ -71,6 +71,9 @@ class Turn(Model):
 
     user: str
     expect: Expectation | None = None
+    #: tools of the case held back until this turn: offered from this turn on, not before
+    #: (BFCL's miss_func turns add the functions the earlier turns lacked)
+    add_tools: list[str] = Field(default_factory=list)
 
 
 class Case(Model):
@@ -135,7 +138,20 @@ class Case(Model):
                 "a case with 'user:' is played with its simulated user: drop 'turns' "
                 "(the user's rules answer the agent instead)"
             )
+        if self.tools is not None:
+            offered = {t if isinstance(t, str) else t.name for t in self.tools}
+            for i, turn in enumerate(self.turns):
+                unknown = [n for n in turn.add_tools if n not in offered]
+                if unknown:
+                    raise ValueError(
+                        f"turns[{i}].add_tools: {unknown} not among the case's tools "
+                        "(list a held-back tool in 'tools' too)"
+                    )
         return self
+
+    def tools_held_back(self, turn: int) -> frozenset[str]:
+        """The tools not offered yet in ``turn`` (0 = the input): those a later turn adds."""
+        return frozenset(n for t in self.turns[turn:] for n in t.add_tools)
 
 
 class ScorerRef(Model):

@@ -17,6 +17,7 @@ from ..errors import ScorerError
 from ..formats import bfcl_type
 from ..schema import ArgMatcher, Case, Message, Score, ToolCall, ToolSpec
 from ._bfcl_ast import BfclFunction, BfclVerdict, check_ast, check_relevance
+from ._bfcl_multi import is_bfcl_multi_turn, score_bfcl_multi_turn
 from ._case_score import CaseScore
 
 __all__ = ["bfcl_category", "first_reply", "score_bfcl"]
@@ -136,7 +137,10 @@ def _ordered_tools(case: Case, tools: Mapping[str, ToolSpec]) -> list[ToolSpec]:
 def score_bfcl(
     case: Case, turns: Sequence[Sequence[Message]], tools: Mapping[str, ToolSpec]
 ) -> CaseScore:
-    """Score one case with BFCL's rules (exactly BFCL's verdict for its single-turn data)."""
+    """Score one case with BFCL's rules (exactly BFCL's verdict for its single-turn data; a
+    multi-turn entry with BFCL's multi-turn checker on its own back-ends)."""
+    if is_bfcl_multi_turn(case):
+        return score_bfcl_multi_turn(case, turns)
     calls, text = first_reply(turns)
     offered = _ordered_tools(case, tools)
     category = bfcl_category(case, len(offered))

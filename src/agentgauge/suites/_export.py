@@ -159,6 +159,8 @@ def case_record(case: Case) -> dict[str, Any]:
             t: dict[str, Any] = {"user": turn.user}
             if turn.expect is not None:
                 t["expect"] = _expectation(turn.expect)
+            if turn.add_tools:
+                t["add_tools"] = list(turn.add_tools)
             turns.append(t)
         data["turns"] = turns
     head: dict[str, Any] = {k: data.pop(k) for k in ("id", "category", "input") if k in data}

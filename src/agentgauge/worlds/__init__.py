@@ -4,9 +4,17 @@ A :class:`World` answers tool calls (:meth:`World.apply` -> :class:`WorldReply` 
 and shows its state as JSON (:meth:`World.snapshot`). :class:`WorldBuilder` makes one per case
 from the suite's ``world`` (declarative :class:`TableWorld`, or :class:`PythonWorld` around a
 suite's class). Grading reads :class:`WorldOutcome` snapshots only. See docs/worlds.md.
+The built-in world ``bfcl`` runs BFCL's multi-turn back-ends (``bfcl-eval``) and
+:func:`check_bfcl_multi_turn` is BFCL's multi-turn checker on them (docs/bfcl.md).
 """
 
 from ._api import State, World, WorldError, WorldFactory, WorldOutcome, WorldReply
+from ._bfcl_check import BfclMultiTurnVerdict, check_bfcl_multi_turn
+from ._bfcl_exec import BACKENDS as BFCL_BACKENDS
+from ._bfcl_exec import BFCL_INSTALL, fc_call_string, require_bfcl_eval
+from ._bfcl_world import EXEC_PREFIX as BFCL_EXEC_PREFIX
+from ._bfcl_world import NOT_A_LIST as BFCL_NOT_A_LIST
+from ._bfcl_world import BfclWorld, bfcl_call_string
 from ._build import WorldBuilder, start_state
 from ._diff import diff_states, merge_patch, state_writes
 from ._paths import MISSING, Segment, format_path, get_path, json_equal, parse_path, short, to_json
@@ -16,7 +24,13 @@ from ._registry import builtin_world, builtin_world_names, register_world
 from ._table import TableWorld, check_table_state
 
 __all__ = [
+    "BFCL_BACKENDS",
+    "BFCL_EXEC_PREFIX",
+    "BFCL_INSTALL",
+    "BFCL_NOT_A_LIST",
     "MISSING",
+    "BfclMultiTurnVerdict",
+    "BfclWorld",
     "PythonWorld",
     "Segment",
     "State",
@@ -27,10 +41,13 @@ __all__ = [
     "WorldFactory",
     "WorldOutcome",
     "WorldReply",
+    "bfcl_call_string",
     "builtin_world",
     "builtin_world_names",
+    "check_bfcl_multi_turn",
     "check_table_state",
     "diff_states",
+    "fc_call_string",
     "format_path",
     "get_path",
     "json_equal",
@@ -42,6 +59,7 @@ __all__ = [
     "reference_states",
     "register_world",
     "replay",
+    "require_bfcl_eval",
     "short",
     "start_state",
     "state_writes",

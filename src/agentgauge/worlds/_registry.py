@@ -19,7 +19,8 @@ from ._api import WorldFactory
 
 __all__ = ["builtin_world", "builtin_world_names", "register_world"]
 
-_REGISTRY: dict[str, WorldFactory | str] = {}
+#: the worlds that ship with agentgauge (BFCL's multi-turn back-ends: docs/bfcl.md)
+_REGISTRY: dict[str, WorldFactory | str] = {"bfcl": "agentgauge.worlds._bfcl_builtin:bfcl_world"}
 
 
 def register_world(name: str, factory: WorldFactory | str) -> None:

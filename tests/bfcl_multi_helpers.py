@@ -1,0 +1,78 @@
+"""Shared by the BFCL multi-turn tests: the data in ../shared/data/bfcl-v4, the ground truth as
+a ``python:`` agent's script and as BFCL result lines, and a guard for the ``bfcl-eval``
+package (the tests skip without it; .ci/run installs it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentgauge.schema import Suite
+
+CATEGORIES = ("multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param")
+TRUTH_AGENT = Path(__file__).parent / "worlds" / "bfcl_truth_agent.py"
+
+
+def need_bfcl_eval() -> None:
+    """Skip unless BFCL's back-ends import (``pip install --no-deps bfcl-eval mpmath``)."""
+    pytest.importorskip("mpmath")
+    pytest.importorskip("bfcl_eval.eval_checker.multi_turn_eval.func_source_code.math_api")
+
+
+def question_file(shared: Path, category: str) -> Path:
+    return shared / "bfcl-v4" / f"BFCL_v4_{category}.json"
+
+
+def entries(shared: Path, category: str) -> list[dict[str, Any]]:
+    path = question_file(shared, category)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def ground_truth(shared: Path, category: str) -> dict[str, list[list[str]]]:
+    path = shared / "bfcl-v4" / "possible_answer" / f"BFCL_v4_{category}.json"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {d["id"]: d["ground_truth"] for d in map(json.loads, lines)}
+
+
+def write_truth_script(suite: Suite, path: Path) -> Path:
+    """The truth agent's script: each user-message history -> that turn's reference calls."""
+    script: dict[str, list[dict[str, Any]]] = {}
+    for case in suite.cases:
+        assert isinstance(case.input, str)
+        texts = [case.input, *(t.user for t in case.turns)]
+        expects = [case.expect, *(t.expect for t in case.turns)]
+        for i, exp in enumerate(expects):
+            assert exp is not None
+            assert exp.state is not None
+            assert exp.state.reference is not None
+            key = json.dumps(texts[: i + 1])
+            calls = [c.model_dump(mode="json") for c in exp.state.reference]
+            # entries may share a history, never with different ground truths
+            assert script.setdefault(key, calls) == calls, f"ambiguous history {key[:80]}"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    return path
+
+
+def fc_result(suite: Suite) -> dict[str, list[list[Any]]]:
+    """BFCL result lines of a function-calling model that plays the ground truth: per turn one
+    step with the turn's calls (arguments as JSON strings), then a text step."""
+    out: dict[str, list[list[Any]]] = {}
+    for case in suite.cases:
+        turns: list[list[Any]] = []
+        for exp in [case.expect, *(t.expect for t in case.turns)]:
+            assert exp is not None
+            assert exp.state is not None
+            assert exp.state.reference is not None
+            calls = [{c.name: json.dumps(c.arguments)} for c in exp.state.reference]
+            turns.append([calls, "Done."] if calls else ["I cannot do that."])
+        out[case.id] = turns
+    return out
+
+
+def write_results(path: Path, results: dict[str, Any]) -> Path:
+    lines = [json.dumps({"id": k, "result": v}) for k, v in results.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
