@@ -16,6 +16,7 @@ PYTHON="${PYTHON:-python3}"
 VENV="${AGENTGAUGE_VENV:-$here/.venv}"
 WHEELHOUSE="${AGENTGAUGE_WHEELHOUSE:-$HOME/.cache/agentgauge/wheels}"
 LLAMA_VERSION="0.3.36"
+BFCL_EVAL_VERSION="${AGENTGAUGE_BFCL_EVAL_VERSION:-2026.3.23}"
 EXTRAS="${AGENTGAUGE_EXTRAS:-dev,local,embeddings,stats}"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
@@ -61,4 +62,13 @@ esac
 
 log "installing agentgauge[$EXTRAS] (editable)"
 "${pip[@]}" install -q --find-links "$WHEELHOUSE" -e ".[$EXTRAS]"
+
+# BFCL's multi-turn back-ends (bfcl-eval, Apache-2.0; docs/bfcl.md): installed WITHOUT its
+# dependencies. bfcl-eval pins numpy 1.26.4, faiss and ~30 more packages that the eight
+# back-ends and the multi-turn checker never import; they need only mpmath. An extra cannot say
+# --no-deps, so this is a step of its own (on for dev installs, or AGENTGAUGE_BFCL=1).
+if [ "${AGENTGAUGE_BFCL:-}" = "1" ] || case ",$EXTRAS," in *,dev,*) true ;; *) false ;; esac; then
+  log "installing BFCL's back-ends: bfcl-eval $BFCL_EVAL_VERSION --no-deps, mpmath"
+  "${pip[@]}" install -q --no-deps "bfcl-eval==$BFCL_EVAL_VERSION" "mpmath>=1.3"
+fi
 log "ready: $VENV/bin/agentgauge"
