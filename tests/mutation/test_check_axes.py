@@ -175,3 +175,18 @@ def test_not_over_exact_calls_lets_the_calls_plus_another_through() -> None:
         "expect": {**trap["expect"], "not": {**trap["expect"]["not"], "order": "superset"}},
     }  # type: ignore[dict-item]
     assert "negated" not in audit(fixed)["c"].surviving_axes
+
+
+def test_a_case_limits_over_the_conversation_are_mutated() -> None:
+    turns = [{"user": "again", "expect": {"tool_calls": [A]}}]
+    case = {
+        "id": "c",
+        "input": "q",
+        "expect": {"tool_calls": [A], "order": "superset"},
+        "turns": [{**turns[0], "expect": {"tool_calls": [A], "order": "superset"}}],
+        "limits": {"max_calls": 2, "max_model_steps": 4, "min_calls": 2},
+    }
+    got = audit(case)["c"]
+    caught(got, "too_many_calls", "conversation", "at most 2 allowed")
+    caught(got, "extra_steps")
+    caught(got, "too_few_calls")

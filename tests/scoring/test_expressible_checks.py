@@ -360,3 +360,26 @@ def test_not_refuses_what_it_cannot_invert() -> None:
         Expectation.model_validate({"not": {"reference": "x"}})
     with pytest.raises(ValidationError, match="'not' needs at least one check"):
         Expectation.model_validate({"not": {"order": "strict"}})
+
+
+def test_a_case_limits_bound_the_whole_conversation() -> None:
+    expect = {"behavior": "any_tool", "max_calls": 1}
+    turns = [
+        {"user": "and B?", "expect": {"behavior": "any_tool", "max_calls": 1}},
+        {"user": "and C?", "expect": {"behavior": "any_tool", "max_calls": 1}},
+    ]
+    one_each = [steps(call("lookup", q=q), "done") for q in "abc"]
+    ok = score(expect, one_each, TOOLS, turns=turns, limits={"max_calls": 3, "min_model_steps": 6})
+    assert ok.status == "passed", ok.explanation
+    assert by_name(ok, "conversation.max_calls").explanation == (
+        "3 tool call(s) in the whole conversation, at most 3 allowed"
+    )
+    tight = score(expect, one_each, TOOLS, turns=turns, limits={"max_calls": 2})
+    assert tight.status == "failed"
+    assert by_name(tight, "conversation.max_calls").passed is False
+    # every turn met its own bound: only the conversation's failed
+    assert [s.name for s in tight.scores if s.passed is False] == ["conversation.max_calls"]
+    few = score(expect, one_each, TOOLS, turns=turns, limits={"min_model_steps": 7})
+    assert by_name(few, "conversation.min_model_steps").explanation == (
+        "6 model step(s) in the whole conversation, at least 7 needed"
+    )

@@ -199,3 +199,8 @@ def test_not_over_exact_calls_is_a_trap_reported(tmp_path: Path) -> None:
     assert (17, "not-exact-calls", "cases[0].expect.not.order") in got
     ok = trap.replace("not: {", "not: {order: superset, ")
     assert [f for f in findings(tmp_path, case(ok)) if f[1] == "not-exact-calls"] == []
+
+
+def test_a_case_limits_minimum_of_zero(tmp_path: Path) -> None:
+    got = findings(tmp_path, case("      behavior: answer\n", "    limits: {min_calls: 0}\n"))
+    assert (15, "cannot-fail-check", "cases[0].limits.min_calls") in got

@@ -22,6 +22,7 @@ __all__ = [
     "check_mutants",
     "concrete_tool",
     "confirm_sequences",
+    "conversation_mutants",
     "fits",
     "meet_bounds",
 ]
@@ -339,3 +340,32 @@ def check_mutants(
                 )
                 yield "negated", "the right calls, plus what `not` forbids", both
     yield from checks.written(lenient)
+
+
+def conversation_mutants(
+    limits: StepLimits, plans: Sequence[TurnPlan], offered: Sequence[ToolSpec]
+) -> Iterator[tuple[CheckAxis, str, list[TurnPlan]]]:
+    """Mutants of a case's whole-conversation bounds (``Case.limits``): every turn right, the
+    last one with calls or steps over the maximum; every turn without calls, or empty, under a
+    minimum."""
+    last = plans[-1]
+    calls = sum(len(p.calls) for p in plans)
+    head = list(plans[:-1])
+    if limits.max_calls is not None:
+        extra = last.calls[-1] if last.calls else (_placeholder(offered[0]) if offered else None)
+        pad = limits.max_calls + 1 - calls
+        if extra is not None and pad > 0:
+            plan = replace(last, calls=(*last.calls, *([extra] * pad)))
+            yield (
+                "too_many_calls",
+                f"the conversation makes {limits.max_calls + 1} calls",
+                [*head, plan],
+            )
+    if limits.max_model_steps is not None:
+        plan = replace(last, preamble=last.preamble + limits.max_model_steps + 1)
+        yield "extra_steps", "the last turn adds steps over the conversation's bound", [*head, plan]
+    if limits.min_calls and calls:
+        silent = [TurnPlan(text=p.text) for p in plans]
+        yield "too_few_calls", "no turn makes a call", silent
+    if limits.min_model_steps:
+        yield "fewer_steps", "no assistant message in any turn", [TurnPlan() for _ in plans]

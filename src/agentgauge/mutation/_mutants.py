@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 from typing import Any, Final, Literal
 
 from .._suite_code import SuiteCodePolicy
-from ..schema import ArgMatcher, CallExpectation, Case, Expectation, Message, Suite, ToolSpec
+from ..schema import CallExpectation, Case, Expectation, Message, Suite, ToolSpec
 from ..worlds import (
     State,
     WorldBuilder,
@@ -31,11 +31,20 @@ from ._checks import (
     check_mutants,
     concrete_tool,
     confirm_sequences,
+    conversation_mutants,
     fits,
     meet_bounds,
 )
-from ._play import PlannedCall, PlayError, TurnPlan, WorldPlay, play_in_world
-from ._values import NoWitness, RefValue, perturb, placeholder, witness
+from ._play import (
+    PlannedCall,
+    PlayError,
+    TurnPlan,
+    WorldPlay,
+    error_tools,
+    play_in_world,
+    uses_fakes,
+)
+from ._values import NoWitness, RefValue, default_accepted, perturb, placeholder, witness
 from ._world import state_mutants
 
 __all__ = ["AXES", "Axis", "CaseMutants", "Mutant", "mutate_case"]
@@ -188,16 +197,6 @@ def _call_args(call: CallExpectation, tool: ToolSpec | None) -> dict[str, Any]:
     return args
 
 
-def _error_tools(case: Case) -> list[str]:
-    """Tools whose scripted simulation (of the case, or the tool's own) returns an error."""
-    out: list[str] = []
-    for name, entry in case.tool_results.items():
-        sims = entry if isinstance(entry, list) else [entry]
-        if any(s.fault is not None for s in sims):
-            out.append(name)
-    return out
-
-
 class _Builder:
     def __init__(self, case: Case, suite: Suite, grounding: bool) -> None:
         self.case = case
@@ -206,7 +205,7 @@ class _Builder:
         self.tools: dict[str, ToolSpec] = {t.name: t for t in suite.tools}
         self.tools.update({t.name: t for t in self.offered})
         self.grounding = grounding
-        self.error_tools = _error_tools(case)
+        self.error_tools = error_tools(case)
         sims = [t.name for t in self.offered if t.simulation and t.simulation.fault]
         self.error_tools += [n for n in sims if n not in self.error_tools]
 
@@ -355,7 +354,7 @@ class _Builder:
                     continue
                 value = planned.arguments[name]
                 schema = props.get(name)
-                if not m.optional and not _default_accepted(m, schema, value):
+                if not m.optional and not default_accepted(m, schema, value):
                     dropped = {a: v for a, v in planned.arguments.items() if a != name}
                     what = _Detail(f"{label}.{name} left out")
                     if isinstance(schema, dict) and "default" in schema:
@@ -437,26 +436,10 @@ class _Builder:
         return next((n for n in _UNSUPPORTED if n not in joined), _UNSUPPORTED[0])
 
 
-def _uses_fakes(case: Case, tools: dict[str, ToolSpec]) -> bool:
-    sims = [t.simulation for t in tools.values() if t.simulation is not None]
-    for entry in case.tool_results.values():
-        sims.extend(entry if isinstance(entry, list) else [entry])
-    return any(s.function is not None for s in sims)
-
-
 def _with_call(ref: TurnPlan, k: int, call: PlannedCall) -> TurnPlan:
     calls = list(ref.calls)
     calls[k] = call
     return replace(ref, calls=tuple(calls))
-
-
-def _default_accepted(m: ArgMatcher, schema: Any, value: Any) -> bool:
-    """Whether leaving the argument out is right: its schema default is a value the matcher
-    lists (the scorer judges an omission as the default)."""
-    if not isinstance(schema, dict) or "default" not in schema:
-        return False
-    default = schema["default"]
-    return default == value or (m.one_of is not None and default in m.one_of)
 
 
 class _Stage:
@@ -546,34 +529,43 @@ def mutate_case(
         reference_problem=problem,
         impossible=impossible,
         reference_defined=defined,
-        uses_fakes=_uses_fakes(case, b.tools),
+        uses_fakes=uses_fakes(case, b.tools),
         reference_world=ref_world,
     )
+    multi = len(expectations) > 1
     for i, exp in enumerate(expectations):
         if exp is None:
             continue
         for axis, detail, plan in b.mutants(exp, plans[i]):
             changed = [*fallback[:i], plan, *fallback[i + 1 :]]
-            try:
-                played, outcome = stage.play(changed)
-            except PlayError as exc:
-                out.unbuilt.append((axis, f"turn {i}: {exc}"))
-                continue
-            shown = f"turn {i}: {detail}" if len(expectations) > 1 else detail
-            benign = getattr(detail, "benign", None)
-            out.mutants.append(
-                Mutant(
-                    axis=axis,
-                    turn=i,
-                    detail=shown,
-                    turns=played.turns,
-                    benign=benign,
-                    world=outcome,
-                )
-            )
+            _add_played(out, stage, axis, f"turn {i}: {detail}" if multi else detail, changed, i)
         if _graded(exp) and ref_play is not None and ref_world is not None:
-            _add_state_mutants(out, stage, ref_play, ref_world, i, len(expectations) > 1)
+            _add_state_mutants(out, stage, ref_play, ref_world, i, multi)
+    if case.limits is not None and problem is None:  # the whole conversation's bounds
+        for axis, detail, changed in conversation_mutants(case.limits, fallback, b.offered):
+            _add_played(out, stage, axis, detail, changed, len(fallback) - 1)
     return out
+
+
+def _add_played(
+    out: CaseMutants, stage: _Stage, axis: Axis, detail: str, plans: list[TurnPlan], turn: int
+) -> None:
+    """Play one mutant's plans and keep it (or say why it could not be built)."""
+    try:
+        played, outcome = stage.play(plans)
+    except PlayError as exc:
+        out.unbuilt.append((axis, f"turn {turn}: {exc}"))
+        return
+    out.mutants.append(
+        Mutant(
+            axis=axis,
+            turn=turn,
+            detail=detail,
+            turns=played.turns,
+            benign=getattr(detail, "benign", None),
+            world=outcome,
+        )
+    )
 
 
 def _add_state_mutants(

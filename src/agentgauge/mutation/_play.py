@@ -27,7 +27,15 @@ from ..scoring._values import MISSING
 from ..worlds import State, World
 from ._values import NoWitness, RefValue, perturb
 
-__all__ = ["PlannedCall", "TurnPlan", "WorldPlay", "play", "play_in_world"]
+__all__ = [
+    "PlannedCall",
+    "TurnPlan",
+    "WorldPlay",
+    "error_tools",
+    "play",
+    "play_in_world",
+    "uses_fakes",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,3 +319,22 @@ def play_in_world(
             writes.append(player.sim.writes)
             player.sim.writes = []
     return WorldPlay(turns=turns, states=states, writes=writes)
+
+
+def error_tools(case: Case) -> list[str]:
+    """Tools whose scripted simulation (of the case, or the tool's own) returns an error."""
+    out: list[str] = []
+    for name, entry in case.tool_results.items():
+        sims = entry if isinstance(entry, list) else [entry]
+        if any(s.fault is not None for s in sims):
+            out.append(name)
+    return out
+
+
+def uses_fakes(case: Case, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether a tool of the case is a Python fake (``function:``), which playing does not
+    call."""
+    sims = [t.simulation for t in tools.values() if t.simulation is not None]
+    for entry in case.tool_results.values():
+        sims.extend(entry if isinstance(entry, list) else [entry])
+    return any(s.function is not None for s in sims)

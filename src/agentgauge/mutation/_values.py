@@ -19,7 +19,15 @@ from .._dates import parse_date
 from ..schema import ArgMatcher, ResultRef
 from ..scoring._values import schema_types
 
-__all__ = ["NoWitness", "RefValue", "accepts", "perturb", "regex_example", "witness"]
+__all__ = [
+    "NoWitness",
+    "RefValue",
+    "accepts",
+    "default_accepted",
+    "perturb",
+    "regex_example",
+    "witness",
+]
 
 #: placeholders of an argument the matcher accepts anything for, by schema type
 _PLACEHOLDERS: Final[dict[str, Any]] = {
@@ -364,3 +372,12 @@ def _shift_date(text: str) -> str | None:
 def _short(value: Any) -> str:
     shown = repr(value)
     return shown if len(shown) <= 60 else shown[:59] + "…"
+
+
+def default_accepted(m: ArgMatcher, schema: Any, value: Any) -> bool:
+    """Whether leaving the argument out is right: its schema default is a value the matcher
+    lists (the scorer judges an omission as the default)."""
+    if not isinstance(schema, dict) or "default" not in schema:
+        return False
+    default = schema["default"]
+    return default == value or (m.one_of is not None and default in m.one_of)

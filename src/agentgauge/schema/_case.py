@@ -119,6 +119,9 @@ class Case(Model):
     #: a simulated user who answers the agent (docs/users.md): ``input`` is its opening, and
     #: ``expect`` applies to the whole conversation
     user: UserSpec | None = None
+    #: bounds on the whole conversation (every turn's calls and model steps together), beside
+    #: each turn's own (docs/scoring.md, "Suite-wide bounds")
+    limits: StepLimits | None = None
 
     def later_expected_tools(self) -> list[str]:
         """Tools expected in the scripted turns after the first (``expect`` is turn 0's)."""

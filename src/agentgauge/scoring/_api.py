@@ -28,6 +28,7 @@ from ._calls import NO_TOOL, score_calls
 from ._case_score import CaseScore
 from ._checks import score_behavior, score_forbidden, score_response_contains
 from ._rules import (
+    conversation_scores,
     count_scores,
     negated,
     score_allowed_tools,
@@ -161,6 +162,10 @@ def score_case(
         if turn_scores:
             scores.extend(turn_scores)
             turn_values.append(_weighted(turn_scores, config.weights, prefix))
+    if case.limits is not None:  # the whole conversation's bounds: one more term of the mean
+        whole = conversation_scores(case.limits, segments)
+        scores.extend(whole)
+        turn_values.append(_weighted(whole, config.weights, "conversation."))
     failed = [s.explanation for s in scores if s.passed is False]
     value = sum(turn_values) / len(turn_values) if turn_values else 1.0
     if failed and value >= 1.0:

@@ -19,7 +19,9 @@ from ._args import MatchContext, describe_matcher, match_value, shown
 from ._transcript import CallRecord, Segment
 
 __all__ = [
+    "bound_scores",
     "call_type",
+    "conversation_scores",
     "count_scores",
     "negated",
     "score_allowed_tools",
@@ -181,21 +183,49 @@ def _bound(name: str, n: int, limit: int, what: str, at_most: bool) -> Score:
 def count_scores(limits: StepLimits, seg: Segment, prefix: str = "") -> list[Score]:
     """``max_calls``, ``min_calls``, ``max_model_steps``, ``min_model_steps`` (the bounds
     given). A model step is one assistant message of the turn."""
-    calls = len(seg.records)
-    steps = len(seg.assistant_pos)
+    return bound_scores(limits, len(seg.records), len(seg.assistant_pos), prefix)
+
+
+def conversation_scores(limits: StepLimits, segments: Sequence[Segment]) -> list[Score]:
+    """The bounds of a case's ``limits`` over its whole conversation (``conversation.``
+    scores): every turn's calls and model steps together."""
+    calls = sum(len(s.records) for s in segments)
+    steps = sum(len(s.assistant_pos) for s in segments)
+    return bound_scores(limits, calls, steps, "conversation.", " in the whole conversation")
+
+
+def bound_scores(
+    limits: StepLimits, calls: int, steps: int, prefix: str, where: str = ""
+) -> list[Score]:
+    """One score per bound given, on ``calls`` tool calls and ``steps`` model steps
+    (``where`` follows the counts in the explanations)."""
     out: list[Score] = []
     if limits.max_calls is not None:
-        out.append(_bound(prefix + "max_calls", calls, limits.max_calls, "tool call(s)", True))
+        out.append(
+            _bound(prefix + "max_calls", calls, limits.max_calls, f"tool call(s){where}", True)
+        )
     if limits.min_calls is not None:
-        out.append(_bound(prefix + "min_calls", calls, limits.min_calls, "tool call(s)", False))
+        out.append(
+            _bound(prefix + "min_calls", calls, limits.min_calls, f"tool call(s){where}", False)
+        )
     if limits.max_model_steps is not None:
         out.append(
-            _bound(prefix + "max_model_steps", steps, limits.max_model_steps, "model step(s)", True)
+            _bound(
+                prefix + "max_model_steps",
+                steps,
+                limits.max_model_steps,
+                f"model step(s){where}",
+                True,
+            )
         )
     if limits.min_model_steps is not None:
         out.append(
             _bound(
-                prefix + "min_model_steps", steps, limits.min_model_steps, "model step(s)", False
+                prefix + "min_model_steps",
+                steps,
+                limits.min_model_steps,
+                f"model step(s){where}",
+                False,
             )
         )
     return out

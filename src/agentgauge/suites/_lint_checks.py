@@ -280,6 +280,12 @@ def check_findings(suite: Suite) -> Iterator[CheckFinding]:
                 f"pass_threshold 0: case '{case.id}' passes whatever the agent does",
                 index,
             )
+        for key in ("min_calls", "min_model_steps"):
+            if case.limits is not None and getattr(case.limits, key) == 0:
+                yield CheckFinding(
+                    "warning", "cannot-fail-check", ("limits", key), f"{key}: 0 can never fail",
+                    index,
+                )  # fmt: skip
         checks = _CaseChecks(suite, index, case)
         for at, e in _expectations(case):
             yield from checks.expectation(at, e)
