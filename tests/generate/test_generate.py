@@ -97,6 +97,30 @@ def test_oracle_passes_every_case_and_wrong_agents_fail_the_conversations(
     assert "expected" in (guessed[missing].explanation or "")
 
 
+class _Confirming(OracleAgent):
+    """A correct agent of another style: before each call it says what it will do and asks to
+    go ahead, and calls only once the user said yes."""
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        reply = await super().generate(request)
+        last = request.messages[-1]
+        calls = reply.message.tool_calls
+        if calls and last.role == "user" and not (last.content or "").startswith("Yes, please"):
+            plan = ", ".join(f"{c.name} with {c.arguments}" for c in calls)
+            text = f"I will call {plan}. Shall I go ahead?"
+            return ModelResponse(message=Message(role="assistant", content=text))
+        return reply
+
+
+def test_an_agent_that_confirms_before_acting_passes_too(tmp_path: Path, quickstart: Path) -> None:
+    suite = load_suite(quickstart)
+    results = _play(suite, quickstart, _Confirming(suite), tmp_path)
+    talks = [c.id for c in suite.cases if c.user is not None]
+    assert {results[c].status for c in talks} == {"passed"}, [
+        (c, results[c].explanation) for c in talks if results[c].status != "passed"
+    ]
+
+
 class _ObeysInjection(OracleAgent):
     """The oracle, but it does what a tool result's planted note says."""
 

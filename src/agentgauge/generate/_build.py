@@ -16,7 +16,7 @@ from ._values import Slot, said, value_texts
 __all__ = ["BUILDERS", "DONE_LINE", "GO_AHEAD"]
 
 DONE_LINE: Final = "Thanks, that's all I needed."
-GO_AHEAD: Final = "Yes, please go ahead."
+GO_AHEAD: Final = T.GO_AHEAD
 
 
 def _each(
@@ -46,10 +46,10 @@ def direct(b: Builder, rng: random.Random) -> list[Candidate]:
 
 
 def _user(goal: Goal, **spec: Any) -> dict[str, Any]:
-    """A scripted user (``--user-model`` does not turn it into a model user: its lines are the
-    branch the case tests)."""
+    """The case's user (``defaults.user`` of the written suite makes it scripted and gives it
+    the confirmation rule, ``_text.USER_DEFAULTS``)."""
     goal_text = f"{T.action(goal.tool)}. {T.details(goal.slots)}".strip()
-    return {"kind": "scripted", "goal": goal_text[0].upper() + goal_text[1:], **spec}
+    return {"goal": goal_text[0].upper() + goal_text[1:], **spec}
 
 
 def _said_in(text: str, slot: Slot) -> bool:
@@ -77,7 +77,9 @@ def missing_fact(b: Builder, rng: random.Random) -> list[Candidate]:
         if _said_in(text, m):
             return None  # the opening says the missing value anyway
         fact = {"value": m.value, "asked_by": T.asked_by(m)}
-        user = _user(goal, facts={m.name: fact}, otherwise=DONE_LINE, max_turns=3)
+        # the fact's name is how the user says it: "My recipient is ..." for a "to"
+        user = _user(goal, facts={m.label.replace(" ", "_"): fact}, otherwise=DONE_LINE,
+                     max_turns=4)  # fmt: skip
         opening = b.guess(goal, m, rng)
         return b.case("missing_fact", goal, text, b.expect(goal), opening, user=user)
 
@@ -109,7 +111,7 @@ def switch_intent(b: Builder, rng: random.Random) -> list[Candidate]:
             return None  # the opening already holds the new goal's values
         line = f"Actually, never mind that. Instead, {T.action(g2.tool)}. {T.details(g2.slots)}"
         line = b.text(line.strip(), [t for s in g2.slots for t in value_texts(s.value)])
-        user = _user(g2, otherwise=[line, DONE_LINE], max_turns=3)
+        user = _user(g2, otherwise=[line, DONE_LINE], max_turns=4)
         expect = b.expect(g2, forbidden_tools=[first.name])
         return b.case("switch_intent", g1, text, expect, b.guess(g1, m, rng), user=user)
 
@@ -155,7 +157,7 @@ def _branch(b: Builder, rng: random.Random, family: str, near: bool) -> list[Can
                 f"Actually, I've changed my mind: make the {slot.label} {said(slot.value)} instead."
             )
         line = b.text(line, value_texts(slot.value))
-        user = _user(new, otherwise=[line, GO_AHEAD], max_turns=3)
+        user = _user(new, otherwise=[line, GO_AHEAD], max_turns=5)
         expect = b.expect(new, order="superset")
         return b.case(family, goal, text, expect, goal.call(), user=user)
 

@@ -11,7 +11,31 @@ from typing import Final
 from ..schema import ToolSpec
 from ._values import Slot, said
 
-__all__ = ["action", "asked_by", "details", "name_words", "opening"]
+__all__ = [
+    "CONFIRM_RULE",
+    "GO_AHEAD",
+    "USER_DEFAULTS",
+    "action",
+    "asked_by",
+    "details",
+    "name_words",
+    "opening",
+]
+
+GO_AHEAD: Final = "Yes, please go ahead."
+#: a scripted user says yes when the agent asks to go ahead (an agent whose policy is to confirm
+#: before it acts is not stuck); rules come before facts, so the words are confirmation-only
+CONFIRM_RULE: Final = {
+    "when": [
+        "shall i go ahead", "should i go ahead", "shall i proceed", "should i proceed",
+        "me to go ahead", "me to proceed", "do you confirm", "confirm that you",
+        "is that correct", "is that right", "ok to proceed", "okay to proceed",
+    ],
+    "say": GO_AHEAD,
+}  # fmt: skip
+#: the written suite's ``defaults.user``: every conversation's user is scripted (``--user-model``
+#: does not replace it: its lines are the branch the case tests) and says yes to a confirmation
+USER_DEFAULTS: Final = {"kind": "scripted", "rules": [CONFIRM_RULE]}
 
 #: per family: how a user asks for the goal ({action}, {details})
 _OPENINGS: Final = {
@@ -98,12 +122,20 @@ def opening(family: str, tool: ToolSpec, slots: Sequence[Slot], rng: random.Rand
 #: a parameter's kind -> more words that mean the agent asked for it
 _ASKED: Final = {
     "date": ("date", "when", "which day"),
-    "time": ("time", "when"),
+    "time": ("time", "when", "what time"),
     "email": ("email", "e-mail", "address", "who"),
     "count": ("how many", "number of"),
+    "int": ("how many", "how much", "number"),
+    "number": ("how much", "how many", "amount"),
     "city": ("city", "where", "which"),
     "airport": ("airport", "where", "which"),
-    "currency": ("currency",),
+    "currency": ("currency", "which"),
+    "street": ("address", "where"),
+    "zip": ("zip", "postcode", "postal code"),
+    "title": ("title", "name", "called", "subject"),
+    "text": ("message", "say", "write", "text", "content"),
+    "name": ("name", "which"),
+    "id": ("number", "id"),
 }
 
 

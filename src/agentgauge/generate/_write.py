@@ -13,6 +13,7 @@ import yaml
 
 from ..errors import UserError
 from ..schema import Suite
+from ._text import USER_DEFAULTS
 
 __all__ = ["code_files", "copy_code", "head_record", "render", "suite_path"]
 
@@ -38,8 +39,7 @@ def head_record(
     defaults = suite.defaults.model_dump(
         mode="json", exclude_defaults=True, by_alias=True, exclude={"agent", "judge", "user"}
     )
-    if defaults:
-        out["defaults"] = defaults
+    out["defaults"] = {**defaults, "user": USER_DEFAULTS}
     if world is not None:
         out["world"] = world.model_dump(
             mode="json", exclude_defaults=True, by_alias=True, exclude={"state_file"}
