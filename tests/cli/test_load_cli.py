@@ -43,7 +43,7 @@ def suite(tmp_path: Path) -> Path:
 
 
 def test_a_load_run_passes_its_thresholds_and_writes_its_files(suite: Path) -> None:
-    with FakeOpenAIServer("Hello!", latency_ms=20, record=False) as srv:
+    with FakeOpenAIServer(["Hello!"], latency_ms=20, record=False) as srv:
         done = _load(
             suite,
             "--agent",
@@ -79,7 +79,7 @@ def test_a_load_run_passes_its_thresholds_and_writes_its_files(suite: Path) -> N
 
 
 def test_a_broken_threshold_exits_1_and_json_says_why(suite: Path) -> None:
-    with FakeOpenAIServer("Hello!", latency_ms=30, record=False) as srv:
+    with FakeOpenAIServer(["Hello!"], latency_ms=30, record=False) as srv:
         done = _load(
             suite,
             "--agent",
@@ -139,3 +139,38 @@ def test_a_suite_asking_for_too_much_load_is_refused_where_it_asks(suite: Path) 
     assert any(":9: load.duration: 3600 s of load" in line for line in lines)
     assert "Traceback" not in done.stderr
     assert not (suite / "runs").exists()  # nothing ran
+
+
+def test_a_bad_profile_file_is_refused_at_its_line(suite: Path) -> None:
+    (suite / "load.yaml").write_text("users: 2\nduration: 1s\nthink_time: slow\n", encoding="utf-8")
+    done = _load(suite, "--agent", "openai:fake-model", "--profile", str(suite / "load.yaml"))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"{suite / 'load.yaml'}:3: think_time")
+    assert "Traceback" not in done.stderr
+    (suite / "load.yaml").write_text("users: 2\nduration: 1s\n", encoding="utf-8")
+    both = _load(
+        suite, "--agent", "openai:fake-model", "--profile", str(suite / "load.yaml"), "--users", "3"
+    )
+    assert both.returncode == 2
+    assert "not both" in both.stderr
+
+
+def test_no_key_in_what_the_command_prints(suite: Path) -> None:
+    with FakeOpenAIServer(["Hello {key}!"], echo_key=True, record=False) as srv:  # echoes it
+        done = _load(
+            suite,
+            "--agent",
+            "openai:fake-model",
+            "--base-url",
+            srv.base_url,
+            "--users",
+            "1",
+            "--sessions",
+            "2",
+            "-o",
+            "run",
+        )
+    assert done.returncode == 0, done.stderr
+    assert "sk-cli-load-secret" not in done.stdout + done.stderr
+    for path in (suite / "run").iterdir():
+        assert "sk-cli-load-secret" not in path.read_text(errors="replace"), path.name

@@ -112,7 +112,7 @@ def test_a_step_ramp_finds_where_a_queueing_server_breaks_the_p95_budget(
         step={"start": 1, "step": 1, "every": "2s", "max": 4, "budget": ["p95<450"]},
         baseline=False,
     )
-    with FakeOpenAIServer("Hello!", latency_ms=300, max_concurrent=2, record=False) as srv:
+    with FakeOpenAIServer(["Hello!"], latency_ms=300, max_concurrent=2, record=False) as srv:
         out = run_load_file(
             suite, _config(srv, case_filter=("hi",)), tmp_path / "run", profile=profile
         )

@@ -161,3 +161,17 @@ def test_a_step_holds_only_when_its_budget_holds_and_a_session_ended_in_it() -> 
     empty = step_stats(plan, samples, 2)
     assert not empty.held
     assert "no session finished within the step" in empty.broken_by
+
+
+def test_each_interval_has_its_own_quality_ratio() -> None:
+    base = [_sample(0, "baseline", case="a")]
+    samples = [
+        *base,
+        _sample(0.5, case="a"),
+        _sample(1.5, case="a", status="failed"),
+        _sample(1.6, case="a"),
+    ]
+    ws = windows(samples, _plan(), 2.0)
+    assert ws[0].quality_ratio == 1.0
+    assert ws[1].quality_ratio == 0.5
+    assert windows(samples[1:], _plan(), 2.0)[0].quality_ratio is None  # no baseline

@@ -38,7 +38,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> LoadReport:
         }
     )
     with FakeOpenAIServer(
-        "Hi!", latency_ms=80, max_concurrent=2, over_capacity="reject", record=False
+        ["Hi!"], latency_ms=80, max_concurrent=2, over_capacity="reject", record=False
     ) as srv:
         config = RunConfig(
             agent="openai:fake-model",
@@ -50,8 +50,15 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> LoadReport:
 
 def test_the_page_has_every_chart_and_escapes_the_suite(report: LoadReport) -> None:
     page = render_load_html(report)
-    assert page.count("<svg") == 5
-    for caption in ("Session latency", "Throughput", "Errors by kind", "Offered load", "Tokens"):
+    assert page.count("<svg") == 6
+    for caption in (
+        "Session latency",
+        "Throughput",
+        "Errors by kind",
+        "Offered load",
+        "Tokens",
+        "Quality",
+    ):
         assert f"<figcaption>{caption}" in page
     assert "<polyline" in page
     assert 'data-name="429"' in page  # the error series, by kind
@@ -74,7 +81,7 @@ def test_the_console_summary_reads_like_k6(report: LoadReport) -> None:
 def test_a_long_run_is_thinned_to_a_bounded_page(report: LoadReport) -> None:
     many = report.model_copy(update={"intervals": report.intervals * 2000})
     page = render_load_html(many)
-    assert page.count("<circle") <= 5 * 4 * 600  # at most 600 points a series
+    assert page.count("<circle") <= 6 * 4 * 600  # at most 600 points a series
 
 
 class _Watched:
@@ -109,8 +116,8 @@ def test_the_charts_render_in_chromium(browser: Any, report: LoadReport, tmp_pat
     assert w.dialogs == [], "suite text ran as code"
     assert w.requests == [], "the page reached out to the network"
     charts = w.page.locator("figure.chart")
-    assert charts.count() == 5
-    for i in range(5):
+    assert charts.count() == 6
+    for i in range(6):
         box = charts.nth(i).locator("svg").bounding_box()
         assert box is not None
         assert box["width"] > 200

@@ -57,6 +57,11 @@ class WindowStats(Model):
     #: model call attempts beyond the first (the run's --retries)
     retries: int = 0
     cost_usd: float | None = None
+    #: the baseline pass rate of the cases answered here, weighted as often as each ran
+    expected_pass_rate: float | None = None
+    #: pass rate here / expected_pass_rate, over the answered sessions of cases the baseline
+    #: answered (None: no baseline, or nothing answered)
+    quality_ratio: float | None = None
 
 
 class Totals(WindowStats):
@@ -64,10 +69,6 @@ class Totals(WindowStats):
 
     baseline_sessions: int = 0
     baseline_pass_rate: float | None = None
-    #: the baseline pass rate of the cases the load ran, weighted as often as each ran
-    expected_pass_rate: float | None = None
-    #: pass rate under load / expected_pass_rate (None: no baseline, or nothing answered)
-    quality_ratio: float | None = None
 
 
 class StepStats(Model):

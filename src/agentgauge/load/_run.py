@@ -176,7 +176,7 @@ def build_report(
         stopped_by=state.stopped_by or "duration",  # type: ignore[arg-type]
         max_cost_usd=max_cost,
         estimate=state.estimate,
-        intervals=windows(load, plan, max(end, 1e-9), state.started, state.dropped),
+        intervals=windows(state.samples, plan, max(end, 1e-9), state.started, state.dropped),
         steps=list(state.steps),
         saturation=saturation(plan, state.steps),
         totals=whole,

@@ -157,10 +157,12 @@ def windows(
             buckets[min(count - 1, max(0, int(s.end_s // width)))].append(s)
     starts = Counter(min(count - 1, int(t // width)) for t in started)
     drops = Counter(min(count - 1, int(t // width)) for t in dropped)
+    rates = baseline_rates(samples)
     out = []
     for i, bucket in enumerate(buckets):
         lo, hi = i * width, (i + 1) * width if i < count - 1 else max(end_s, i * width + 1e-9)
         w = window_stats(bucket, lo, hi)
+        with_quality(w, bucket, rates)
         w.target = plan.target_at((lo + hi) / 2)
         w.started = starts[i]
         w.dropped = drops[i]
@@ -187,28 +189,36 @@ def steps(plan: LoadPlan, samples: Sequence[Sample], ran: int) -> list[StepStats
     return [step_stats(plan, samples, i) for i in range(ran)]
 
 
+def baseline_rates(samples: Sequence[Sample]) -> dict[str, float]:
+    """Each case's pass rate in the unloaded baseline (its answered sessions only)."""
+    by_case: dict[str, list[bool]] = {}
+    for s in samples:
+        if s.phase == "baseline" and s.result.status != "error":
+            by_case.setdefault(s.result.case_id, []).append(s.result.status == "passed")
+    return {k: sum(v) / len(v) for k, v in by_case.items()}
+
+
+def with_quality(stats: WindowStats, samples: Sequence[Sample], rates: dict[str, float]) -> None:
+    """Set ``stats``' expected pass rate and quality ratio from the sessions it counts."""
+    answered = [s for s in samples if s.result.status != "error" and s.result.case_id in rates]
+    if not answered:
+        return
+    expected = sum(rates[s.result.case_id] for s in answered) / len(answered)
+    got = sum(s.result.status == "passed" for s in answered) / len(answered)
+    stats.expected_pass_rate = expected
+    stats.quality_ratio = got / expected if expected else None
+
+
 def totals(samples: Sequence[Sample], start: float, end: float) -> Totals:
     """The whole load phase, and the quality ratio against the baseline of the same cases."""
     load = [s for s in samples if s.phase == "load"]
     base = [s for s in samples if s.phase == "baseline"]
     whole = window_stats(load, start, end)
-    by_case: dict[str, list[bool]] = {}
-    for s in base:
-        if s.result.status != "error":
-            by_case.setdefault(s.result.case_id, []).append(s.result.status == "passed")
-    base_rate = {k: sum(v) / len(v) for k, v in by_case.items()}
-    answered = [s for s in load if s.result.status != "error" and s.result.case_id in base_rate]
-    expected = (
-        sum(base_rate[s.result.case_id] for s in answered) / len(answered) if answered else None
-    )
-    got = sum(s.result.status == "passed" for s in answered) / len(answered) if answered else None
-    ratio = got / expected if got is not None and expected else None
+    with_quality(whole, load, baseline_rates(samples))
     base_passed = sum(s.result.status == "passed" for s in base)
     base_answered = sum(s.result.status != "error" for s in base)
     return Totals(
         **whole.model_dump(),
         baseline_sessions=len(base),
         baseline_pass_rate=base_passed / base_answered if base_answered else None,
-        expected_pass_rate=expected,
-        quality_ratio=ratio,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..schema import Threshold
-from ._model import ThresholdVerdict, Totals, WindowStats
+from ._model import ThresholdVerdict, WindowStats
 
 __all__ = ["evaluate", "measure"]
 
@@ -18,8 +18,6 @@ def measure(metric: str, stats: WindowStats) -> float | None:
         return getattr(stats.latency_ms, metric) if stats.latency_ms is not None else None
     if metric.startswith("ttft_"):
         return getattr(stats.ttft_ms, metric[5:]) if stats.ttft_ms is not None else None
-    if metric == "quality_ratio":
-        return stats.quality_ratio if isinstance(stats, Totals) else None
     value = getattr(stats, metric)
     return float(value) if value is not None else None
 

@@ -127,6 +127,10 @@ def _charts(report: LoadReport) -> str:
     if any(w.dropped for w in ws):
         offered.append(("dropped arrivals", [float(w.dropped) for w in ws]))
     tokens: list[Series] = [("tokens/min", [w.tokens_per_min for w in ws])]
+    quality: list[Series] = [
+        ("pass rate", [w.pass_rate for w in ws]),
+        ("quality ratio", [w.quality_ratio for w in ws]),
+    ]
     return "".join(
         [
             _chart("Session latency", "ms", xs, latency, "latency"),
@@ -134,6 +138,9 @@ def _charts(report: LoadReport) -> str:
             _chart("Errors by kind", "sessions per interval", xs, errors, "errors"),
             _chart("Offered load", unit, xs, offered, "offered"),
             _chart("Tokens", "per minute", xs, tokens, "tokens"),
+            _chart(
+                "Quality", "pass rate, and against the unloaded baseline", xs, quality, "quality"
+            ),
         ]
     )
 
