@@ -106,6 +106,8 @@ class _Acc:
     results_seen: int = 0
     replayed: int = 0
     passes_seen: int = 0
+    #: results a simulated user broke (``user_error``): in no pass^k / pass@k (docs/users.md)
+    user_errors_seen: int = 0
     untracked_trials: bool = False
     forbidden: int = 0
     forbidden_ids: list[str] = field(default_factory=list)
@@ -132,6 +134,7 @@ class _Acc:
         self.modules.add(r)
         self.replayed += r.replayed
         self.passes_seen += r.status == "passed"
+        self.user_errors_seen += r.status == "user_error"
         if not self.track_cases:
             self.untracked_trials |= r.trial > 0
         elif r.status != "user_error":
@@ -499,16 +502,20 @@ class _Acc:
         return warnings
 
     def _trials(self) -> Trials:
-        if not self.track_cases and self.results_seen:
-            # one trial per case: pass@1 = pass^1 = passes over all results, nothing is flaky
-            p1 = self.passes_seen / self.results_seen
+        agent_results = self.results_seen - self.user_errors_seen
+        if not self.track_cases and agent_results:
+            # one trial per case: pass@1 = pass^1 = passes over the results the agent is graded
+            # on (a user_error is the simulated user's), nothing is flaky
+            p1 = self.passes_seen / agent_results
             return Trials(
                 trials=1,
-                cases=self.results_seen,
+                cases=agent_results,
                 pass_at_k={"1": p1},
                 pass_hat_k={"1": p1},
-                flaky=RateAcc(0, self.results_seen).build(self.confidence),
+                flaky=RateAcc(0, agent_results).build(self.confidence),
             )
+        if not self.track_cases:
+            return Trials()
         counted = self.per_case.finish()
         if not counted.cases:
             return Trials()

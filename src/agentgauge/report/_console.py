@@ -21,7 +21,7 @@ from ._fmt import (
 )
 from ._redteam import redteam_table
 from ._state import diff_cells
-from ._users import pass_k_label, user_error_line, user_rows
+from ._users import pass_hat_curve, pass_k_label, user_error_line, user_rows
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -142,6 +142,9 @@ def _quality_table(summary: Summary) -> Table | None:
         quality.add_row(
             pass_k_label(summary, k), f"{pct(t.pass_at_k[k])} / {pct(t.pass_hat_k[k])}", ""
         )
+        curve = pass_hat_curve(summary)
+        if curve is not None:
+            quality.add_row("pass^k by k (τ²-bench)", curve, "")
         quality.add_row("flaky cases", rate(t.flaky), "")
     return quality if quality.row_count else None
 

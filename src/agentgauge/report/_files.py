@@ -53,18 +53,24 @@ class JunitCounts:
     tests: int = 0
     failures: int = 0
     errors: int = 0
+    #: results whose simulated user broke its instructions (``user_error``): neither the
+    #: agent's pass nor its failure, so ``<skipped>`` (docs/users.md)
+    skipped: int = 0
     total_ms: float = 0.0
 
 
 def junit_counts(run_dir: Path) -> JunitCounts:
-    tests = failures = errors = 0
+    tests = failures = errors = skipped = 0
     total_ms = 0.0
     for r in iter_light_results(run_dir):
         tests += 1
         failures += r.status == "failed"
         errors += r.status == "error"
+        skipped += r.status == "user_error"
         total_ms += r.latency_ms
-    return JunitCounts(tests=tests, failures=failures, errors=errors, total_ms=total_ms)
+    return JunitCounts(
+        tests=tests, failures=failures, errors=errors, skipped=skipped, total_ms=total_ms
+    )
 
 
 def write_junit(
@@ -76,7 +82,10 @@ def write_junit(
 ) -> None:
     """JUnit XML: one ``<testcase>`` per case × trial (classname = category).
 
-    Failures carry the explanation; results with status ``error`` are ``<error>`` elements.
+    Failures carry the explanation; results with status ``error`` are ``<error>`` elements;
+    a ``user_error`` (the simulated user broke its instructions, docs/users.md) is
+    ``<skipped type="user_error">`` with its reason: CI counts it neither as a pass nor as the
+    agent's failure.
     ``properties`` (e.g. agent, git commit) go into the suite's ``<properties>``. The shape
     follows the Jenkins / Ant schema most CI systems accept.
     """
@@ -105,7 +114,7 @@ def write_junit_testsuite(
     n = counts if counts is not None else junit_counts(run_dir)
     out.write(
         f'  <testsuite name={_attr(name)} tests="{n.tests}" failures="{n.failures}" '
-        f'errors="{n.errors}" skipped="0" time="{n.total_ms / 1000:.3f}">\n'
+        f'errors="{n.errors}" skipped="{n.skipped}" time="{n.total_ms / 1000:.3f}">\n'
     )
     if properties:
         out.write("    <properties>\n")
@@ -126,6 +135,8 @@ def write_junit_testsuite(
         first = text.splitlines()[0] if text.strip() else r.status
         if r.status == "error":
             tag, kind = "error", "error"
+        elif r.status == "user_error":
+            tag, kind = "skipped", "user_error"
         else:
             tag, kind = "failure", "failure"
         out.write(f'      <{tag} message={_attr(first)} type="{kind}">{escape(_x(text))}</{tag}>\n')

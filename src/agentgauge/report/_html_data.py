@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from ..metrics import scorer_scale
-from ..schema import CaseResult, JsonValue, Score
+from ..schema import CaseResult, JsonValue, Score, TraceEvent
 from ._state import diff_cells, record_rows, write_text
 
 __all__ = [
@@ -159,11 +159,12 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
                     "turn": e.turn,
                     "offset_ms": round((e.start - start) * 1000, 1),
                     "latency_ms": round(e.latency_ms, 1),
-                    "name": (e.tool or "") if e.kind == "tool" else (e.model or ""),
+                    "name": _step_name(e),
                     "arguments": _json_text(e.arguments) if e.arguments is not None else "",
                     "result": _json_text(e.result) if e.result is not None else "",
                     "tokens": [e.usage.input_tokens, e.usage.output_tokens] if e.usage else None,
                     "ttft_ms": round(e.ttft_ms, 1) if e.ttft_ms is not None else None,
+                    "cost_usd": round(e.cost_usd, 6) if e.cost_usd is not None else "",
                     "cached": e.cached,
                     "attempts": e.attempts,
                     "fault": e.fault or "",
@@ -179,7 +180,39 @@ def _transcript(r: CaseResult) -> dict[str, Any]:
         "cost_usd": r.cost_usd,
         "ttft_ms": r.ttft_ms,
         "step_limit_hit": r.step_limit_hit,
+        "user": _user(r),
     }
+
+
+def _step_name(e: TraceEvent) -> str:
+    """A trace step's label: the tool, the model, or the simulated user (and its model)."""
+    if e.kind == "tool":
+        return e.tool or ""
+    if e.kind == "user":
+        return "simulated user" + (f" · {e.model}" if e.model else "")
+    return e.model or ""
+
+
+def _user(r: CaseResult) -> dict[str, Any] | str:
+    """The simulated user's own figures (docs/users.md), apart from the agent's ("": none)."""
+    u = r.user
+    if u is None:
+        return ""
+    return _kept(
+        {
+            "kind": u.kind,
+            "model": u.model or "",
+            "template": u.template or "",
+            "seed": u.seed,
+            "turns": u.turns,
+            "ended_by": u.ended_by,
+            "error": clip(u.error, 2000) if u.error else "",
+            "model_calls": u.model_calls,
+            "tokens": [u.usage.input_tokens, u.usage.output_tokens],
+            "cost_usd": u.cost_usd,
+            "latency_ms": round(u.latency_ms, 1),
+        }
+    )
 
 
 def _state(r: CaseResult) -> dict[str, Any]:

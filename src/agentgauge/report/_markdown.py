@@ -24,7 +24,7 @@ from ._fmt import (
 )
 from ._redteam import redteam_markdown
 from ._state import diff_cells
-from ._users import pass_k_label, user_rows
+from ._users import pass_hat_curve, pass_k_label, user_rows
 
 #: an HTML comment at the top lets a CI job find and update its previous comment
 MARKER = "<!-- agentgauge-report -->"
@@ -93,6 +93,9 @@ def render_markdown(
                 f"{pct(summary.trials.pass_at_k[k])} / {pct(summary.trials.pass_hat_k[k])}",
             ]
         )
+        curve = pass_hat_curve(summary)
+        if curve is not None:
+            rows.append(["pass^k by k (τ²-bench)", curve])
         rows.append(["flaky cases", rate(summary.trials.flaky)])
     lines += _table(["metric", f"value [{conf} CI] (passed/n)"], rows)
     lines.append("")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..metrics import Summary
 from ._fmt import rate
 
-__all__ = ["pass_k_label", "user_error_line", "user_rows", "users_html"]
+__all__ = ["pass_hat_curve", "pass_k_label", "user_error_line", "user_rows", "users_html"]
 
 
 def user_error_line(summary: Summary) -> str | None:
@@ -23,6 +23,17 @@ def pass_k_label(summary: Summary, k: str) -> str:
     if users is not None and users.simulator and users.simulator.startswith("model"):
         label += " (a freshly seeded model user per trial)"
     return label
+
+
+def pass_hat_curve(summary: Summary) -> str | None:
+    """``pass^1 75.0% · pass^2 58.3% · pass^4 50.0%``: how the share of cases the agent gets
+    right every time falls as k grows, as τ²-bench reports it (None: one trial, or no
+    simulated user — then the pass^k line alone is shown)."""
+    t = summary.trials
+    if summary.users is None or t.trials < 2 or len(t.pass_hat_k) < 2:
+        return None
+    ks = sorted(t.pass_hat_k, key=int)
+    return " · ".join(f"pass^{k} {t.pass_hat_k[k] * 100:.1f}%" for k in ks)
 
 
 def user_rows(summary: Summary) -> list[tuple[str, str]]:

@@ -433,7 +433,7 @@
       box.appendChild(st);
     }
     if (t.state) { box.appendChild(stateEl(t.state)); }
-    var facts = "behaviour: " + (t.behavior || "–") +
+    var facts = "agent — behaviour: " + (t.behavior || "–") +
       (t.expected_behavior ? " (expected " + t.expected_behavior + ")" : "") +
       (t.expected_tools.length ? " · expected tools: " + t.expected_tools.join(", ") : "") +
       " · model calls: " + t.model_calls + " · tool calls: " + t.tool_calls +
@@ -442,6 +442,7 @@
       (t.ttft_ms !== null ? " · ttft: " + fmtMs(t.ttft_ms) : "") +
       (t.step_limit_hit ? " · step limit hit" : "");
     box.appendChild(el("p", "kv muted", facts));
+    if (t.user) { box.appendChild(el("p", "kv muted", userFacts(t.user))); }
     if (t.messages.length) {
       box.appendChild(el("h4", null, "Transcript"));
       t.messages.forEach(function (m) {
@@ -462,6 +463,17 @@
     }
     if (t.trace.length) { box.appendChild(traceEl(t.trace, !t.messages.length)); }
     return box;
+  }
+
+  // the simulated user's own figures (docs/users.md), never in the agent's
+  function userFacts(u) {
+    return "simulated user (" + u.kind + (u.model ? " · " + u.model : "") +
+      (u.template ? " · " + u.template : "") + (u.seed !== undefined && u.seed !== null ? " · seed " + u.seed : "") +
+      ") — turns: " + u.turns + " · ended by: " + u.ended_by +
+      (u.error ? " · user error: " + u.error : "") +
+      " · model calls: " + u.model_calls + " · tokens in/out: " + u.tokens[0] + "/" + u.tokens[1] +
+      (u.cost_usd !== undefined && u.cost_usd !== null ? " · cost: $" + u.cost_usd.toFixed(4) : "") +
+      " · time: " + fmtMs(u.latency_ms);
   }
 
   // the tool results are listed from the trace only when there are no messages showing them
@@ -485,6 +497,7 @@
       seg.style.width = (e.latency_ms * scale).toFixed(2) + "%";
       var tip = "+" + fmtMs(e.offset_ms) + " for " + fmtMs(e.latency_ms);
       if (e.tokens) { tip += " · tokens " + e.tokens[0] + "/" + e.tokens[1]; }
+      if (e.cost_usd) { tip += " · $" + e.cost_usd.toFixed(6); }
       if (e.ttft_ms !== null) { tip += " · ttft " + fmtMs(e.ttft_ms); }
       if (e.error) { tip += " · error: " + e.error; }
       seg.title = tip;
