@@ -114,6 +114,7 @@ def test_a_broken_threshold_exits_1_and_json_says_why(suite: Path) -> None:
         (["--users", "2", "--duration", "1s", "--max-cost", "1"], "no price for"),
         (["--users", "2", "--duration", "1s", "--price", "x/1"], "--price"),
         ([], "no load profile"),
+        (["--users", "2", "--duration", "1s", "--graceful-stop", "soon"], "--graceful-stop: "),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(suite: Path, args: list[str], message: str) -> None:

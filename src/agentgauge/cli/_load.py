@@ -1,10 +1,12 @@
 """``agentgauge load``: load-test an agent with a suite's cases (docs/load.md).
 
-Exit status: 0 every threshold held, 1 a threshold failed, 2 bad input.
+Exit status: 0 every threshold held, 1 a threshold failed, 2 bad input, 130 interrupted by
+Ctrl-C (SIGINT) and 143 by SIGTERM once the load started: the partial report is written first.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -148,17 +150,11 @@ def _profile(f: dict[str, Any]) -> LoadProfile | None:
 
 def _limits(f: dict[str, Any]) -> LoadLimits:
     from ..load import LoadLimits
-    from ..schema import parse_duration
 
     base = LoadLimits()
     duration = base.max_duration_s
     if f["max_duration"] is not None:
-        try:
-            duration = parse_duration(f["max_duration"])
-        except ValueError as exc:
-            from ..errors import UserError
-
-            raise UserError(f"--max-duration: {exc}") from None
+        duration = _duration(f["max_duration"], "--max-duration")
     return LoadLimits(
         max_users=f["max_users"] or base.max_users,
         max_rate=_rate(f["max_rate"]) if f["max_rate"] else base.max_rate,
@@ -301,6 +297,14 @@ _BOUND_OPTIONS = [
         help="USD per 1M input / output tokens, for a model the price table lacks.",
     ),
     click.option(
+        "--graceful-stop",
+        metavar="D",
+        default="30s",
+        show_default=True,
+        help="After Ctrl-C or SIGTERM, how long sessions in flight may take to finish before "
+        "they are cancelled (a second Ctrl-C cancels them at once).",
+    ),
+    click.option(
         "--html",
         "html_file",
         type=click.Path(dir_okay=False, path_type=Path),
@@ -381,6 +385,7 @@ def command(suite: Path, run_dir: Path | None, **flags: Any) -> None:
     profile = _profile(flags)
     config = _config(suite, flags)
     echo = flags["fmt"] == "text"
+    grace = _duration(flags["graceful_stop"], "--graceful-stop")
     try:
         outcome = run_load_file(
             suite,
@@ -393,13 +398,35 @@ def command(suite: Path, run_dir: Path | None, **flags: Any) -> None:
             max_cost=flags["max_cost"],
             price=_price(flags["price"]),
             notify=lambda line: click.echo(line, err=True),
+            graceful_stop_s=grace,
         )
-    except RunInterrupted as err:
+    except RunInterrupted as err:  # before the load started, or after it ended
         click.echo(str(err), err=True)
         sys.exit(130)
     _write(outcome, flags["html_file"], echo)
+    why = outcome.report.interrupted_by
+    if why is not None:
+        cut = outcome.report.totals.cancelled
+        click.echo(
+            f"interrupted ({why}): the load stopped early; what ran is in "
+            f"{outcome.run.run_dir} (load.json: stopped_by interrupted"
+            + (f", {cut} sessions cancelled" if cut else "")
+            + ")",
+            err=True,
+        )
+        sys.exit(128 + getattr(signal.Signals, why, signal.SIGINT).value)
     if not outcome.passed:
         sys.exit(1)
+
+
+def _duration(text: str, option: str) -> float:
+    from ..errors import UserError
+    from ..schema import parse_duration
+
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise UserError(f"{option}: {exc}") from None
 
 
 def _write(outcome: Any, html_file: Path | None, echo: bool) -> None:

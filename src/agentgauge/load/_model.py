@@ -69,6 +69,9 @@ class Totals(WindowStats):
 
     baseline_sessions: int = 0
     baseline_pass_rate: float | None = None
+    #: sessions an interrupt cut off after its graceful stop (no result: not journaled, not
+    #: counted above)
+    cancelled: int = 0
 
 
 class StepStats(Model):
@@ -129,6 +132,11 @@ class LoadReport(Model):
     #: seconds of the load phase (the baseline excluded)
     duration_s: float
     stopped_by: StopReason
+    #: the signal that interrupted the run (``SIGINT``: Ctrl-C, ``SIGTERM``), None: not
+    #: interrupted; the intervals and totals then cover what ran until it stopped
+    interrupted_by: str | None = None
+    #: seconds the sessions in flight were given to finish after an interrupt
+    graceful_stop_s: float | None = None
     max_cost_usd: float | None = None
     estimate: CostEstimate | None = None
     intervals: list[WindowStats]

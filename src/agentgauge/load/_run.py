@@ -16,7 +16,7 @@ from ..runner import DEFAULT_AGENT, RunConfig, RunOutcome, price_for, public_spe
 from ..schema import LoadProfile
 from ._model import LoadReport, Saturation, StepStats
 from ._plan import LoadLimits, LoadPlan, make_plan
-from ._schedule import LoadSchedule, LoadState
+from ._schedule import GRACEFUL_STOP_S, LoadSchedule, LoadState
 from ._stats import Sample, error_kind, interval_width, totals, windows
 from ._thresholds import evaluate
 
@@ -99,11 +99,18 @@ def run_load_file(
     max_cost: float | None = None,
     price: tuple[float, float] | None = None,
     notify: Callable[[str], None] | None = None,
+    graceful_stop_s: float = GRACEFUL_STOP_S,
+    signals: bool = True,
 ) -> LoadOutcome:
     """Load-test the agent with the suite at ``path``: ``profile`` (None: the suite's
     ``load:``, bounded by ``limits``), ``thresholds`` added to the profile's, at most
     ``max_sessions`` sessions, stopped at ``max_cost`` USD (``price``: USD per 1M input /
-    output tokens, for a model the price table does not know). Blocking."""
+    output tokens, for a model the price table does not know). Blocking.
+
+    Ctrl-C or SIGTERM (``signals``: while the load runs, in the main thread) stops starting
+    sessions and gives those in flight ``graceful_stop_s`` to finish (a second one cancels
+    them); the report is then written with ``stopped_by: interrupted`` and ``interrupted_by``
+    naming the signal."""
     path = Path(path)
     chosen, from_suite, suite_agent = _profile_of(path, profile)
     plan = make_plan(
@@ -122,10 +129,19 @@ def run_load_file(
         max_cost=max_cost,
         notify=notify,
         model=public_spec(agent),
+        graceful_stop_s=graceful_stop_s,
+        signals=signals,
     )
     started = datetime.now(UTC).isoformat(timespec="seconds")
     outcome = run_suite_file(path, _config(config, plan), run_dir, schedule=schedule)
-    report = build_report(plan, schedule.state, outcome, started=started, max_cost=max_cost)
+    report = build_report(
+        plan,
+        schedule.state,
+        outcome,
+        started=started,
+        max_cost=max_cost,
+        graceful_stop_s=graceful_stop_s,
+    )
     write_load(outcome.run_dir, report, schedule.state.samples)
     return LoadOutcome(report=report, run=outcome)
 
@@ -155,13 +171,15 @@ def build_report(
     *,
     started: str,
     max_cost: float | None = None,
+    graceful_stop_s: float | None = None,
 ) -> LoadReport:
-    """The report of a finished load run."""
+    """The report of a finished (or interrupted) load run."""
     load = [s for s in state.samples if s.phase == "load"]
     end = max([state.load_s, *(s.end_s for s in load)]) if load or state.load_s else 0.0
     whole = totals(state.samples, 0.0, max(end, 1e-9))
     whole.started = len(state.started)
     whole.dropped = len(state.dropped)
+    whole.cancelled = state.cancelled
     why = None if plan.baseline else "no baseline: the run was given --no-baseline"
     verdicts = evaluate(plan.thresholds, whole, why)
     return LoadReport(
@@ -174,6 +192,8 @@ def build_report(
         started_at=started,
         duration_s=state.load_s,
         stopped_by=state.stopped_by or "duration",  # type: ignore[arg-type]
+        interrupted_by=state.interrupted_by,
+        graceful_stop_s=graceful_stop_s if state.interrupted_by is not None else None,
         max_cost_usd=max_cost,
         estimate=state.estimate,
         intervals=windows(state.samples, plan, max(end, 1e-9), state.started, state.dropped),

@@ -7,12 +7,19 @@ arrivals at the target rate (open loop) — after an unloaded baseline pass. A m
 follows the clock: it moves the number of users to the target, checks each step of a step ramp
 against its budget, prints a line per interval, and ends the load phase (duration, session
 count, ``--max-cost``, a broken step). Sessions in flight then finish; none is cut off.
+
+An interrupt (Ctrl-C, SIGTERM; or :meth:`LoadSchedule.interrupt`) ends the load phase the same
+way: no new session starts, and the sessions in flight get the graceful stop (k6's
+``gracefulStop``) to finish; those still running then, or at a second interrupt, are cancelled
+and counted. What ran is kept: the journal, and the report with ``stopped_by: interrupted``.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,10 +34,12 @@ from ._model import CostEstimate, StepStats
 from ._plan import LoadPlan
 from ._stats import Sample, step_stats, window_stats
 
-__all__ = ["BASELINE_MAX", "LoadSchedule"]
+__all__ = ["BASELINE_MAX", "GRACEFUL_STOP_S", "LoadSchedule"]
 
 #: cases the unloaded baseline runs at the most (the quality ratio covers those)
 BASELINE_MAX = 500
+#: seconds the sessions in flight get to finish after an interrupt (k6's gracefulStop default)
+GRACEFUL_STOP_S = 30.0
 
 
 @dataclass
@@ -49,6 +58,9 @@ class LoadState:
     steps: list[StepStats] = field(default_factory=list)
     spent: float = 0.0
     stopped_by: str | None = None
+    #: the signal (or reason) of an interrupt, and the sessions it cancelled
+    interrupted_by: str | None = None
+    cancelled: int = 0
     load_s: float = 0.0
     estimate: CostEstimate | None = None
 
@@ -65,6 +77,8 @@ class LoadSchedule:
         max_cost: float | None = None,
         notify: Callable[[str], None] | None = None,
         model: str = "",
+        graceful_stop_s: float = GRACEFUL_STOP_S,
+        signals: bool = True,
     ) -> None:
         self.plan = plan
         self.seed = seed
@@ -72,9 +86,15 @@ class LoadSchedule:
         self.max_cost = max_cost
         self.notify = notify or (lambda _line: None)
         self.model = model
+        self.graceful_stop_s = graceful_stop_s
+        #: Ctrl-C and SIGTERM interrupt the schedule (in the main thread, where signals arrive)
+        self.signals = signals
         self.state = LoadState()
         self._t0 = 0.0
         self._stopped = anyio.Event()
+        #: the scope of the load's sessions (made in the run's loop): an interrupt cancels it
+        self._work: anyio.CancelScope | None = None
+        self._guard: anyio.abc.TaskGroup | None = None
         self._count = 0
         self._in_flight = 0
         self._trial: dict[str, int] = {}
@@ -87,6 +107,19 @@ class LoadSchedule:
         if not sessions.cases:
             self.state.stopped_by = "sessions"
             return
+        self._work = anyio.CancelScope()
+        async with anyio.create_task_group() as guard:
+            self._guard = guard
+            if self.signals and threading.current_thread() is threading.main_thread():
+                await guard.start(self._watch_signals)
+            with self._work:  # cancelled only by an interrupt (a second one, or the grace over)
+                if self.state.interrupted_by is None:
+                    await self._phases(sessions)
+            guard.cancel_scope.cancel()
+        self.state.load_s = self._now() if self._t0 else 0.0
+        self.state.stopped_by = self.state.stopped_by or "duration"
+
+    async def _phases(self, sessions: Sessions) -> None:
         self._estimate(sessions, before=True)
         if self.plan.baseline:
             await self._baseline(sessions)
@@ -94,21 +127,78 @@ class LoadSchedule:
             self._estimate(sessions, before=False)
         if self._over_budget():
             self._stop("max_cost")
+        if self._stopped.is_set():  # --max-cost spent, or interrupted, in the baseline
             return
         self._t0 = time.monotonic()
         async with anyio.create_task_group() as tg:
             if self.plan.mode == "open":
                 tg.start_soon(self._arrivals, sessions, tg)
             tg.start_soon(self._monitor, sessions, tg)
-        self.state.load_s = self._now()
-        self.state.stopped_by = self.state.stopped_by or "duration"
+
+    # ------------------------------------------------------------------ interrupts
+
+    async def _watch_signals(self, *, task_status: anyio.abc.TaskStatus[None]) -> None:
+        """Ctrl-C and SIGTERM call :meth:`interrupt` instead of killing the run."""
+        started = False
+        try:
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+                task_status.started()
+                started = True
+                async for signum in received:
+                    self.interrupt(signal.Signals(signum).name)
+        except (NotImplementedError, RuntimeError, ValueError):
+            if started:
+                raise
+            # no signal handlers here (Windows' event loop): Ctrl-C stops the run as it stops
+            # agentgauge run (the journal is kept, no report)
+            task_status.started()
+
+    def interrupt(self, why: str = "SIGINT") -> None:
+        """Stop the load as Ctrl-C does: no new session starts, the sessions in flight get
+        :attr:`graceful_stop_s` to finish, then (or at a second call) they are cancelled."""
+        if self.state.interrupted_by is not None:
+            self.notify(f"interrupted again ({why}): cancelling {self._in_flight} sessions")
+            self._cancel()
+            return
+        self.state.interrupted_by = why
+        self.state.stopped_by = "interrupted"
+        self._stopped.set()
+        self.notify(
+            f"interrupted ({why}): no new sessions; waiting up to {self.graceful_stop_s:g} s "
+            f"for {self._in_flight} in flight (interrupt again to cancel them)"
+        )
+        if self._guard is not None:
+            self._guard.start_soon(self._grace)
+
+    def _cancel(self) -> None:
+        if self._work is not None:
+            self._work.cancel()
+
+    async def _grace(self) -> None:
+        await anyio.sleep(self.graceful_stop_s)
+        self.notify(f"graceful stop over: cancelling {self._in_flight} sessions in flight")
+        self._cancel()
+
+    async def _run_one(self, sessions: Sessions, case: Case, slot: int) -> SessionResult:
+        """One session, counted in flight while it runs; counted as cancelled when an
+        interrupt cuts it off (it then has no result)."""
+        self._in_flight += 1
+        try:
+            return await sessions.run(case, self._next_trial(case), slot)
+        except anyio.get_cancelled_exc_class():
+            self.state.cancelled += 1
+            raise
+        finally:
+            self._in_flight -= 1
 
     async def _baseline(self, sessions: Sessions) -> None:
         """Each case once, one at a time: the unloaded pass rate and cost per session."""
         t0 = time.monotonic()
         for case in sessions.cases[:BASELINE_MAX]:
+            if self._stopped.is_set():
+                return
             start = time.monotonic() - t0
-            result = await sessions.run(case, self._next_trial(case), 0)
+            result = await self._run_one(sessions, case, 0)
             self._record("baseline", start, time.monotonic() - t0, 0.0, None, result)
             if self._over_budget():
                 return
@@ -193,11 +283,7 @@ class LoadSchedule:
         start = self._now()
         self.state.started.append(start)
         seg = self.plan.segment_at(start)
-        self._in_flight += 1
-        try:
-            result = await sessions.run(case, self._next_trial(case), slot % sessions.slots)
-        finally:
-            self._in_flight -= 1
+        result = await self._run_one(sessions, case, slot % sessions.slots)
         self._record(
             "load",
             start,

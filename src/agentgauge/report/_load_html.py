@@ -177,14 +177,20 @@ def _headline(report: LoadReport) -> str:
         f"p95 {_fmt(_p(t, 'p95'), ' ms', '.0f')}",
         f"errors {_fmt(t.error_rate, '', '.1%')}",
         f"quality ratio {_fmt(t.quality_ratio, '', '.3f')}",
-        f"ended by {_esc(report.stopped_by)}",
+        f"ended by {_esc(report.stopped_by)}"
+        + (f" ({_esc(report.interrupted_by)})" if report.interrupted_by is not None else ""),
     ]
+    if t.cancelled:
+        parts.append(f"{t.cancelled} sessions cancelled by the interrupt")
     if sat is not None:
         if sat.found:
             held = f"{sat.sustained:g}" if sat.sustained is not None else "none"
             parts.append(f"saturation at {sat.saturated_at:g} {_esc(sat.unit)} (sustained {held})")
         else:
-            parts.append(f"no saturation up to {_fmt(sat.sustained, '', 'g')} {_esc(sat.unit)}")
+            when = " before the interrupt" if report.interrupted_by is not None else ""
+            parts.append(
+                f"no saturation{when} up to {_fmt(sat.sustained, '', 'g')} {_esc(sat.unit)}"
+            )
     return '<p class="headline">' + " · ".join(parts) + "</p>"
 
 

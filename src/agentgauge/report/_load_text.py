@@ -29,13 +29,17 @@ def load_lines(report: LoadReport) -> list[str]:
     """The summary of ``report``, one line each."""
     t = report.totals
     kinds = ", ".join(f"{k} {n}" for k, n in t.errors_by_kind.items())
+    ended: str = report.stopped_by
+    if report.interrupted_by is not None:
+        ended = f"interrupted ({report.interrupted_by})"
     lines = [
         f"load: {report.suite} ({report.mode} loop, agent {report.agent}), ended by "
-        f"{report.stopped_by} after {report.duration_s:.1f} s",
+        f"{ended} after {report.duration_s:.1f} s",
         _row(
             "sessions",
             f"{t.sessions} ({t.sessions_per_s:.3g}/s)  passed {t.passed}  "
-            f"failed {t.failed}  started {t.started}  dropped {t.dropped}",
+            f"failed {t.failed}  started {t.started}  dropped {t.dropped}"
+            + (f"  cancelled {t.cancelled}" if t.cancelled else ""),
         ),
         _row("errors", f"{t.errors} ({_rate(t.error_rate)})" + (f": {kinds}" if kinds else "")),
         _row("latency", _pct(t.latency_ms)),
@@ -76,7 +80,8 @@ def load_lines(report: LoadReport) -> list[str]:
             )
         else:
             top = "–" if sat.sustained is None else f"{sat.sustained:g}"
-            lines.append(f"saturation: not reached; every step held up to {top} {sat.unit}")
+            when = " before the interrupt" if report.interrupted_by is not None else ""
+            lines.append(f"saturation: not reached{when}; every step held up to {top} {sat.unit}")
     for v in report.thresholds:
         lines.append(f"{'✓' if v.passed else '✗'} {v.threshold}  {v.explanation}")
     return lines
