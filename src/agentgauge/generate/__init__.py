@@ -26,7 +26,7 @@ from ._config import FAMILIES, FAMILY_CATEGORY, MULTI_TURN, GenerateConfig
 from ._generate import generate_cases
 from ._result import FamilyCount, GeneratedSuite
 from ._source import read_source
-from ._write import code_files, copy_code, suite_path
+from ._write import copy_code, suite_path
 
 if TYPE_CHECKING:
     from ..providers import Provider
@@ -93,4 +93,4 @@ def write_generated(
     path = suite_path(Path(out))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(result.text, encoding="utf-8")
-    return [path, *copy_code(code_files(result.suite), source_dir, path.parent)]
+    return [path, *copy_code(result.code, source_dir, path.parent)]

@@ -26,6 +26,7 @@ from ..schema import CaseResult, Suite
 from ..suites import check_suite
 from ._agents import GuessingAgent, IgnoringAgent, OracleAgent
 from ._config import MULTI_TURN
+from ._printable import printable
 
 __all__ = ["Dropped", "check_written"]
 
@@ -41,11 +42,12 @@ class Dropped:
     reason: str
 
     def line(self) -> str:
-        return f"{self.case_id}: {self.stage}: {self.reason}"
+        return printable(f"{self.case_id}: {self.stage}: {self.reason}")
 
 
 def _first(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    """The first line of ``text``, printable (it may quote a tool's error: untrusted)."""
+    line = printable(text.strip().splitlines()[0]) if text.strip() else ""
     return line if len(line) <= 160 else line[:159] + "…"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from ._config import GenerateConfig
+from ._printable import printable
 from ._result import GeneratedSuite
 
 __all__ = ["header_lines"]
@@ -48,7 +49,12 @@ def header_lines(result: GeneratedSuite, config: GenerateConfig) -> list[str]:
         lines.append("Dropped:")
         lines += [f"  {d.line()}" for d in result.dropped]
     lines += [f"Note: {n}" for n in result.notes]
-    return [w for line in lines for w in _wrap(line)]
+    # one printable line each: a name or a reason from the source must not end the comment
+    return [w for line in lines for w in _wrap(_lead(line) + printable(line))]
+
+
+def _lead(line: str) -> str:
+    return " " * (len(line) - len(line.lstrip(" ")))
 
 
 def _wrap(line: str) -> list[str]:
