@@ -4,7 +4,9 @@ package (the tests skip without it; .ci/run installs it)."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,17 +15,43 @@ import pytest
 from agentgauge.schema import Suite
 
 CATEGORIES = ("multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param")
+#: the fourth category: in bfcl-eval's data, not in ../shared/data
+LONG_CONTEXT = "multi_turn_long_context"
+ALL_CATEGORIES = (*CATEGORIES, LONG_CONTEXT)
+BACKENDS_PACKAGE = "bfcl_eval.eval_checker.multi_turn_eval.func_source_code"
 TRUTH_AGENT = Path(__file__).parent / "worlds" / "bfcl_truth_agent.py"
 
 
 def need_bfcl_eval() -> None:
-    """Skip unless BFCL's back-ends import (``pip install --no-deps bfcl-eval mpmath``)."""
-    pytest.importorskip("mpmath")
-    pytest.importorskip("bfcl_eval.eval_checker.multi_turn_eval.func_source_code.math_api")
+    """Skip unless BFCL's back-ends import (``pip install --no-deps bfcl-eval mpmath``) — but
+    fail in CI (``CI=true``), where scripts/setup.sh installs them: the BFCL tests must run."""
+    try:
+        importlib.import_module("mpmath")
+        importlib.import_module(f"{BACKENDS_PACKAGE}.math_api")
+    except ImportError as err:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI without BFCL's back-ends (scripts/setup.sh installs them): {err}")
+        pytest.skip(f"BFCL's back-ends are not installed: {err}")
 
 
 def question_file(shared: Path, category: str) -> Path:
+    """The question file of ``category``: ../shared/data/bfcl-v4, or for
+    ``multi_turn_long_context`` (not in ../shared) the copy in bfcl-eval's own data."""
+    if category == LONG_CONTEXT:
+        return long_context_file()
     return shared / "bfcl-v4" / f"BFCL_v4_{category}.json"
+
+
+def long_context_file() -> Path:
+    """bfcl-eval's ``BFCL_v4_multi_turn_long_context.json`` (with its ``possible_answer/`` and
+    ``multi_turn_func_doc/`` beside it); skips when that package or file is absent."""
+    need_bfcl_eval()
+    import bfcl_eval
+
+    path = Path(str(bfcl_eval.__file__)).parent / "data" / f"BFCL_v4_{LONG_CONTEXT}.json"
+    if not path.exists():
+        pytest.skip(f"this bfcl-eval has no {path.name}")
+    return path
 
 
 def entries(shared: Path, category: str) -> list[dict[str, Any]]:
@@ -32,7 +60,8 @@ def entries(shared: Path, category: str) -> list[dict[str, Any]]:
 
 
 def ground_truth(shared: Path, category: str) -> dict[str, list[list[str]]]:
-    path = shared / "bfcl-v4" / "possible_answer" / f"BFCL_v4_{category}.json"
+    question = question_file(shared, category)
+    path = question.parent / "possible_answer" / question.name
     lines = path.read_text(encoding="utf-8").splitlines()
     return {d["id"]: d["ground_truth"] for d in map(json.loads, lines)}
 

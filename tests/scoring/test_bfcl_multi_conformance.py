@@ -20,7 +20,7 @@ import pytest
 
 from agentgauge.worlds import check_bfcl_multi_turn
 from bfcl_multi_helpers import (
-    CATEGORIES,
+    ALL_CATEGORIES,
     entries,
     ground_truth,
     need_bfcl_eval,
@@ -45,7 +45,7 @@ def _mutants(truth: list[list[str]], rng: random.Random) -> list[list[list[list[
     """The ground truth as steps (one step per non-empty turn), and wrong variants of it."""
     right = [[list(t)] if t else [] for t in truth]
     out = [right]
-    for kind in range(5):
+    for kind in range(9):
         turns = [[list(s) for s in t] for t in right]
         i = rng.randrange(len(turns))
         if kind == 0 and turns[i]:  # the last call of a turn left out
@@ -63,16 +63,25 @@ def _mutants(truth: list[list[str]], rng: random.Random) -> list[list[list[list[
         elif kind == 4 and i > 0 and turns[i]:  # a turn's calls moved to the turn before
             turns[i - 1].extend(turns[i])
             turns[i] = []
+        elif kind == 5 and turns[i]:  # a turn without a call
+            turns[i] = []
+        elif kind == 6 and turns[i]:  # a turn of one empty step: BFCL's "empty" too
+            turns[i] = [[]]
+        elif kind == 7:  # an empty step before the calls: not an empty turn
+            turns[i].insert(0, [])
+        elif kind == 8 and turns[i]:  # a turn's calls made twice: writes twice
+            turns[i].append(list(turns[i][0]))
         out.append(turns)
     return out
 
 
-@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize("category", ALL_CATEGORIES)
 def test_our_verdicts_are_bfcl_checker_verdicts(shared_data: Path, category: str) -> None:
     need_bfcl_eval()
     rng = random.Random(category)
     truth = ground_truth(shared_data, category)
     checked = failing = 0
+    error_types: set[str | None] = set()
     for n, entry in enumerate(entries(shared_data, category)):
         for m, turns in enumerate(_mutants(truth[entry["id"]], rng)):
             theirs = _bfcl(turns, truth[entry["id"]], entry, f"conf_{category}_{n}_{m}")
@@ -80,15 +89,22 @@ def test_our_verdicts_are_bfcl_checker_verdicts(shared_data: Path, category: str
                 turns, truth[entry["id"]],
                 involved_classes=entry["involved_classes"],
                 initial_config=entry.get("initial_config", {}),
+                long_context="long_context" in category,
             )  # fmt: skip
             assert ours.valid == theirs["valid"], (entry["id"], m, theirs.get("error_type"))
             if not ours.valid:
                 assert ours.error_type == theirs["error_type"], (entry["id"], m)
                 assert ours.message.startswith(theirs["error_message"].split(" (")[0])
                 failing += 1
+                error_types.add(ours.error_type)
             checked += 1
-    assert checked == 200 * 6
-    assert failing > 300  # the mutants do fail, in all the ways the checker reports
+    assert checked == 200 * 10
+    assert failing > 500  # the mutants do fail, in all the ways the checker reports
+    assert error_types == {
+        "multi_turn:empty_turn_model_response",
+        "multi_turn:instance_state_mismatch",
+        "multi_turn:execution_response_mismatch",
+    }
 
 
 def _bfcl_prompt_decoder() -> Any:

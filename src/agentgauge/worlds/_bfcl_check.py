@@ -5,7 +5,8 @@ The model's calls (per turn, per step, as BFCL's execution strings) run on one f
 back-ends, the ground truth's on another, turn by turn. After each turn whose ground truth is
 not empty:
 
-1. the model must have made at least one call in it (``multi_turn:empty_turn_model_response``);
+1. the model must have made at least one call in it (``multi_turn:empty_turn_model_response``;
+   a turn of one empty step, ``[[]]``, made none, as BFCL's ``is_empty_execute_response`` says);
 2. every back-end instance must equal the ground truth's: each public attribute of the ground
    truth's instance compared with ``!=`` (``multi_turn:instance_state_mismatch``);
 3. the ground truth's execution results of this turn must all be among the model's results of
@@ -100,6 +101,12 @@ def _missing(expected: Sequence[str], seen: Sequence[str]) -> list[str]:
     return out
 
 
+def _empty_response(steps: Sequence[Sequence[str]]) -> bool:
+    """BFCL's ``is_empty_execute_response`` on a turn's steps: no step, or one empty step
+    (``[[]]``; ``[[], [call]]`` is not empty)."""
+    return len(steps) == 0 or (len(steps) == 1 and len(steps[0]) == 0)
+
+
 def check_bfcl_multi_turn(
     model_turns: Any,
     ground_truth: Sequence[Sequence[str]],
@@ -133,7 +140,7 @@ def check_bfcl_multi_turn(
         expected = truth.execute(expected_calls)
         if not expected_calls:
             continue
-        if not steps:
+        if _empty_response(steps):
             return BfclMultiTurnVerdict(
                 valid=False,
                 error_type="multi_turn:empty_turn_model_response",
