@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..providers import MockProvider, MockReply
 from ._fake_openai import (
+    FakeDrop,
     FakeFault,
     FakeOpenAIServer,
     FakeRaw,
@@ -19,6 +20,7 @@ from ._fake_openai import (
 )
 
 __all__ = [
+    "FakeDrop",
     "FakeFault",
     "FakeOpenAIServer",
     "FakeRaw",

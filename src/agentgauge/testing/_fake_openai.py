@@ -15,8 +15,9 @@ received (``Authorization: Bearer ...``, ``api-key``, ``x-api-key`` or ``x-goog-
 for the model field) is replaced by it, and it is sent back in an ``X-Echo-Key`` header.
 :class:`FakeRaw` sends any status and body as is (an HTML page, invalid JSON, a 200 with an
 ``{"error": ...}`` object, also to a streaming request); :class:`FakeStreamError` sends a
-started stream that ends in an error event. ``azure=True`` also serves Azure OpenAI's paths
-(``/openai/deployments/NAME/chat/completions``, ``/openai/v1/responses``).
+started stream that ends in an error event; :class:`FakeDrop` closes the connection unanswered.
+``azure=True`` also serves Azure OpenAI's paths (``/openai/deployments/NAME/chat/completions``,
+``/openai/v1/responses``).
 
 A known capacity, for load tests (docs/load.md): ``max_concurrent=K`` serves at most K completions
 at once (from the request's arrival to its last byte); the rest wait in a queue
@@ -47,6 +48,7 @@ from typing import Any, Literal
 import orjson
 
 from ._fake_replies import (
+    FakeDrop,
     FakeFault,
     FakeRaw,
     FakeReply,
@@ -58,6 +60,7 @@ from ._fake_replies import (
 from ._fake_wire import _chat_body, _chat_chunks, _responses_body, _responses_events
 
 __all__ = [
+    "FakeDrop",
     "FakeFault",
     "FakeOpenAIServer",
     "FakeRaw",
@@ -311,6 +314,9 @@ class FakeOpenAIServer:
     ) -> bool:
         """Write the reply; True when it is still being written and ``done`` will be called
         at its end (a dripped stream), False when it is written."""
+        if reply.drop:
+            proto.drop()
+            return False
         if reply.fault is not None:
             f = reply.fault
             err = {"error": {"message": f.message, "type": "fake_fault", "code": f.status}}
@@ -377,6 +383,12 @@ class _Protocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None
+
+    def drop(self) -> None:
+        """Close the connection without a reply (a reset, not a clean end: no FIN after data)."""
+        if self.transport is not None:
+            self.transport.abort()
+            self.transport = None
 
     def data_received(self, data: bytes) -> None:
         self.buf += data

@@ -9,7 +9,7 @@ from typing import Any, TypeAlias
 
 from ..schema import ToolCall
 
-__all__ = ["FakeFault", "FakeRaw", "FakeReply", "FakeRequest", "FakeStreamError"]
+__all__ = ["FakeDrop", "FakeFault", "FakeRaw", "FakeReply", "FakeRequest", "FakeStreamError"]
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,12 @@ class FakeFault:
     status: int
     retry_after: str | None = None
     message: str = "injected fault"
+
+
+@dataclass(frozen=True)
+class FakeDrop:
+    """No reply: the server closes the connection (a crashed server, a proxy's reset), which
+    the client sees as a transport error."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,14 @@ class FakeRequest:
 
 #: a scripted reply: text, tool call(s), a fault, or a dict ``{"text": ..., "calls": [...]}``
 FakeReply: TypeAlias = (
-    str | ToolCall | Sequence[ToolCall] | FakeFault | FakeRaw | FakeStreamError | dict[str, Any]
+    str
+    | ToolCall
+    | Sequence[ToolCall]
+    | FakeFault
+    | FakeRaw
+    | FakeStreamError
+    | FakeDrop
+    | dict[str, Any]
 )
 
 
@@ -60,6 +73,7 @@ class _Reply:
     fault: FakeFault | None = None
     raw: FakeRaw | None = None
     stream_error: FakeStreamError | None = None
+    drop: bool = False
 
 
 def _normalise(item: FakeReply) -> _Reply:
@@ -67,6 +81,8 @@ def _normalise(item: FakeReply) -> _Reply:
         return _Reply(None, [], item)
     if isinstance(item, FakeRaw):
         return _Reply(None, [], raw=item)
+    if isinstance(item, FakeDrop):
+        return _Reply(None, [], drop=True)
     if isinstance(item, FakeStreamError):
         return _Reply(item.text, [], stream_error=item)
     if isinstance(item, str):
