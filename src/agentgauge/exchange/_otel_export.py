@@ -195,6 +195,56 @@ def _tool_span(
     )
 
 
+def _user_span(e: TraceEvent, trace_id: str, n: int, root: str, content: bool) -> Span:
+    """A simulated user's turn (docs/users.md): no ``gen_ai.operation.name`` and no
+    ``gen_ai.usage.*`` (its tokens are not the agent's), so no reader counts it as the
+    agent's model call; its own figures under ``agentgauge.user.*``."""
+    usage = e.usage
+    attrs: dict[str, Any] = {
+        "agentgauge.step": "simulated_user",
+        "agentgauge.turn": e.turn,
+        "agentgauge.user.model": e.model,
+        "agentgauge.user.input_tokens": usage.input_tokens if usage else None,
+        "agentgauge.user.output_tokens": usage.output_tokens if usage else None,
+        "agentgauge.user.cost_usd": e.cost_usd,
+        "agentgauge.user.cached": e.cached or None,
+    }
+    return Span(
+        trace_id=trace_id,
+        span_id=_span_id(trace_id, n),
+        parent_id=root,
+        name=f"simulated_user {e.model}" if e.model else "simulated_user",
+        start_ns=_ns(e.start),
+        end_ns=_ns(e.end),
+        attributes=attrs,
+        status_code=STATUS_ERROR if e.error else 0,
+        status_message=(e.error or "") if content else "",
+        kind=SPAN_KIND_INTERNAL,
+    )
+
+
+def _user_attrs(result: CaseResult, content: bool) -> dict[str, Any]:
+    """The root span's ``agentgauge.user.*``: who played the user and what it cost, apart
+    from the agent's ``gen_ai.usage.*`` (none without a simulated user)."""
+    u = result.user
+    if u is None:
+        return {}
+    return {
+        "agentgauge.user.kind": u.kind,
+        "agentgauge.user.model": u.model,
+        "agentgauge.user.template": u.template,
+        "agentgauge.user.seed": u.seed,
+        "agentgauge.user.turns": u.turns,
+        "agentgauge.user.ended_by": u.ended_by,
+        # the reason quotes the agent's message: content
+        "agentgauge.user.error": u.error if content else None,
+        "agentgauge.user.model_calls": u.model_calls,
+        "agentgauge.user.input_tokens": u.usage.input_tokens,
+        "agentgauge.user.output_tokens": u.usage.output_tokens,
+        "agentgauge.user.cost_usd": u.cost_usd,
+    }
+
+
 def _evaluations(result: CaseResult, at: int, content: bool) -> tuple[SpanEvent, ...]:
     events: list[SpanEvent] = []
     for s in result.scores:
@@ -235,7 +285,8 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
         if e.kind == "model":
             children.append(_model_span(e, trace_id, n, root_id, export))
         elif e.kind == "user":
-            continue  # a simulated user's turn is not the agent's span (docs/users.md)
+            # a simulated user's turn: a span of its own, its usage not the agent's
+            children.append(_user_span(e, trace_id, n, root_id, export.content))
         else:
             children.append(
                 _tool_span(e, next(call_ids, None), trace_id, n, root_id, export.content)
@@ -267,6 +318,7 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
         "agentgauge.cost_usd": result.cost_usd,
         "agentgauge.replayed": result.replayed or None,
         **_labels_attrs(result.predicted_labels),
+        **_user_attrs(result, export.content),
     }
     if export.content:
         attrs.update(_conversation_attrs(result))
