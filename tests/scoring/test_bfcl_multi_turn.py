@@ -19,7 +19,7 @@ from agentgauge.importers import import_suite
 from agentgauge.schema import Suite
 from agentgauge.suites import write_suite
 from bfcl_multi_helpers import (
-    CATEGORIES,
+    ALL_CATEGORIES,
     TRUTH_AGENT,
     fc_result,
     need_bfcl_eval,
@@ -61,7 +61,7 @@ def _live(suite: Suite, path: Path, tmp: Path, mode: str, *extra: str, **env: st
 
 
 @pytest.mark.parametrize("mode", ["bfcl", "default"])
-@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize("category", ALL_CATEGORIES)
 def test_the_ground_truth_agent_passes_every_entry(
     shared_data: Path, tmp_path: Path, category: str, mode: str
 ) -> None:
