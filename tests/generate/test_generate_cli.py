@@ -45,8 +45,9 @@ def _cli(*args: str, cwd: Path, hash_seed: str = "0") -> subprocess.CompletedPro
                           capture_output=True, text=True, check=False)  # fmt: skip
 
 
-@pytest.mark.parametrize("source", [QUICKSTART, REPO / "examples" / "users"], ids=["quickstart",
-                                                                               "users"])  # fmt: skip
+@pytest.mark.parametrize(
+    "source", [QUICKSTART, REPO / "examples" / "users"], ids=["quickstart", "users"]
+)
 def test_same_command_same_bytes_in_another_process(source: Path, tmp_path: Path) -> None:
     outs = []
     for n, (seed, hash_seed) in enumerate((("3", "1"), ("3", "2"), ("4", "1"))):
