@@ -175,3 +175,33 @@ def test_no_key_in_what_the_command_prints(suite: Path) -> None:
     assert "sk-cli-load-secret" not in done.stdout + done.stderr
     for path in (suite / "run").iterdir():
         assert "sk-cli-load-secret" not in path.read_text(errors="replace"), path.name
+
+
+def test_max_cost_stops_the_command_after_printing_the_estimate(suite: Path) -> None:
+    with FakeOpenAIServer(["Hello!"], latency_ms=5, record=False) as srv:
+        done = _load(
+            suite,
+            "--agent",
+            "openai:fake-model",
+            "--base-url",
+            srv.base_url,
+            "--users",
+            "2",
+            "--duration",
+            "10m",
+            "--price",
+            "1000/1000",  # ~$0.05 a session
+            "--max-cost",
+            "0.5",
+            "-o",
+            "run",
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("estimated cost (before the run): $")
+    report = orjson.loads((suite / "run" / "load.json").read_bytes())
+    assert report["stopped_by"] == "max_cost"
+    assert report["duration_s"] < 600
+    per_session = report["totals"]["cost_usd"] / report["totals"]["sessions"]
+    # stopped within the sessions in flight (2 users) of the limit, baseline included
+    assert report["totals"]["cost_usd"] <= 0.5 + 2 * per_session
+    assert "limit $0.5" in done.stdout

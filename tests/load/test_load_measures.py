@@ -176,3 +176,35 @@ def test_an_open_loop_step_ramp_brackets_the_rate_a_server_of_capacity_k_sustain
     assert srv.peak_in_flight <= 2
     assert srv.queued_peak > 2  # the second step queued at the server
     assert r.totals.errors == 0  # saturation showed as latency, not errors
+
+
+def test_the_cost_is_estimated_before_any_request_and_matches_what_the_run_cost(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(HI, encoding="utf-8")
+    profile = LoadProfile.model_validate({"users": 2, "sessions": 12})
+    seen: list[tuple[str, int]] = []
+    with FakeOpenAIServer(["Hello there, friend."], latency_ms=5, record=False) as srv:
+        out = run_load_file(
+            suite,
+            _config(srv),
+            tmp_path / "run",
+            profile=profile,
+            price=(3.0, 15.0),
+            notify=lambda line: seen.append((line, srv.count)),
+        )
+    (before, requests), (_, _), (after, _) = seen[:3]
+    assert before.startswith("estimated cost (before the run): $")
+    assert requests == 0  # printed before the first session reached the server
+    assert after.startswith("estimated cost (after the baseline): $")
+    r = out.report
+    assert r.estimate is not None
+    assert r.estimate.usd is not None
+    assert r.estimate.expected_sessions == 12
+    assert r.totals.cost_usd is not None
+    # the baseline's tokens per session x 12 sessions, against what the 12 sessions cost
+    assert r.estimate.usd == pytest.approx(r.totals.cost_usd, rel=0.25)
+    load = [s for s in _lines(tmp_path / "run" / "load.jsonl") if s["phase"] == "load"]
+    usd = sum(s["input_tokens"] * 3.0 + s["output_tokens"] * 15.0 for s in load) / 1e6
+    assert r.totals.cost_usd == pytest.approx(usd)

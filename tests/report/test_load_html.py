@@ -108,7 +108,8 @@ class _Watched:
         self.page.route("**/*", route)
 
 
-def test_the_charts_render_in_chromium(browser: Any, report: LoadReport, tmp_path: Path) -> None:
+def test_the_charts_render_in_chromium(report: LoadReport, browser: Any, tmp_path: Path) -> None:
+    # report first: its load run needs the loop Playwright's sync API would hold
     path = write_load_html(report, tmp_path / "load.html")
     w = _Watched(browser)
     w.page.goto(path.as_uri())
@@ -127,4 +128,60 @@ def test_the_charts_render_in_chromium(browser: Any, report: LoadReport, tmp_pat
     assert w.page.locator("figure.errors g.series[data-name='429'] circle").count() > 0
     assert EVIL in w.page.locator("h1").inner_text()  # shown as text, not markup
     assert w.page.locator("table.steps tr.broke").count() == 1
+    w.page.close()
+
+
+def _drawn(page: Any, chart: str, series: str) -> list[tuple[float, float, float]]:
+    """(x seconds, value, y pixel) of every point Chromium drew for one series of one chart."""
+    found = page.evaluate(
+        """([chart, series]) => Array.from(document.querySelectorAll(
+            `figure.${chart} g.series[data-name="${series}"] circle`)).map(c => [
+            c.querySelector('title').textContent, c.getBoundingClientRect().top])""",
+        [chart, series],
+    )
+    out = []
+    for title, top in found:
+        x, _, v = title.partition(" s: ")
+        out.append((float(x), float(v), float(top)))
+    return out
+
+
+def test_chromium_draws_each_series_from_the_report(
+    report: LoadReport, browser: Any, tmp_path: Path
+) -> None:
+    """Latency percentiles, throughput, errors and quality: one point per interval that has
+    the value, at its value, higher on the page for a higher value."""
+    # this run's baseline passed every case, so its quality ratio equals its pass rate: a
+    # report whose ratio differs tells the two series apart
+    ws = [
+        x.model_copy(update={"quality_ratio": x.quality_ratio * 0.8})
+        if x.quality_ratio is not None
+        else x
+        for x in report.intervals
+    ]
+    report = report.model_copy(update={"intervals": ws})
+    w = _Watched(browser)
+    w.page.goto(write_load_html(report, tmp_path / "load.html").as_uri())
+    ws = report.intervals
+    measured = [x for x in ws if x.latency_ms is not None]
+    lat = {q: _drawn(w.page, "latency", q) for q in ("p50", "p95", "p99")}
+    for q, points in lat.items():
+        assert [p[0] for p in points] == pytest.approx([x.end_s for x in measured], rel=1e-4), q
+        want = [getattr(x.latency_ms, q) for x in measured]
+        assert [p[1] for p in points] == pytest.approx(want, rel=1e-3), q
+    for lo, hi in zip(lat["p50"], lat["p99"], strict=True):
+        assert hi[2] <= lo[2] + 0.5  # p99 drawn at or above p50
+    finished = _drawn(w.page, "throughput", "finished/s")
+    assert [p[1] for p in finished] == pytest.approx([x.sessions_per_s for x in ws], rel=1e-3)
+    started = _drawn(w.page, "throughput", "started/s")
+    drawn = sum(p[1] for p in started) * report.interval_s
+    assert drawn == pytest.approx(report.totals.started, rel=1e-3)
+    rejected = _drawn(w.page, "errors", "429")
+    assert sum(p[1] for p in rejected) == report.totals.errors_by_kind["429"] > 0
+    ratio = _drawn(w.page, "quality", "quality ratio")
+    want_ratio = [x.quality_ratio for x in ws if x.quality_ratio is not None]
+    assert want_ratio
+    assert [p[1] for p in ratio] == pytest.approx(want_ratio, rel=1e-3)
+    passed = _drawn(w.page, "quality", "pass rate")
+    assert len(passed) == sum(x.pass_rate is not None for x in ws)
     w.page.close()
