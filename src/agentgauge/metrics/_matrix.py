@@ -25,6 +25,7 @@ from ._compare import compare
 from ._gate_model import GateReport
 from ._gating import gate_run
 from ._matrix_model import (
+    MODULE_MEANS,
     MODULE_METRICS,
     MatrixAgentStats,
     MatrixComparison,
@@ -108,6 +109,7 @@ def _quality(summary: Summary) -> MatrixQuality:
             else summary.rate(key)
         )
         modules[key] = rate if rate is not None else Rate()
+    means = {key: summary.module_mean(key) for key, _, _ in MODULE_MEANS}
     return MatrixQuality(
         pass_rate=summary.overall.pass_rate,
         error_rate=summary.overall.error_rate,
@@ -118,6 +120,7 @@ def _quality(summary: Summary) -> MatrixQuality:
         task_completion=summary.task_completion,
         goal_completion=summary.overall.goal_completion,
         scorers={name: s.mean for name, s in sorted(summary.scorers.items())},
+        module_means={k: m for k, m in means.items() if m is not None and m.n},
         scorer_scales={
             name: scorer_scale(name, s.scale) for name, s in sorted(summary.scorers.items())
         },

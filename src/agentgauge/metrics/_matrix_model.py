@@ -17,6 +17,7 @@ from ._model import Cost, Latency, Mean, Rate
 
 __all__ = [
     "MATRIX_VERSION",
+    "MODULE_MEANS",
     "MODULE_METRICS",
     "MatrixAgentStats",
     "MatrixComparison",
@@ -41,6 +42,18 @@ MODULE_METRICS: Final[tuple[tuple[str, str, str], ...]] = (
     ("memory_retention", "memory", "memory retention"),
     ("tool_selection_accuracy", "tool", "tool selection"),
     ("argument_accuracy", "tool", "arguments"),
+    # the module metrics of docs/metrics.md#module-metrics (Summary.modules)
+    ("retrieval_hit_rate", "memory", "retrieval hit"),
+    ("fallback_accuracy", "planning", "degradation trigger"),
+    ("planning_acceptable", "planning", "planning path 4–5 (expert)"),
+    ("user_satisfaction", "user", "user satisfaction"),
+)
+#: the module metrics that are means (:meth:`Summary.module_mean`), in
+#: :attr:`MatrixQuality.module_means`: (key, module, label); shares of 0..1 except the grade
+MODULE_MEANS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("retrieval_precision", "memory", "retrieval precision"),
+    ("retrieval_recall", "memory", "retrieval recall"),
+    ("planning_grade", "planning", "planning grade (1–5)"),
 )
 
 #: ``done``: the member's run finished and was summarised; ``failed``: it could not run (the
@@ -81,6 +94,9 @@ class MatrixQuality(Model):
     #: module-level rates, keyed as :data:`MODULE_METRICS` (a rate with ``n == 0``: the suite
     #: has no labels for it)
     modules: dict[str, Rate] = Field(default_factory=dict)
+    #: the module metrics that are means, keyed as :data:`MODULE_MEANS` (absent: the run has
+    #: no such data; never a 0 standing for unknown)
+    module_means: dict[str, Mean] = Field(default_factory=dict)
 
 
 class MatrixPerformance(Model):

@@ -19,6 +19,7 @@ from ._fmt import (
     suite_scorers,
     tokens_in_out,
 )
+from ._modules import modules_table
 from ._redteam import redteam_table
 from ._state import diff_cells
 from ._users import pass_hat_curve, pass_k_label, user_error_line, user_rows
@@ -91,6 +92,7 @@ def render_console(
         _users_table(summary),
         _scorer_table(summary),
         redteam_table(summary),
+        modules_table(summary),
     )
     for table in tables:
         if table is not None:

@@ -40,6 +40,7 @@ from ._html_charts import _section, _table, _tone, confusion_matrix, esc, rate_b
 from ._html_data import Bin, LatencyBins
 from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, remove_chunks
 from ._html_scorers import scorers_section
+from ._modules import modules_html
 from ._redteam import redteam_html
 from ._users import users_html
 
@@ -203,6 +204,7 @@ def _emit(
             _confusion(summary),
             _behavior(summary),
             redteam_html(summary),
+            modules_html(summary),
             _cost(summary),
             users_html(summary),
             _latency(summary, latencies.bins()),
@@ -215,7 +217,13 @@ def _emit(
             f"<title>{esc(title)}</title>\n<style>\n{_asset('report.css')}</style>\n"
             "</head>\n<body>\n"
         )
-        out.write(_nav(comparison is not None, redteam=summary.redteam is not None))
+        out.write(
+            _nav(
+                comparison is not None,
+                redteam=summary.redteam is not None,
+                modules=summary.modules is not None,
+            )
+        )
         out.write('<main id="top">\n')
         for s in sections:
             out.write(s)
@@ -234,7 +242,7 @@ def _emit(
 # --- pieces -----------------------------------------------------------------------------------
 
 
-def _nav(baseline: bool, *, redteam: bool = False) -> str:
+def _nav(baseline: bool, *, redteam: bool = False, modules: bool = False) -> str:
     links = [("headline", "Overview"), ("gates", "Gates")]
     if baseline:
         links.append(("baseline", "Baseline"))
@@ -243,6 +251,7 @@ def _nav(baseline: bool, *, redteam: bool = False) -> str:
         ("tools", "Tools"),
         ("behavior", "Behaviour"),
         *([("redteam", "Red team")] if redteam else []),
+        *([("modules", "Modules")] if modules else []),
         ("cost", "Cost"),
         ("latency", "Latency"),
         ("cases", "Cases"),

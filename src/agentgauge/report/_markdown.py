@@ -22,6 +22,7 @@ from ._fmt import (
     unit_interval,
     unit_value,
 )
+from ._modules import modules_markdown
 from ._redteam import redteam_markdown
 from ._state import diff_cells
 from ._users import pass_hat_curve, pass_k_label, user_rows
@@ -124,6 +125,7 @@ def render_markdown(
 
     lines += _diagnosis(summary)
     lines += redteam_markdown(summary)
+    lines += modules_markdown(summary)
 
     lines += _failures_md(summary, failures)
     return scrub("\n".join(lines).rstrip() + "\n")

@@ -14,10 +14,12 @@ from typing import IO
 
 from .._secrets import scrub
 from ..metrics import (
+    MODULE_MEANS,
     MODULE_METRICS,
     MatrixAgentStats,
     MatrixComparison,
     MatrixPair,
+    Mean,
     Quantile,
 )
 from ..schema import agent_label
@@ -115,6 +117,12 @@ def _prompts(c: MatrixComparison) -> MatrixTable | None:
     return MatrixTable(title=PROMPTS_TITLE, header=("agent", "system prompt"), rows=rows)
 
 
+def _module_mean(key: str, m: Mean | None) -> str:
+    if m is None or m.mean is None:
+        return "–"  # no such data in this run: unknown, not 0
+    return f"{m.mean:.2f}" if key == "planning_grade" else pct(m.mean)
+
+
 def _modules(c: MatrixComparison) -> MatrixTable | None:
     done = _done(c)
     keys = [
@@ -122,12 +130,18 @@ def _modules(c: MatrixComparison) -> MatrixTable | None:
         for key, _, label in MODULE_METRICS
         if any(a.quality.modules.get(key) and a.quality.modules[key].n for a in done)
     ]
-    if not keys and not c.scorers:
+    means = [
+        (key, label)
+        for key, _, label in MODULE_MEANS
+        if any(key in a.quality.module_means for a in done)
+    ]
+    if not keys and not means and not c.scorers:
         return None
     rows = []
     for a in done:
         cells = [a.label]
         cells += [rate(a.quality.modules[k], interval=False) for k, _ in keys]
+        cells += [_module_mean(k, a.quality.module_means.get(k)) for k, _ in means]
         cells += [
             scored_mean(s, a.quality.scorers[s], a.quality.scorer_scales.get(s))
             if s in a.quality.scorers
@@ -135,7 +149,12 @@ def _modules(c: MatrixComparison) -> MatrixTable | None:
             for s in c.scorers
         ]
         rows.append(tuple(cells))
-    header = ("agent", *(label for _, label in keys), *(f"{s} (mean)" for s in c.scorers))
+    header = (
+        "agent",
+        *(label for _, label in keys),
+        *(label for _, label in means),
+        *(f"{s} (mean)" for s in c.scorers),
+    )
     return MatrixTable(title="Modules and scorers", header=header, rows=tuple(rows))
 
 
