@@ -205,3 +205,51 @@ def test_max_cost_stops_the_command_after_printing_the_estimate(suite: Path) -> 
     # stopped within the sessions in flight (2 users) of the limit, baseline included
     assert report["totals"]["cost_usd"] <= 0.5 + 2 * per_session
     assert "limit $0.5" in done.stdout
+
+
+def test_the_rehearsal_in_the_docs_finds_the_capacity_of_a_queueing_server(suite: Path) -> None:
+    """docs/load.md's rehearsal without a GPU: the fake server as its own process with 4 slots
+    that queue the rest, like llama.cpp's -np 4. Under N > 4 users every session waits its
+    turn: the p95 reaches about N/4 service times, so a budget between 1 and 5/4 of it finds 4."""
+    fake = ["agentgauge.testing.fake_openai", "--latency-ms", "1000", "--max-concurrent", "4"]
+    server = subprocess.Popen(
+        [sys.executable, "-m", *fake, "--over-capacity", "queue"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip().rpartition(" ")[2]
+        assert url.startswith("http://127.0.0.1:"), url
+        done = _load(
+            suite,
+            "--agent",
+            "openai:fake-model",
+            "--base-url",
+            url,
+            "--step",
+            "3:8:1",
+            "--step-every",
+            "3s",
+            "--budget",
+            "p95<1150",
+            "--budget",
+            "error_rate<1%",
+            "--timeout",
+            "60",
+            "--no-baseline",
+            "-o",
+            "run",
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert done.returncode == 0, done.stderr
+    report = orjson.loads((suite / "run" / "load.json").read_bytes())
+    sat = report["saturation"]
+    assert sat["found"] is True
+    assert sat["sustained"] == 4  # = K
+    assert sat["saturated_at"] == 5
+    assert sat["broken_by"] == ["p95<1150"]
+    assert report["totals"]["errors"] == 0  # the queue shows as latency, never as errors
+    assert "saturation: at 5 users (p95<1150); highest sustained: 4 users" in done.stdout
