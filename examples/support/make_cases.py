@@ -5,6 +5,7 @@
 
 1. ``golden.jsonl``: 200 rows of query, context, ground_truth and response (the answers a
    previous version of the assistant gave; a few state a number the context does not have),
+   with ``behavior: refuse`` on the rows to decline,
    stratified 60 / 25 / 15: common (120), long-tail (50), out-of-domain or adversarial (30).
 2. ``golden/``: the same file imported with ``agentgauge import golden golden.jsonl -o golden``
    (run here as that command: suite.yaml, cases.jsonl and the recorded responses.jsonl).
@@ -71,21 +72,21 @@ def rows() -> list[Json]:
                 "query": q,
                 "context": [passage],
                 "ground_truth": DECLINE,
+                "behavior": "refuse",
                 "category": "adversarial",
                 "tags": ["out-of-domain", "decline"],
             }
         )
     for k, (kind, q, passage, answer) in enumerate(ADVERSARIAL, 1):
-        out.append(
-            {
-                "id": f"adv-{k:02d}-{kind}",
-                "query": q,
-                "context": [passage],
-                "ground_truth": answer or DECLINE,
-                "category": "adversarial",
-                "tags": ["adversarial", kind, "answerable" if answer else "decline"],
-            }
-        )
+        row = {
+            "id": f"adv-{k:02d}-{kind}",
+            "query": q,
+            "context": [passage],
+            "ground_truth": answer or DECLINE,
+            "category": "adversarial",
+            "tags": ["adversarial", kind, "answerable" if answer else "decline"],
+        }
+        out.append(row if answer else {**row, "behavior": "refuse"})
     return out
 
 

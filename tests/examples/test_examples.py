@@ -284,6 +284,30 @@ def test_support_golden_set_is_stratified_and_imports(tmp_path: Path) -> None:
     assert (tmp_path / "g" / "cases.jsonl").read_text() == committed
 
 
+def test_support_golden_import_scores_its_recorded_answers_without_a_model(
+    tmp_path: Path,
+) -> None:
+    """The imported golden set as it is: the declines expect a refusal (the rows' ``behavior``
+    column) and pass; the six answers with an invented number fail numeric grounding (the
+    scorer the importer gives a suite with passages); nothing else fails."""
+    golden = EXAMPLES_DIR / "support" / "golden"
+    res = _cli(
+        "score", str(golden), "-r", str(golden / "responses.jsonl"), "-o", str(tmp_path / "s"),
+        "--no-history",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    results = list(iter_results(tmp_path / "s"))
+    failed = {r.case_id for r in results if r.status != "passed"}
+    rows = [json.loads(line) for line in (EXAMPLES_DIR / "support" / "golden.jsonl").open()]
+    invented = {r["id"] for r in rows if "$15 credit" in r["response"]}
+    assert len(invented) == 6
+    assert failed == invented
+    assert all("numeric_grounding" in (r.explanation or "") for r in results if r.case_id in failed)
+    declines = [r for r in results if r.case_id.startswith("ood-")]
+    assert len(declines) == 20
+    assert all(r.status == "passed" for r in declines)
+
+
 def test_support_recorded_responses_fail_the_numeric_grounding_gate(tmp_path: Path) -> None:
     ex = EXAMPLES[3]
     assert _run(ex, tmp_path / "run", ex.agent("recorded")).exit_code == 0

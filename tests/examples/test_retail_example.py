@@ -99,6 +99,39 @@ def test_hasty_passes_every_call_check_and_fails_on_the_state(tmp_path: Path) ->
     assert "FAIL goal completion" in gate.output
 
 
+def _without_state(case: dict[str, Any]) -> dict[str, Any]:
+    """The case with every ``expect.state`` removed (its own and each turn's)."""
+    out = {**case, "expect": {k: v for k, v in case["expect"].items() if k != "state"}}
+    if "turns" in case:
+        out["turns"] = [
+            {**t, "expect": {k: v for k, v in (t.get("expect") or {}).items() if k != "state"}}
+            for t in case["turns"]
+        ]
+    return out
+
+
+def test_hasty_passes_every_case_once_the_state_checks_are_removed(tmp_path: Path) -> None:
+    """The proof that only outcome grading catches hasty: the same 40 cases, the same agent,
+    every ``expect.state`` deleted — and every case passes."""
+    copy = tmp_path / "retail"
+    copy.mkdir()
+    for name in ("suite.yaml", "store.py", "store.yaml", "oracle_agent.py", "oracle_plan.json"):
+        (copy / name).write_bytes((RETAIL / name).read_bytes())
+    lines = (RETAIL / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    stripped = [_without_state(json.loads(line)) for line in lines]
+    assert all("state" not in json.dumps(c["expect"]) for c in stripped)
+    (copy / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in stripped))
+    res = _cli(
+        "run", str(copy), "--allow-suite-code", "--no-progress", "--no-cache", "--no-history",
+        "-o", str(tmp_path / "run"), "--agent", f"python:{copy / 'oracle_agent.py'}:hasty",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    results = list(iter_results(tmp_path / "run"))
+    assert len(results) == CASES
+    assert [(r.case_id, r.explanation) for r in results if r.status != "passed"] == []
+    assert not any(_is_state(s.name) for r in results for s in r.scores)
+
+
 @pytest.mark.parametrize(
     ("case_id", "what"),
     [

@@ -85,3 +85,29 @@ def test_context_of_the_wrong_type(tmp_path: Path) -> None:
     src.write_text('{"query": "q", "context": {"a": 1}}\n', encoding="utf-8")
     with pytest.raises(UserError, match=r"qa\.jsonl:1: context: expected a string or a list"):
         _import(src)
+
+
+def test_a_behavior_column_marks_the_rows_to_decline(tmp_path: Path) -> None:
+    src = tmp_path / "qa.jsonl"
+    rows = [
+        {"query": "Weather in Oslo?", "ground_truth": "I can't help with that.",
+         "behavior": "refuse"},
+        {"query": "Hours?", "ground_truth": "9-5.", "expected_behavior": "answer"},
+        {"query": "Price?", "ground_truth": "$5.", "behavior": ""},
+    ]  # fmt: skip
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert [c.expect.behavior for c in _import(src).cases] == ["refuse", "answer", "answer"]
+    src.write_text('{"query": "q", "behavior": "decline"}\n', encoding="utf-8")
+    with pytest.raises(UserError) as err:
+        _import(src)
+    assert str(err.value).startswith(f"{src}:1: behavior: expected one of tool_call, ")
+    assert str(err.value).endswith(", got 'decline'")
+
+
+def test_passages_give_the_suite_the_numeric_grounding_scorer(tmp_path: Path) -> None:
+    """An imported answer's numbers are checked against its passages without a judge: the
+    suite gets ``numeric_grounding`` when some row has context, and no scorer otherwise."""
+    assert [s.scorer for s in _import().scorers] == ["numeric_grounding"]
+    src = tmp_path / "qa.jsonl"
+    src.write_text('{"query": "q", "ground_truth": "a"}\n', encoding="utf-8")
+    assert _import(src).scorers == []

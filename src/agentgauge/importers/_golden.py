@@ -1,9 +1,13 @@
 """Golden question/answer sets: JSONL with ``query``, ``context``, ``ground_truth``, ``response``.
 
 Each record becomes a case whose behaviour is ``answer`` (answer directly, grounded in the
-context): ``input`` = query, ``context`` = the passages (a string or a list of them),
+context), or the record's ``behavior`` (``refuse`` for a row the assistant should decline):
+``input`` = query, ``context`` = the passages (a string or a list of them),
 ``expect.reference`` = ground truth. A recorded ``response`` is kept in ``metadata.response``;
 ``agentgauge import`` writes those as a responses file so they can be scored without a model.
+When some record has passages, the suite gets the ``numeric_grounding`` scorer (no model: a
+number, price or date in a reply that no passage states fails the case), the one check of
+grounding that runs without a judge.
 
 Columns are found by name. ``columns`` (``--map field=column``) says where a field is when its
 column has another name; a dotted column (``inputs.question``) reaches into nested objects.
@@ -20,17 +24,18 @@ id             id, _id, uuid, case_id
 category       category
 difficulty     difficulty
 tags           tags
+behavior       behavior, expected_behavior
 =============  =====================================================================
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast, get_args
 
 from ..errors import UserError
 from ..formats import read_tools_file
-from ..schema import Case, Expectation, JsonValue, Suite, ToolSpec
+from ..schema import Behavior, Case, Expectation, JsonValue, ScorerRef, Suite, ToolSpec
 from ._common import (
     ImportOptions,
     Record,
@@ -58,9 +63,11 @@ GOLDEN_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "category": ("category",),
     "difficulty": ("difficulty",),
     "tags": ("tags",),
+    "behavior": ("behavior", "expected_behavior"),
 }
 
 _MISSING: Final = object()
+_BEHAVIORS: Final[tuple[str, ...]] = get_args(Behavior)
 
 
 def _lookup(row: dict[str, Any], column: str) -> Any:
@@ -105,6 +112,15 @@ def _passages(value: Any, where: str, column: str) -> list[str]:
     raise UserError(f"{where}: {column}: expected a string or a list of strings")
 
 
+def _behavior(value: Any, where: str, column: str) -> Behavior:
+    text = _text(value, where, column)
+    if text is None or not text.strip():
+        return "answer"
+    if text.strip() not in _BEHAVIORS:
+        raise UserError(f"{where}: {column}: expected one of {', '.join(_BEHAVIORS)}, got {text!r}")
+    return cast("Behavior", text.strip())
+
+
 def _case(
     record: Record, options: ImportOptions, columns: dict[str, str], n: int, taken: set[str]
 ) -> Case:
@@ -138,6 +154,8 @@ def _case(
     difficulty = _text(value, where, column)
     column, value = _field(row, "tags", columns)
     tags = _passages(value, where, column)
+    column, value = _field(row, "behavior", columns)
+    behavior = _behavior(value, where, column)
     meta = {**source_metadata("golden", record, source_id), **meta}
     if response is not None:
         meta["response"] = response
@@ -148,7 +166,7 @@ def _case(
         tags=tags,
         input=query,
         context=context,
-        expect=Expectation(behavior="answer", reference=reference),
+        expect=Expectation(behavior=behavior, reference=reference),
         metadata=meta,
     )
 
@@ -167,9 +185,13 @@ def import_golden(sources: list[Path], options: ImportOptions) -> Suite:
     for path in sources:
         for record in limited(iter_json_records(path), options.limit):
             cases.append(_case(record, options, columns, len(cases) + 1, taken))
+    # passages to ground in: an invented number fails without a judge (and the mutation
+    # audit's unsupported-number transcript has a check to fail)
+    grounded = [ScorerRef(scorer="numeric_grounding")] if any(c.context for c in cases) else []
     return Suite(
         name=options.name or sources[0].stem.replace("_", "-"),
         description="Imported golden set: " + ", ".join(p.name for p in sources),
         tools=tools,
         cases=cases,
+        scorers=grounded,
     )
