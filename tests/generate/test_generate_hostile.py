@@ -6,7 +6,9 @@ anything is copied (no ``..``, no absolute path, no symlink out of its folder) a
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -141,3 +143,21 @@ def test_defaults_naming_code_or_real_tools_are_not_copied(tmp_path: Path) -> No
     assert result.suite.defaults.tool_mode == "mock"  # the cases are built on the simulations
     assert result.suite.defaults.system == "You are a helpful assistant."
     assert result.suite.scorers == []
+
+
+def test_case_ids_from_odd_tool_names_are_plain_slugs(tmp_path: Path) -> None:
+    def tool(name: str, param: str) -> dict[str, object]:
+        schema = {"type": "object", "properties": {param: {"type": "string"}}, "required": [param]}
+        spec = {"name": name, "description": "Look up an order", "parameters": schema}
+        return {"type": "function", "function": spec}
+
+    names = ["get\nweather", "../../etc", "get_weather", "Ünïcode!"]
+    src = tmp_path / "tools.json"
+    src.write_text(json.dumps([tool(n, "order_id") for n in names]), encoding="utf-8")
+    result = generate_suite(src, GenerateConfig(seed=0, families=("direct",)))
+    ids = [c.id for c in result.suite.cases]
+    assert len(ids) == len(names)
+    assert all(re.fullmatch(r"[a-z0-9][a-z0-9-]*", i) for i in ids), ids  # no '/', '.', breaks
+    assert len(set(ids)) == len(ids)
+    out = write_generated(result, tmp_path / "g.yaml")[0]
+    assert check_suite(out).problems == []

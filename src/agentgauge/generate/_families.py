@@ -9,6 +9,7 @@ satisfiability check's wrong agents act on that call; the oracle acts on the exp
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -136,7 +137,8 @@ class Builder:
         opening_call: ToolCall,
         **more: Any,
     ) -> Candidate:
-        slug = goal.tool.name.replace("_", "-").lower()
+        # a tool's name is the source's text: the id keeps only letters, digits and dashes
+        slug = re.sub(r"[^a-z0-9]+", "-", goal.tool.name.lower()).strip("-") or "tool"
         cid = f"{family.replace('_', '-')}-{slug}"
         meta = {
             "family": family,
