@@ -30,6 +30,7 @@ _CLASSES = {
     "safety": "SafetyScorer",
     "assert": "AssertScorer",
     "rubric": "SuiteRubricScorer",
+    "user_fidelity": "UserFidelityScorer",
 }
 #: keywords the registry fills in itself, never from ``args:``
 _INJECTED = {"tools"}
@@ -56,7 +57,8 @@ def issues(scorer: str, **args: Any) -> list[tuple[str, str]]:
 def test_catalog_names_the_registry_scorers_and_their_judge_use() -> None:
     assert set(SCORER_INFO) == set(SCORERS) == set(_CLASSES)
     rubrics = {"response_quality", "relevance", "coherence", "fluency"}
-    assert {"equivalence", "groundedness", "behavior_judge", "rubric", *rubrics} == NEEDS_JUDGE
+    needs = {"equivalence", "groundedness", "behavior_judge", "rubric", "user_fidelity"}
+    assert {*needs, *rubrics} == NEEDS_JUDGE
     assert {"task_completion", "safety"} == MAY_USE_JUDGE
 
 

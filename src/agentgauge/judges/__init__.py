@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     )
     from ._tasks import TASKS, Claim, JudgeTask, get_task
     from ._templates import Template, escape_fences, load_template, render
+    from ._user import UserFidelityScorer
 
 #: public name -> the private module that defines it
 _EXPORTS: dict[str, str] = {
@@ -95,6 +96,7 @@ _EXPORTS: dict[str, str] = {
     "SafetyScorer": "agentgauge.scoring",
     "SimilarityScorer": "agentgauge.scoring",
     "TaskCompletionScorer": "._checks",
+    "UserFidelityScorer": "._user",
     "check_format": "._checks",
     "Judge": "._judge",
     "JudgeConfig": "._judge",
@@ -169,6 +171,7 @@ __all__ = [
     "TaskAgreement",
     "TaskCompletionScorer",
     "Template",
+    "UserFidelityScorer",
     "build_scorers",
     "calibrate",
     "calibrate_file",

@@ -33,6 +33,7 @@ from ._custom import PythonScorer
 from ._judge import Judge, JudgeConfig
 from ._rubric import SuiteRubricScorer
 from ._scorers import BehaviorJudgeScorer, EquivalenceScorer, GroundednessScorer, RubricScorer
+from ._user import UserFidelityScorer
 
 #: scorers that need a judge, and scorers that may use one (the others never do); read from
 #: the catalog that ``agentgauge validate`` checks suites against
@@ -70,6 +71,7 @@ SCORERS: Final[dict[str, _Factory]] = {
     "safety": lambda j, a, t: SafetyScorer(j if a.pop("use_judge", True) else None, **a),
     "assert": lambda j, a, t: AssertScorer(**a),
     "rubric": lambda j, a, t: SuiteRubricScorer(_need(j), **a),
+    "user_fidelity": lambda j, a, t: UserFidelityScorer(_need(j), **a),
 }
 
 

@@ -221,6 +221,15 @@ TASKS: Final[dict[str, JudgeTask]] = {
             "or cannot answer",
         ),
         JudgeTask(
+            name="user_fidelity",
+            kind="verdict",
+            inputs=("user_instructions", "conversation"),
+            # "followed" first: a split vote never blames the user (the agent is then graded)
+            labels=("followed", "broke"),
+            passing=frozenset({"followed"}),
+            description="the simulated user kept to its instructions (goal, facts, persona)",
+        ),
+        JudgeTask(
             name="pairwise",
             kind="verdict",
             # each reply with the tool results its own run saw (they may differ)

@@ -317,8 +317,12 @@ async def grade_with_user(
         result.status = "user_error"
         result.explanation = f"user error: {user_error}"
         return
-    await score_result(case, result, whole, tool_map, scoring, extra_scorers, world=outcome)
+    # the scorers see the user as it played (defaults merged): user_fidelity judges it
+    played = case.model_copy(update={"user": spec})
+    await score_result(played, result, whole, tool_map, scoring, extra_scorers, world=outcome)
     if result.status == "error":
+        return
+    if _judged_user_error(result):
         return
     extra = scoring_api.user_scores(spec, whole)
     result.scores.extend(extra)
@@ -329,6 +333,24 @@ async def grade_with_user(
         if result.status == "passed":
             result.status = "failed"
             result.score = min(result.score, 0.99) * (1 - len(failed) / (len(extra) + 1))
+
+
+def _judged_user_error(result: CaseResult) -> bool:
+    """A ``user_fidelity`` judge that found the simulated user broke its instructions (what
+    the deterministic checks cannot see: drifting from the goal, playing the agent) makes the
+    result ``user_error``, as those checks do (docs/users.md)."""
+    broke = next(
+        (s for s in result.scores if s.name == "user_fidelity" and s.passed is False), None
+    )
+    if broke is None:
+        return False
+    reason = f"the judge found the user broke its instructions (user_fidelity): {broke.explanation}"
+    result.status = "user_error"
+    result.explanation = f"user error: {reason}"
+    if result.user is not None:
+        result.user.ended_by = "user_error"
+        result.user.error = reason
+    return True
 
 
 def build_result(case: Case, trial: int, tr: Transcript, latency_ms: float) -> CaseResult:

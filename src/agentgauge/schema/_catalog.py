@@ -175,6 +175,11 @@ SCORER_INFO: Final[Mapping[str, ScorerInfo]] = {
             summary="the judge's behaviour label of the reply vs expect.behavior",
         ),
         ScorerInfo(
+            name="user_fidelity",
+            judge="required",
+            summary="the simulated user kept to its instructions; 'broke' makes it user_error",
+        ),
+        ScorerInfo(
             name="task_completion",
             judge="optional",
             args=(
