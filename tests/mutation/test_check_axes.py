@@ -111,9 +111,16 @@ def test_text_call_is_caught_strictly_and_benign_when_lenient() -> None:
     case = {"id": "c", "input": "q", "expect": {"tool_calls": [A]}}
     caught(audit(case)["c"], "text_call", "got <no tool>")
     lenient = audit(case, text_calls="lenient")["c"]
-    (v,) = [v for v in lenient.verdicts if v.axis == "text_call"]
-    assert v.passed is None
-    assert "defaults.text_calls: lenient" in v.explanation
+    got = [v for v in lenient.verdicts if v.axis == "text_call"]
+    # the right calls inside prose, in each provider's shape: no mistake, not counted
+    benign = [v for v in got if "inside prose as" in v.detail]
+    assert len(benign) == 3
+    assert all(v.passed is None for v in benign)
+    assert all("defaults.text_calls: lenient" in v.explanation for v in benign)
+    # a wrong call written inside prose is read, and fails
+    (wrong,) = [v for v in got if v.detail.startswith("a wrong call written inside prose")]
+    assert wrong.passed is False
+    assert "expected a call to a, got b" in wrong.explanation
 
 
 def test_a_threshold_that_lets_a_mistake_through_is_flagged() -> None:

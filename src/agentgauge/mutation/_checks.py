@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Final, Literal
 
 from ..schema import ArgMatcher, CallExpectation, Expectation, StepLimits, ToolSpec, name_matches
-from ._play import PlannedCall, TurnPlan
+from ._play import PlannedCall, TextShape, TurnPlan
 from ._values import NoWitness, RefValue, accepts, placeholder, witness
 
 __all__ = [
@@ -293,6 +293,9 @@ class _Checks:
                 yield "fewer_steps", "one reply, 1 model step", TurnPlan(text=ref.text)
 
     def written(self, lenient: bool) -> Made:
+        """The right calls written as text, not made: a mistake under the strict reading; under
+        the lenient one no mistake in any provider's shape inside prose, while a wrong call
+        written that way must still fail (the lenient reading reads, it does not accept)."""
         ref = self.ref
         # with allow_no_calls a turn without calls is right: text is no mistake then
         if (
@@ -301,10 +304,34 @@ class _Checks:
             or any(isinstance(v, RefValue) for c in ref.calls for v in c.arguments.values())
         ):
             return
-        detail = _Detail("the calls written as JSON text, not made")
-        if lenient:
-            detail.benign = "the suite reads calls written as text (defaults.text_calls: lenient)"
-        yield "text_call", detail, replace(ref, as_text=True)
+        if not lenient:
+            detail = "the calls written as JSON text, not made"
+            yield "text_call", detail, replace(ref, as_text=True)
+            return
+        for shape, label in _SHAPES:
+            benign = _Detail(f"the calls written inside prose as {label} JSON, not made")
+            benign.benign = "the suite reads calls written as text (defaults.text_calls: lenient)"
+            yield "text_call", benign, replace(ref, as_text=True, text_shape=shape, text_prose=True)
+        first = ref.calls[0]
+        if not self.exp.tool_calls:
+            return
+        head = self.exp.tool_calls[first.expected or 0]
+        other = next((t for t in self.offered if t.name != first.name and not fits(head, t)), None)
+        if other is not None:
+            calls = (replace(first, name=other.name), *ref.calls[1:])
+            yield (
+                "text_call",
+                f"a wrong call written inside prose ({first.name} -> {other.name})",
+                replace(ref, calls=calls, as_text=True, text_prose=True),
+            )
+
+
+#: the provider shapes the lenient reading's mutants write calls in
+_SHAPES: Final[tuple[tuple[TextShape, str], ...]] = (
+    ("openai", "OpenAI tool_calls"),
+    ("anthropic", "Anthropic tool_use"),
+    ("gemini", "Gemini functionCall"),
+)
 
 
 def check_mutants(

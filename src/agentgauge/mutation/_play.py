@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 import orjson
 
+from ..formats import messages_to_format
 from ..schema import Case, Message, StateWrite, ToolCall, ToolSim, ToolSpec
 from ..scoring._transcript import History, Result, parse_result, resolve_ref
 from ..scoring._values import MISSING
@@ -29,13 +30,23 @@ from ._values import NoWitness, RefValue, perturb
 
 __all__ = [
     "PlannedCall",
+    "TextShape",
     "TurnPlan",
     "WorldPlay",
     "error_tools",
     "play",
     "play_in_world",
     "uses_fakes",
+    "written_calls",
 ]
+
+TextShape = Literal["neutral", "openai", "anthropic", "gemini"]
+"""The JSON shape calls written as text take: ``{name, arguments}``, or the assistant message
+of OpenAI chat (``tool_calls``), Anthropic (``tool_use`` blocks) or Gemini (``functionCall``
+parts), as ``formats.messages_to_format`` writes them."""
+
+#: what a reply that writes its calls inside a sentence says around them
+_PROSE: Final = ("Sure, I will do that now: ", " Let me know if you need anything else.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +83,31 @@ class TurnPlan:
     merged: bool = False
     #: the calls written as JSON text in one assistant message instead of made (no results)
     as_text: bool = False
+    #: the shape of that JSON (``as_text``)
+    text_shape: TextShape = "neutral"
+    #: the JSON written inside a sentence rather than as the whole text (``as_text``)
+    text_prose: bool = False
+
+
+def written_calls(
+    calls: Sequence[PlannedCall], shape: TextShape = "neutral", *, prose: bool = False
+) -> str:
+    """``calls`` written as JSON text in ``shape`` (inside a sentence with ``prose``)."""
+    if shape == "neutral":
+        data: Any = [{"name": c.name, "arguments": dict(c.arguments)} for c in calls]
+    else:
+        made = [
+            ToolCall(name=c.name, arguments=dict(c.arguments), id=f"call_{k}")
+            for k, c in enumerate(calls)
+        ]
+        body = messages_to_format([Message(role="assistant", tool_calls=made)], shape)
+        # OpenAI: the message list; Anthropic and Gemini: a request body holding the message
+        data = body[-1] if isinstance(body, list) else body[_BODY_KEY[shape]][-1]
+    text = _dumps(data)
+    return f"{_PROSE[0]}{text}{_PROSE[1]}" if prose else text
+
+
+_BODY_KEY: Final = {"anthropic": "messages", "gemini": "contents"}
 
 
 class PlayError(Exception):
@@ -207,8 +243,8 @@ class _Player:
         if any(map(_has_ref, plan.calls)):
             raise PlayError("calls taking a value from an earlier result cannot go in one message")
         if plan.as_text:
-            written = [{"name": c.name, "arguments": dict(c.arguments)} for c in plan.calls]
-            out.append(Message(role="assistant", content=_dumps(written)))
+            text = written_calls(plan.calls, plan.text_shape, prose=plan.text_prose)
+            out.append(Message(role="assistant", content=text))
             self.pos += 1
             return True
         self.emit(list(plan.calls), out)
