@@ -106,3 +106,32 @@ def test_cli_generator_spec_runs_offline(tmp_path: Path) -> None:
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert "Generator model: mock:echo" in out.read_text()
+
+
+def test_a_rewrite_that_adds_a_value_is_not_used(tmp_path: Path) -> None:
+    """A model that makes up a fact (a day, a time) would answer a missing-fact case's question
+    before it is asked, or change what a case tests: such a rewrite is not used."""
+
+    def adds(request: ModelRequest) -> str:
+        text = request.messages[-1].content or ""
+        return f"Reworded: {text} On Friday at 8, please." if "?" not in text[:1] else text
+
+    result = generate_suite(
+        QUICKSTART,
+        _config(proposals=0, families=("direct", "missing_fact")),
+        provider=MockProvider([adds], repeat_last=True),
+        cache_dir=tmp_path,
+    )
+    assert result.suite.cases
+    assert not any("Friday" in str(c.input) for c in result.suite.cases)
+    assert result.paraphrased == 0
+    assert result.kept > 0
+    # the same model, only rewording: used
+    reworded = generate_suite(
+        QUICKSTART,
+        _config(proposals=0, families=("direct", "missing_fact"), seed=5),
+        provider=MockProvider([lambda r: "Reworded: " + (r.messages[-1].content or "")],
+                              repeat_last=True),
+        cache_dir=tmp_path,
+    )  # fmt: skip
+    assert reworded.paraphrased > 0

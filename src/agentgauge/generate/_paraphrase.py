@@ -4,7 +4,8 @@ user goals per tool.
 Each request is one model call through the provider registry (the spec is the user's own, from
 the command line), answered from the response cache when the same model was asked the same thing
 before: a second run makes no call and writes the same file. A rewrite that drops a value the
-case needs (an id, a date, an address) is not used; a proposed goal whose arguments do not fit
+case needs (an id, a date, an address), or adds one it does not have (a number, a day: a made-up
+fact the user was to give only when asked), is not used; a proposed goal whose arguments do not fit
 the tool's schema, or whose request does not say every value, is not used either.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -120,6 +122,8 @@ class ModelWriter:
         new = self.ask(REWRITE, text)
         if not new or len(new) > 4 * len(text) + 200 or any(k not in new for k in keep):
             return None
+        if _added(text, new):
+            return None  # a number or a day the case does not have would change what it tests
         return new
 
     def propose(self, b: Builder, rng: random.Random) -> list[Candidate]:
@@ -148,6 +152,22 @@ class ModelWriter:
             self._portal.call(close_provider, self.provider)
         finally:
             self._portal_cm.__exit__(None, None, None)
+
+
+#: what a rewrite must not add: a number (a date, a time, an amount, an id's digits), a day
+_VALUE_LIKE: Final = re.compile(
+    r"\d+|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|"
+    r"tonight|yesterday|january|february|march|april|june|july|august|september|october|"
+    r"november|december)\b",
+    re.IGNORECASE,
+)
+
+
+def _added(text: str, new: str) -> bool:
+    """``new`` holds a value-like word that ``text`` does not: a missing fact the model made
+    up (a day the user was to give only when asked), another number."""
+    had = {m.casefold() for m in _VALUE_LIKE.findall(text)}
+    return any(m.casefold() not in had for m in _VALUE_LIKE.findall(new))
 
 
 def _parsed(reply: str) -> list[tuple[str, dict[str, Any]]]:
