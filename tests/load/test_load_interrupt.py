@@ -134,6 +134,28 @@ def test_sessions_still_running_after_the_graceful_stop_are_cancelled_and_counte
     assert out.run.ran == 0
 
 
+def test_an_open_loop_admits_no_arrival_after_ctrl_c(suite: Path, tmp_path: Path) -> None:
+    # 20 arrivals/s against a server that never answers in time: every arrival before the
+    # interrupt is a session in flight, cancelled after the graceful stop; none after it starts
+    profile = LoadProfile.model_validate(
+        {"mode": "open", "rate": 20, "duration": "10m", "interval": "500ms", "baseline": False}
+    )
+    seen, notify = _signal_on(["0.5s"])
+    with FakeOpenAIServer(["Hello!"], latency_ms=600_000, record=False) as srv:
+        out = _run(
+            suite, srv, tmp_path / "run", profile=profile, notify=notify, graceful_stop_s=0.3
+        )
+        requests = srv.count
+    r = out.report
+    assert r.stopped_by == "interrupted"
+    assert r.totals.started > 0
+    assert r.totals.cancelled == r.totals.started  # every one cut off, none answered
+    assert r.totals.sessions == 0
+    assert requests == r.totals.started  # no arrival reached the server after the stop
+    stop = next(line for line in seen if line.startswith("interrupted (SIGINT)"))
+    assert f"for {r.totals.started} in flight" in stop
+
+
 def test_a_second_ctrl_c_cancels_the_sessions_at_once(suite: Path, tmp_path: Path) -> None:
     profile = LoadProfile.model_validate(
         {"users": 2, "duration": "10m", "interval": "500ms", "baseline": False}

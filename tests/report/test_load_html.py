@@ -78,6 +78,34 @@ def test_the_console_summary_reads_like_k6(report: LoadReport) -> None:
     assert any(line.startswith("✗ error_rate<1%") for line in lines)
 
 
+def test_an_interrupted_run_says_so_in_the_summary_and_the_page(report: LoadReport) -> None:
+    assert report.saturation is not None
+    cut = report.model_copy(
+        update={
+            "stopped_by": "interrupted",
+            "interrupted_by": "SIGTERM",
+            "totals": report.totals.model_copy(update={"cancelled": 3}),
+            "saturation": report.saturation.model_copy(update={"found": False}),
+        }
+    )
+    lines = load_lines(cut)
+    assert "ended by interrupted (SIGTERM) after" in lines[0]
+    assert lines[1].endswith("  cancelled 3")
+    assert any(
+        line.startswith("saturation: not reached before the interrupt; every step held")
+        for line in lines
+    )
+    page = render_load_html(cut)
+    assert "ended by interrupted (SIGTERM)" in page
+    assert "3 sessions cancelled by the interrupt" in page
+    assert "no saturation before the interrupt" in page
+    # a run that was not interrupted says none of it
+    plain = load_lines(report)
+    assert "interrupt" not in " ".join(plain)
+    assert "cancelled" not in " ".join(plain)
+    assert "interrupt" not in render_load_html(report)
+
+
 def test_a_long_run_is_thinned_to_a_bounded_page(report: LoadReport) -> None:
     many = report.model_copy(update={"intervals": report.intervals * 2000})
     page = render_load_html(many)
