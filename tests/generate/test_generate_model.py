@@ -135,3 +135,31 @@ def test_a_rewrite_that_adds_a_value_is_not_used(tmp_path: Path) -> None:
         cache_dir=tmp_path,
     )  # fmt: skip
     assert reworded.paraphrased > 0
+
+
+def test_a_proposal_with_an_opening_already_taken_is_dropped(tmp_path: Path) -> None:
+    """The players find a case by its opening message: two cases with one opening would be
+    played as one. A model that proposes the same goal twice gets one case of it."""
+    same = {"request": "How warm is it in Reykjavik today?", "arguments": {"city": "Reykjavik"}}
+
+    def model(request: ModelRequest) -> str:
+        system = request.messages[0].content or ""
+        if system.startswith(PROPOSE.split("{")[0][:40]):
+            tool = json.loads(request.messages[-1].content or "{}")["name"]
+            return json.dumps([same, same]) if tool == "get_weather" else "[]"
+        return request.messages[-1].content or ""
+
+    result = generate_suite(
+        QUICKSTART,
+        _config(families=("direct",)),
+        provider=MockProvider([model], repeat_last=True),
+        cache_dir=tmp_path,
+    )
+    proposed = [c.id for c in result.suite.cases if c.id.startswith("proposed-")]
+    assert proposed == ["proposed-direct-get-weather-1"]
+    why = {d.case_id: d.reason for d in result.dropped}
+    assert why["proposed-direct-get-weather-2"] == (
+        "same opening message as proposed-direct-get-weather-1"
+    )
+    openings = [str(c.input) for c in result.suite.cases]
+    assert len(openings) == len(set(openings))

@@ -73,11 +73,22 @@ def _candidates(b: Builder) -> tuple[list[Candidate], list[Dropped]]:
     return made, dropped
 
 
-def _proposed(b: Builder, propose: Propose) -> tuple[list[Candidate], list[Dropped]]:
-    """The goals the generator model proposed, as ``direct`` cases (ids and openings unique)."""
+def _proposed(
+    b: Builder, propose: Propose, taken: list[Candidate]
+) -> tuple[list[Candidate], list[Dropped]]:
+    """The goals the generator model proposed, as ``direct`` cases (ids and openings unique:
+    the players find a case by its opening)."""
     rng = random.Random(f"{b.config.seed}:proposed")
-    made, dropped = [], []
+    made: list[Candidate] = []
+    dropped: list[Dropped] = []
+    openings = {str(c.record["input"]): c.id for c in taken}
     for c in propose(b, rng):
+        text = str(c.record["input"])
+        if text in openings:
+            why = f"same opening message as {openings[text]}"
+            dropped.append(Dropped(case_id=c.id, family=c.family, stage="validate", reason=why))
+            continue
+        openings[text] = c.id
         try:
             Case.model_validate(c.record)
         except ValidationError as exc:
@@ -108,7 +119,7 @@ def generate_cases(
     b = Builder(suite, config, world, rewrite)
     candidates, dropped = _candidates(b)
     if propose is not None:
-        proposed, refused = _proposed(b, propose)
+        proposed, refused = _proposed(b, propose, candidates)
         candidates += proposed
         dropped += refused
     answered = world.tools if world is not None else frozenset()
