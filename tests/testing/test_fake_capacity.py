@@ -68,3 +68,37 @@ def test_without_a_capacity_nothing_waits() -> None:
 def test_capacity_must_be_positive() -> None:
     with pytest.raises(ValueError, match="max_concurrent"):
         FakeOpenAIServer(max_concurrent=0)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_dropped_connection_is_a_transient_transport_error_and_frees_its_slot(
+    stream: bool,
+) -> None:
+    from collections.abc import Iterator
+
+    from agentgauge.testing import FakeDrop, FakeReply
+
+    replies: Iterator[FakeReply] = iter([FakeDrop(), "fine"])
+    with FakeOpenAIServer(lambda _r: next(replies), max_concurrent=1, record=False) as srv:
+        provider = resolve_provider("openai:fake-model", base_url=srv.base_url, api_key="k")
+        errors: list[ProviderError] = []
+        texts: list[str | None] = []
+
+        async def go() -> None:
+            request = ModelRequest(
+                messages=[Message(role="user", content="q")], config=GenerateConfig(stream=stream)
+            )
+            try:
+                await provider.generate(request)
+            except ProviderError as exc:
+                errors.append(exc)
+            texts.append((await provider.generate(request)).message.content)  # slot freed
+            await provider.aclose()  # type: ignore[attr-defined]
+
+        anyio.run(go)
+        assert srv.in_flight == 0
+    (err,) = errors
+    assert err.status is None
+    assert err.transient
+    assert "connection" in str(err).lower()
+    assert texts == ["fine"]
