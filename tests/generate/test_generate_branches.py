@@ -74,9 +74,14 @@ def _play(suite: Suite, path: Path, agent: object, tmp: Path) -> dict[str, CaseR
 
 
 def test_every_category_and_every_branch_is_written(generated: tuple[Suite, Path]) -> None:
-    suite, _ = generated
+    suite, path = generated
     families = collections.Counter(_meta(c)["family"] for c in suite.cases)
     assert set(families) == set(FAMILIES)
+    cats = collections.Counter(c.category for c in suite.cases)
+    five = ("happy_path", "ambiguous", "edge_case", "error_recovery", "adversarial")
+    assert set(cats) == set(five)
+    tally = "# Cases per category: " + ", ".join(f"{k} {cats[k]}" for k in five)
+    assert tally in path.read_text(encoding="utf-8").splitlines()  # the header says so
     for case in suite.cases:
         family = _meta(case)["family"]
         assert case.category == FAMILY_CATEGORY[family]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ._config import GenerateConfig
+from ._config import FAMILY_CATEGORY, GenerateConfig
 from ._printable import printable
 from ._result import GeneratedSuite
 
@@ -43,6 +43,11 @@ def header_lines(result: GeneratedSuite, config: GenerateConfig) -> list[str]:
             else "; the satisfiability check was skipped (--no-check)."
         ),
     ]
+    per_category: dict[str, int] = {}
+    for c in result.counts:
+        category = FAMILY_CATEGORY[c.family]
+        per_category[category] = per_category.get(category, 0) + c.written
+    lines.append("Cases per category: " + ", ".join(f"{k} {v}" for k, v in per_category.items()))
     lines.append("Cases per family (written/dropped): " + ", ".join(
         f"{c.family} {c.written}/{c.dropped}" for c in result.counts))  # fmt: skip
     if result.dropped:
