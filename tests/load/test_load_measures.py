@@ -208,3 +208,45 @@ def test_the_cost_is_estimated_before_any_request_and_matches_what_the_run_cost(
     load = [s for s in _lines(tmp_path / "run" / "load.jsonl") if s["phase"] == "load"]
     usd = sum(s["input_tokens"] * 3.0 + s["output_tokens"] * 15.0 for s in load) / 1e6
     assert r.totals.cost_usd == pytest.approx(usd)
+
+
+FAULTY = """name: load-faults
+tools:
+  - name: get_weather
+    description: Current weather in a city
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+    simulation: {result: {temp_c: 21}}
+cases:
+  - id: weather
+    input: What is the weather in Paris?
+    expect:
+      tool_calls: [{name: get_weather, arguments: {city: Paris}}]
+    faults: [{kind: error, rate: 0.5, tools: [get_weather]}]
+"""
+
+
+def _weather(request: FakeRequest) -> FakeReply:
+    if request.body["messages"][-1]["role"] == "tool":
+        return "It is 21 C in Paris."
+    return ToolCall(name="get_weather", arguments={"city": "Paris"})
+
+
+def test_each_session_gets_the_cases_fault_injection_seeded_by_its_trial(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(FAULTY, encoding="utf-8")
+    profile = LoadProfile.model_validate({"users": 1, "sessions": 16, "baseline": False})
+
+    def faulted(run: str) -> list[tuple[int, bool]]:
+        with FakeOpenAIServer(_weather, latency_ms=2, record=False) as srv:
+            run_load_file(suite, _config(srv, seed=11), tmp_path / run, profile=profile)
+        journal = _lines(tmp_path / run / "results.jsonl")
+        return [
+            (x["trial"], any(e.get("fault") for e in x["trace"] if e["kind"] == "tool"))
+            for x in journal
+        ]
+
+    first = faulted("a")
+    assert len(first) == 16
+    hits = sum(f for _, f in first)
+    assert 0 < hits < 16  # a fault in some sessions, at the case's rate, not in all or none
+    assert faulted("b") == first  # the same sessions faulted again with the same seed
