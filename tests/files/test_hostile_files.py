@@ -133,6 +133,7 @@ def build_world(root: Path, harness: Harness) -> Path:
         "script.yaml": SCRIPT_YAML,
         "script.jsonl": SCRIPT_JSONL,
         "traces.json": json.dumps(TRACE),
+        "feedback.jsonl": '{"case_id": "c1", "score": 1}\n',
         "templates/equivalence_answer.md": TEMPLATE,
         "code/suite.yaml": CODE_SUITE,
         "code/checks.py": "def check(ctx):\n    return None\n",
@@ -154,6 +155,9 @@ def build_world(root: Path, harness: Harness) -> Path:
     ):
         outcome = harness.cli(*args, env=ENV)
         assert outcome.status == "ok", (args, outcome)
+    # what people add to a run afterwards: online feedback and expert planning grades
+    (world / "run" / "feedback.jsonl").write_text('{"case_id": "c1", "score": 1}\n')
+    (world / "run" / "reviews.jsonl").write_text('{"id": "c1#0", "label": 4}\n')
     return world
 
 
@@ -272,6 +276,24 @@ KINDS: tuple[Kind, ...] = (
         ),
     ),
     Kind("capture traces", "traces.json", ("capture", "{d}/traces.json", "-o", "{d}/cap.jsonl")),
+    Kind(
+        "score --feedback",
+        "feedback.jsonl",
+        (
+            "score",
+            "{d}/base/suite.yaml",
+            "-r",
+            "{d}/base/responses.jsonl",
+            "-o",
+            "{d}/out",
+            "--skip-missing",
+            "--no-history",
+            "--feedback",
+            "{d}/feedback.jsonl",
+        ),
+    ),
+    Kind("run feedback.jsonl", "run/feedback.jsonl", ("report", "{d}/run")),
+    Kind("run reviews.jsonl", "run/reviews.jsonl", ("report", "{d}/run")),
     Kind(
         "load --profile",
         "load.yaml",

@@ -70,6 +70,8 @@ def _shown(metric: str, value: float | None, *, change: bool = False) -> str:
         return f"{value:+.0f} ms" if change else f"{value:.0f} ms"
     if metric.endswith("_usd"):
         return f"{value:+.4g} $" if change else f"{value:.4g} $"
+    if metric == "planning_grade":  # the reviewers' 1-5 scale
+        return f"{value:+.2f}" if change else f"{value:.2f} of 5"
     if metric.startswith("scorers."):  # a scorer's mean on its 0..1 value
         return f"{value:+.3f}" if change else f"{value:.3f}"
     return _percent_points(value) if change else f"{value * 100:.1f}%"
@@ -139,8 +141,10 @@ def _print_group(
     "metrics",
     multiple=True,
     help="Metric to show (repeatable): pass_rate, error_rate, tool_selection_accuracy, "
-    "argument_accuracy, behavior_accuracy, task_completion, latency_p95_ms, cost_usd, or a "
-    "scorer (groundedness, judge.tone ...). Default: the headline metrics and the judges.",
+    "argument_accuracy, behavior_accuracy, task_completion, latency_p95_ms, cost_usd, a module "
+    "metric (user_satisfaction, retrieval_precision, retrieval_recall, fallback_accuracy, "
+    "planning_grade), or a scorer (groundedness, judge.tone ...). Default: the headline and "
+    "module metrics measured, and the judges.",
 )
 @click.option(
     "--limit",

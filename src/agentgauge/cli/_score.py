@@ -57,6 +57,19 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     click.echo(f"results: {outcome.run_dir / RESULTS_FILE}")
 
 
+def _read_feedback_file(path: Path) -> bytes:
+    """The feedback file's bytes, once every line has been checked (within the input limits)."""
+    from ..exchange import read_feedback
+    from ..files import read_bytes
+
+    if not path.exists():
+        from ..errors import UserError
+
+        raise UserError(f"{path}: no such feedback file")
+    read_feedback(path)
+    return read_bytes(path, str(path))
+
+
 @click.command(name="score")
 @click.argument("suite", type=click.Path(path_type=Path))
 @click.option(
@@ -84,6 +97,14 @@ def _print_outcome(outcome: ScoreOutcome, mode: str, elapsed: float) -> None:
     is_flag=True,
     help="Leave out cases with no response (default: record them as errors).",
 )
+@click.option(
+    "--feedback",
+    "feedback_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="User feedback on the traced conversations (JSONL keyed by trace_id or case_id): "
+    "copied to RUN_DIR/feedback.jsonl, the user-satisfaction metric (docs/metrics.md).",
+)
 @allow_suite_code_option
 @judge_option
 @allow_suite_endpoints_option
@@ -96,6 +117,7 @@ def command(
     mode: str,
     overwrite: bool,
     skip_missing: bool,
+    feedback_file: Path | None,
     allow_suite_code: bool,
     judge: str | None,
     allow_suite_endpoints: bool,
@@ -123,6 +145,7 @@ def command(
     responses = read_responses(responses_file)
     if not responses:
         raise UserError(f"{responses_file}: no responses in the file")
+    feedback = _read_feedback_file(feedback_file) if feedback_file is not None else None
     outcome = score_responses(
         loaded,
         responses,
@@ -143,6 +166,10 @@ def command(
     # the suite's gates are given here so that metrics does not load the suite file again
     from ..schema import Gates
 
+    if feedback is not None:
+        from ..exchange import FEEDBACK_FILE
+
+        (run_dir / FEEDBACK_FILE).write_bytes(feedback)
     finish_run(run_dir, gates=loaded.gates or Gates(), record=not no_history, history=history)
     _print_outcome(outcome, mode, time.perf_counter() - t0)
     sys.stdout.flush()

@@ -11,6 +11,7 @@ from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._capture import CapturedCase, capture_cases
+    from ._feedback import FEEDBACK_FILE, FeedbackLine, feedback_key, read_feedback
     from ._mcp import (
         McpCallResult,
         McpConnection,
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
         merge_tools,
         open_mcp,
     )
-    from ._otel_export import OtelExport, export_run_otlp, results_to_otlp
+    from ._otel_export import OtelExport, export_run_otlp, results_to_otlp, trace_id_for
     from ._otlp_send import OtlpTarget, otlp_target
     from ._recorded import RecordedResponse
     from ._responses import read_responses
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "CapturedCase": "._capture",
     "capture_cases": "._capture",
+    "FEEDBACK_FILE": "._feedback",
+    "FeedbackLine": "._feedback",
+    "feedback_key": "._feedback",
+    "read_feedback": "._feedback",
     "McpCallResult": "._mcp",
     "McpConnection": "._mcp",
     "McpLoad": "._mcp",
@@ -39,6 +44,7 @@ _EXPORTS: dict[str, str] = {
     "OtelExport": "._otel_export",
     "export_run_otlp": "._otel_export",
     "results_to_otlp": "._otel_export",
+    "trace_id_for": "._otel_export",
     "OtlpTarget": "._otlp_send",
     "otlp_target": "._otlp_send",
     "RecordedResponse": "._recorded",
@@ -46,7 +52,9 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "FEEDBACK_FILE",
     "CapturedCase",
+    "FeedbackLine",
     "McpCallResult",
     "McpConnection",
     "McpLoad",
@@ -55,13 +63,16 @@ __all__ = [
     "RecordedResponse",
     "capture_cases",
     "export_run_otlp",
+    "feedback_key",
     "list_mcp_tools",
     "mcp_source_from_cli",
     "merge_tools",
     "open_mcp",
     "otlp_target",
+    "read_feedback",
     "read_responses",
     "results_to_otlp",
+    "trace_id_for",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

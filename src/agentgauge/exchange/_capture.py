@@ -172,6 +172,8 @@ def _capture_one(c: TracedConversation, turn: int | None) -> CapturedCase:
         labels=c.labels,
         trace=[e.model_copy(update={"turn": 0}) for e in turn_steps],
         latency_ms=c.duration_ms if len(turn_steps) == len(c.steps) else _extent_ms(turn_steps),
+        trace_id=c.trace_id,
+        feedback=c.feedback,
     )
     return CapturedCase(case=case, data=data, response=response, turn=chosen, reason=reason)
 
@@ -308,6 +310,8 @@ def responses_from_traces(path: Path) -> list[RecordedResponse]:
                     latency_ms=conversation.duration_ms,
                     # scored per user turn of the case, as the run scored it
                     conversation=list(conversation.messages),
+                    trace_id=conversation.trace_id,
+                    feedback=conversation.feedback,
                 )
             )
         else:

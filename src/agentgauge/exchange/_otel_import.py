@@ -30,7 +30,8 @@ from typing import Any, Final
 
 from ..errors import UserError
 from ..formats import TranscriptError, messages_from_data
-from ..schema import Labels, Message, ToolSpec, TraceEvent
+from ..schema import Feedback, Labels, Message, ToolSpec, TraceEvent
+from ._feedback import span_feedback
 from ._otel_steps import span_latency_ms, trace_steps
 from ._otlp import Span, read_spans
 
@@ -78,6 +79,8 @@ class TracedConversation:
     steps: list[TraceEvent] = field(default_factory=list)
     #: the root span's duration (the agent's whole run); None when the trace records no times
     duration_ms: float | None = None
+    #: the user's feedback on the conversation (``user.feedback.score`` span attributes)
+    feedback: Feedback | None = None
 
 
 def _operation(span: Span) -> str | None:
@@ -302,6 +305,7 @@ def _conversation(spans: list[Span]) -> TracedConversation:
         trial=trial if isinstance(trial, int) and trial >= 0 else 0,
         steps=trace_steps(spans, _operation, chat_inputs, turn_of_call),
         duration_ms=_duration_ms(spans),
+        feedback=span_feedback(spans),
     )
 
 

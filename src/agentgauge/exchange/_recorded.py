@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from ..schema import Labels, Message, ToolCall, TraceEvent
+from ..schema import Feedback, Labels, Message, ToolCall, TraceEvent
 
 __all__ = ["RecordedResponse", "restore_tool_name", "split_turns"]
 
@@ -43,6 +43,10 @@ class RecordedResponse:
     #: the whole conversation, the case's input and its later user turns included (agentgauge's
     #: own OTLP export), split at the case's user turns when scored: see :meth:`turns`
     conversation: list[Message] | None = None
+    #: the trace it was read from (OTLP), and the user's feedback on it (span attributes): the
+    #: result keeps both, so a feedback file keyed by trace id finds it
+    trace_id: str | None = None
+    feedback: Feedback | None = None
 
     def turns(self, tool_names: Collection[str], user_turns: int = 1) -> list[list[Message]]:
         """The agent's turns for ``score_case``: one turn, or with a whole ``conversation`` one

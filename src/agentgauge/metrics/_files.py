@@ -213,8 +213,10 @@ def summarize(
 
     ``gates`` supplies the latency budgets and the sample-size floor, ``modules`` where the
     module metrics read retrieval and fallbacks; by default both come from the suite file named
-    in ``run.json``. The planning-path grades are ``RUN_DIR/reviews.jsonl``'s.
+    in ``run.json``. The planning-path grades are ``RUN_DIR/reviews.jsonl``'s, the user
+    feedback not on the results themselves ``RUN_DIR/feedback.jsonl``'s.
     """
+    from ..exchange import FEEDBACK_FILE, read_feedback
     from ..rundir import iter_light_results, iter_results
     from ._reviews import read_reviews
 
@@ -235,4 +237,5 @@ def summarize(
         confidence=confidence,
         modules=modules,
         reviews=read_reviews(run_dir),
+        feedback=read_feedback(run_dir / FEEDBACK_FILE),
     )

@@ -32,6 +32,7 @@ from ._model import Rate, Summary
 __all__ = [
     "HISTORY_METRICS",
     "LEGACY_HISTORY",
+    "MODULE_HISTORY_METRICS",
     "SCORER_PREFIX",
     "HistoryEntry",
     "agent_identity",
@@ -55,6 +56,16 @@ HISTORY_METRICS = (
     "task_completion",
     "latency_p95_ms",
     "cost_usd",
+)
+#: the module metrics stored when a run measured them (docs/metrics.md#module-metrics): the
+#: share of satisfied users, mean retrieval precision / recall, degradation-trigger accuracy
+#: (0..1) and the experts' mean planning grade (1-5)
+MODULE_HISTORY_METRICS = (
+    "user_satisfaction",
+    "retrieval_precision",
+    "retrieval_recall",
+    "fallback_accuracy",
+    "planning_grade",
 )
 #: a scorer's mean is stored as ``scorers.<scorer name>``
 SCORER_PREFIX = "scorers."
@@ -371,12 +382,28 @@ def entry_of(run_dir: Path, summary: Summary) -> HistoryEntry | None:
     entry.metrics["latency_p95_ms"] = summary.performance.latency.p95
     cost = summary.cost.cost_usd
     entry.metrics["cost_usd"] = cost.total if cost.n else None
+    _module_metrics(entry, summary)
     for name, stats in summary.scorers.items():
         key = f"{SCORER_PREFIX}{name}"
         entry.metrics[key] = stats.mean.mean
         if stats.mean.low is not None and stats.mean.high is not None:
             entry.intervals[key] = (stats.mean.low, stats.mean.high)
     return entry
+
+
+def _module_metrics(entry: HistoryEntry, summary: Summary) -> None:
+    """The module metrics the run measured (nothing measured: not stored, never a 0)."""
+    for name in MODULE_HISTORY_METRICS:
+        rate = summary.rate(name)
+        if rate is not None:
+            if rate.n:
+                _rate(entry, name, rate)
+            continue
+        mean = summary.module_mean(name)
+        if mean is not None and mean.n:
+            entry.metrics[name] = mean.mean
+            if mean.low is not None and mean.high is not None:
+                entry.intervals[name] = (mean.low, mean.high)
 
 
 def _insert(conn: sqlite3.Connection, e: HistoryEntry, *, replace: bool) -> None:

@@ -11,8 +11,10 @@
 - **Degradation-trigger accuracy**: ``labels.fallback`` against whether the agent fell back
   (reported ``labels.fallback``, else a call to a ``modules.fallback`` tool or a reply with
   one of its texts): a confusion matrix, accuracy, precision and recall.
-- **User satisfaction** from ``CaseResult.feedback`` (errors included: the user's opinion of
-  the conversation does not depend on whether agentgauge could score it).
+- **User satisfaction** from ``CaseResult.feedback`` (span attributes of a captured trace), else
+  a feedback file's entry (``RUN_DIR/feedback.jsonl``) for the result's trace id, the trace id
+  agentgauge's OTLP export gave it, or its case id and trial (errors included: the user's
+  opinion of the conversation does not depend on whether agentgauge could score it).
 - **Planning-path grade** from expert reviews (``_reviews.py``), over the scored results.
 """
 
@@ -25,7 +27,7 @@ from typing import Any, Final
 
 import orjson
 
-from ..schema import CaseResult, Labels, ModuleSettings, parse_ids_path
+from ..schema import CaseResult, Feedback, Labels, ModuleSettings, parse_ids_path
 from ._acc import MeanAcc, RateAcc
 from ._module_model import (
     Excluded,
@@ -140,6 +142,11 @@ class ModuleAcc:
     settings: ModuleSettings = field(default_factory=ModuleSettings)
     #: (case id, trial) -> the reviewers' planning-path grade (1-5)
     reviews: Mapping[tuple[str, int], int] = field(default_factory=dict)
+    #: a feedback file's entries by ``feedback_key`` (``RUN_DIR/feedback.jsonl``)
+    feedback_file: Mapping[str, Feedback] = field(default_factory=dict)
+    #: the run's id: the trace ids agentgauge's OTLP export gave its results
+    run_id: str | None = None
+    feedback_used: set[str] = field(default_factory=set)
     routing: RateAcc = field(default_factory=RateAcc)
     skill: RateAcc = field(default_factory=RateAcc)
     #: scored results with an expected route / skill that nothing reported (not measured)
@@ -286,11 +293,31 @@ class ModuleAcc:
         elif cell == "fp":
             _keep(self.false_alarms, r.case_id)
 
+    def _file_feedback(self, r: CaseResult) -> Feedback | None:
+        """The feedback file's entry for ``r``: by its trace id, the trace id of the run's
+        OTLP export, or its case id and trial (the first that has one)."""
+        from ..exchange import feedback_key, trace_id_for
+
+        traces = [r.trace_id] if r.trace_id else []
+        if self.run_id:
+            traces.append(trace_id_for(self.run_id, r.case_id, r.trial))
+        keys = [feedback_key(trace_id=t) for t in traces]
+        keys.append(feedback_key(case_id=r.case_id, trial=r.trial))
+        for key in keys:
+            found = self.feedback_file.get(key)
+            if found is not None:
+                self.feedback_used.add(key)
+                return found
+        return None
+
     def _feedback(self, r: CaseResult) -> None:
-        if r.feedback is None:
+        feedback = r.feedback
+        if feedback is None and self.feedback_file:
+            feedback = self._file_feedback(r)
+        if feedback is None:
             self.unrated += 1
             return
-        share = r.feedback.share()
+        share = feedback.share()
         self.feedback.add(share)
         ok = share >= self.settings.satisfied_at - 1e-12
         self.satisfied.add(ok)
@@ -408,6 +435,12 @@ class ModuleAcc:
                 "labels.fallback but whether the agent fell back is unknown, so they are not "
                 "measured: report labels.fallback in the reply, or name the hand-off tools or "
                 "replies in the suite's modules.fallback (docs/metrics.md#module-metrics)"
+            )
+        unmatched = len(set(self.feedback_file) - self.feedback_used)
+        if unmatched:
+            out.append(
+                f"user satisfaction: {unmatched} feedback entr(ies) match no result of this run "
+                "(by trace id, the run's exported trace id, or case id and trial); left out"
             )
         stale = len(set(self.reviews) - self.reviewed_keys)
         if stale:

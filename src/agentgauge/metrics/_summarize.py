@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..schema import CaseResult, Gates, ModuleSettings, RunRecord, StateDiff
+from ..schema import CaseResult, Feedback, Gates, ModuleSettings, RunRecord, StateDiff
 from ._acc import CaseTrialsAcc, LatencyAcc, MeanAcc, RateAcc, SliceAcc
 from ._model import (
     ConfusionCell,
@@ -561,12 +561,19 @@ def summarize_results(
     confidence: float = 0.95,
     modules: ModuleSettings | None = None,
     reviews: Mapping[tuple[str, int], int] | None = None,
+    feedback: Mapping[str, Feedback] | None = None,
 ) -> Summary:
     """Summarize results from any iterable (one pass). ``modules``: the suite's ``modules:``
     (where retrieval and fallbacks are read); ``reviews``: the planning-path grades by
-    (case id, trial) of ``RUN_DIR/reviews.jsonl`` (docs/metrics.md#module-metrics)."""
+    (case id, trial) of ``RUN_DIR/reviews.jsonl``; ``feedback``: a feedback file's entries by
+    ``feedback_key`` (``RUN_DIR/feedback.jsonl``; docs/metrics.md#module-metrics)."""
     acc = _Acc(gates=gates or Gates(), confidence=confidence)
-    acc.modules = ModuleAcc(settings=modules or ModuleSettings(), reviews=reviews or {})
+    acc.modules = ModuleAcc(
+        settings=modules or ModuleSettings(),
+        reviews=reviews or {},
+        feedback_file=feedback or {},
+        run_id=run.run_id if run is not None else None,
+    )
     # with one trial per case (as run.json records) pass@k needs no per-case state
     acc.track_cases = run is None or run.trials != 1
     try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..errors import UserError
-from ._history import HISTORY_METRICS, SCORER_PREFIX, HistoryEntry
+from ._history import HISTORY_METRICS, MODULE_HISTORY_METRICS, SCORER_PREFIX, HistoryEntry
 
 __all__ = [
     "LOWER_IS_BETTER",
@@ -140,7 +140,8 @@ def default_metrics(entries: Sequence[HistoryEntry]) -> list[str]:
     some run, then the judges' means (``scorers.judge.*``)."""
     measured = {n for e in entries for n, v in e.metrics.items() if v is not None}
     judges = sorted(n for n in measured if n.startswith(f"{SCORER_PREFIX}judge."))
-    return [m for m in HISTORY_METRICS if m in measured] + judges
+    headline = [m for m in (*HISTORY_METRICS, *MODULE_HISTORY_METRICS) if m in measured]
+    return headline + judges
 
 
 def resolve_metric(name: str, entries: Sequence[HistoryEntry]) -> list[str]:
@@ -148,7 +149,7 @@ def resolve_metric(name: str, entries: Sequence[HistoryEntry]) -> list[str]:
     else every stored scorer whose name ends in ``.NAME``. Unknown: a :class:`UserError`
     listing what is recorded."""
     recorded = _recorded(entries)
-    known = set(recorded) | set(HISTORY_METRICS)
+    known = set(recorded) | set(HISTORY_METRICS) | set(MODULE_HISTORY_METRICS)
     for candidate in (name, f"{SCORER_PREFIX}{name}", f"{SCORER_PREFIX}judge.{name}"):
         if candidate in known:
             return [candidate]

@@ -114,6 +114,7 @@ async def _recorded_result(
         _steps_into(tr, response.trace)
     result = build_result(case, trial, tr, response.latency_ms or 0.0)
     result.text = response.text
+    result.trace_id, result.feedback = response.trace_id, response.feedback
     if not any(e.kind == "tool" for e in tr.trace):
         result.tool_calls = len(result.calls)
     models = [e for e in tr.trace if e.kind == "model"]

@@ -169,6 +169,9 @@ class CaseResult(Model):
     #: the user's feedback on the conversation this result was scored from (a captured
     #: trace's span attribute or a feedback file entry): the user-satisfaction metric
     feedback: Feedback | None = None
+    #: the trace the result was scored from (a captured production trace, ``agentgauge
+    #: score`` of OTLP responses): what a feedback file keyed by trace id is matched on
+    trace_id: str | None = None
 
 
 class RunRecord(Model):
