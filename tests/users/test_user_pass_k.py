@@ -13,9 +13,10 @@ import pytest
 from rich.console import Console
 from user_helpers import CLARIFY_CASE, ORDER_USER, call, reply, run, suite_of, user_texts
 
+from agentgauge.io import iter_results
 from agentgauge.metrics import summarize
 from agentgauge.providers import ModelRequest, ModelResponse
-from agentgauge.report import render_console, render_markdown
+from agentgauge.report import render_console, render_html, render_markdown
 
 #: a model user whose wording depends on its seed: even seeds say "It is A7.", odd ones
 #: "Sure: A7." — both give the fact when asked, so neither is the user's error
@@ -82,6 +83,9 @@ def test_pass_k_falls_with_k_over_freshly_seeded_users(tmp_path: Path) -> None:
     buf = io.StringIO()
     render_console(s, Console(file=buf, width=200))
     assert "pass^1 75.0% · pass^2 58.3%" in buf.getvalue()
+    page = render_html(s, iter_results(out))
+    assert "<h3>Repeated trials (a freshly seeded model user per trial)</h3>" in page
+    assert "<tr><td>2</td><td>91.7%</td><td>58.3%</td></tr>" in page
 
 
 def test_one_seed_for_every_trial_would_hide_the_flakiness(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, 
 from ._html_scorers import scorers_section
 from ._modules import modules_html
 from ._redteam import redteam_html
-from ._users import users_html
+from ._users import seeded_users_note, users_html
 
 __all__ = [
     "INLINE_LIMIT",
@@ -473,7 +473,8 @@ def _behavior(s: Summary) -> str:
             [esc(k), esc(pct(v)), esc(pct(s.trials.pass_hat_k.get(k)))]
             for k, v in s.trials.pass_at_k.items()
         ]
-        body += "<h3>Repeated trials</h3>\n" + _table(["k", "pass@k", "pass^k"], k_rows, "num")
+        head = "Repeated trials" + seeded_users_note(s)
+        body += f"<h3>{esc(head)}</h3>\n" + _table(["k", "pass@k", "pass^k"], k_rows, "num")
         flaky = s.trials.flaky_cases
         if flaky:
             more = f" (+{len(flaky) - 50} more)" if len(flaky) > 50 else ""

@@ -6,7 +6,14 @@ from __future__ import annotations
 from ..metrics import Summary
 from ._fmt import rate
 
-__all__ = ["pass_hat_curve", "pass_k_label", "user_error_line", "user_rows", "users_html"]
+__all__ = [
+    "pass_hat_curve",
+    "pass_k_label",
+    "seeded_users_note",
+    "user_error_line",
+    "user_rows",
+    "users_html",
+]
 
 
 def user_error_line(summary: Summary) -> str | None:
@@ -16,13 +23,17 @@ def user_error_line(summary: Summary) -> str | None:
     return f"user errors {rate(summary.overall.user_error_rate)} (left out of the agent's rates)"
 
 
+def seeded_users_note(summary: Summary) -> str:
+    """`` (a freshly seeded model user per trial)`` when model users played the trials."""
+    users = summary.users
+    if users is not None and users.simulator and users.simulator.startswith("model"):
+        return " (a freshly seeded model user per trial)"
+    return ""
+
+
 def pass_k_label(summary: Summary, k: str) -> str:
     """``pass@k / pass^k``, saying when each trial had its own model user (τ²-bench's pass^k)."""
-    users = summary.users
-    label = f"pass@{k} / pass^{k}"
-    if users is not None and users.simulator and users.simulator.startswith("model"):
-        label += " (a freshly seeded model user per trial)"
-    return label
+    return f"pass@{k} / pass^{k}" + seeded_users_note(summary)
 
 
 def pass_hat_curve(summary: Summary) -> str | None:
