@@ -16,7 +16,7 @@ import pytest
 from agentgauge.errors import UserError
 from agentgauge.importers import import_suite
 from agentgauge.importers._bfcl_multi import ADDED_FUNCTIONS_PROMPT, STEP_LIMIT
-from agentgauge.suites import load_suite
+from agentgauge.suites import load_suite, write_suite
 from bfcl_multi_helpers import CATEGORIES, entries, ground_truth, question_file
 
 
@@ -86,6 +86,34 @@ def test_held_back_tools_survive_a_written_suite(shared_data: Path, tmp_path: Pa
     assert "imported 200 case(s)" in done.stdout
     suite = load_suite(out)
     assert [t.add_tools for t in suite.cases[14].turns] == [[], [], [], ["add_contact"]]
+
+
+def test_written_multi_turn_suites_load_back_equal_and_validate(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    # (miss_func: held-back tools and the added turns' messages too)
+    suite = import_suite("bfcl", [question_file(shared_data, "multi_turn_miss_func")])
+    for out in (tmp_path / "mt", tmp_path / "mt.yaml", tmp_path / "mt.json"):
+        write_suite(suite, out)
+        loaded = load_suite(out)
+        assert loaded.cases == suite.cases
+        assert loaded.tools == suite.tools
+        assert loaded.world == suite.world
+    # the tools the ground truth calls (the cases' state references) are not "unused"
+    called = {
+        call.split("(")[0]
+        for case in suite.cases
+        for turn in case.metadata["bfcl_ground_truth"]  # type: ignore[union-attr]
+        for call in turn  # type: ignore[union-attr]
+    }
+    unused = len({t.name for t in suite.tools} - called)
+    assert 0 < unused < len(suite.tools)
+    done = subprocess.run(
+        [sys.executable, "-m", "agentgauge", "validate", str(tmp_path / "mt.json")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"{unused} of {len(suite.tools)} tools are never expected" in done.stdout + done.stderr
 
 
 def test_a_folder_import_still_leaves_the_multi_turn_files_out(shared_data: Path) -> None:

@@ -469,6 +469,8 @@ class _Linter:
             for e in [case.expect, *(t.expect for t in case.turns if t.expect)]:
                 used.update(c.name for c in e.tool_calls)
                 used.update(e.forbidden_tools)
+                if e.state is not None:  # a world case's reference actions use tools too
+                    used.update(c.name for c in e.state.reference or [])
         globs = [u for u in used if is_pattern(u)]
         unused = [
             (tool, origin)
