@@ -114,16 +114,21 @@ def test_sessions_still_running_after_the_graceful_stop_are_cancelled_and_counte
     suite: Path, tmp_path: Path
 ) -> None:
     # the server takes 10 minutes per reply: no session can finish; Ctrl-C at the first
-    # interval line, a graceful stop of 0.2 s
+    # interval line, the profile's graceful stop of 0.2 s (k6's gracefulStop)
     profile = LoadProfile.model_validate(
-        {"users": 4, "duration": "10m", "interval": "500ms", "baseline": False}
+        {
+            "users": 4,
+            "duration": "10m",
+            "interval": "500ms",
+            "baseline": False,
+            "graceful_stop": "200ms",
+        }
     )
     seen, notify = _signal_on(["0.5s"])
     with FakeOpenAIServer(["Hello!"], latency_ms=600_000, record=False) as srv:
-        out = _run(
-            suite, srv, tmp_path / "run", profile=profile, notify=notify, graceful_stop_s=0.2
-        )
+        out = _run(suite, srv, tmp_path / "run", profile=profile, notify=notify)
     r = out.report
+    assert r.graceful_stop_s == 0.2
     assert r.stopped_by == "interrupted"
     assert r.totals.cancelled == 4  # the 4 users' sessions, cut off
     assert r.totals.started == 4

@@ -299,10 +299,9 @@ _BOUND_OPTIONS = [
     click.option(
         "--graceful-stop",
         metavar="D",
-        default="30s",
-        show_default=True,
         help="After Ctrl-C or SIGTERM, how long sessions in flight may take to finish before "
-        "they are cancelled (a second Ctrl-C cancels them at once).",
+        "they are cancelled (default: the profile's graceful_stop, 30s; a second Ctrl-C "
+        "cancels them at once).",
     ),
     click.option(
         "--html",
@@ -385,7 +384,8 @@ def command(suite: Path, run_dir: Path | None, **flags: Any) -> None:
     profile = _profile(flags)
     config = _config(suite, flags)
     echo = flags["fmt"] == "text"
-    grace = _duration(flags["graceful_stop"], "--graceful-stop")
+    given = flags["graceful_stop"]
+    grace = None if given is None else _duration(given, "--graceful-stop")
     try:
         outcome = run_load_file(
             suite,

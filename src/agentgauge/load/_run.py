@@ -16,7 +16,7 @@ from ..runner import DEFAULT_AGENT, RunConfig, RunOutcome, price_for, public_spe
 from ..schema import LoadProfile
 from ._model import LoadReport, Saturation, StepStats
 from ._plan import LoadLimits, LoadPlan, make_plan
-from ._schedule import GRACEFUL_STOP_S, LoadSchedule, LoadState
+from ._schedule import LoadSchedule, LoadState
 from ._stats import Sample, error_kind, interval_width, totals, windows
 from ._thresholds import evaluate
 
@@ -99,7 +99,7 @@ def run_load_file(
     max_cost: float | None = None,
     price: tuple[float, float] | None = None,
     notify: Callable[[str], None] | None = None,
-    graceful_stop_s: float = GRACEFUL_STOP_S,
+    graceful_stop_s: float | None = None,
     signals: bool = True,
 ) -> LoadOutcome:
     """Load-test the agent with the suite at ``path``: ``profile`` (None: the suite's
@@ -108,9 +108,9 @@ def run_load_file(
     output tokens, for a model the price table does not know). Blocking.
 
     Ctrl-C or SIGTERM (``signals``: while the load runs, in the main thread) stops starting
-    sessions and gives those in flight ``graceful_stop_s`` to finish (a second one cancels
-    them); the report is then written with ``stopped_by: interrupted`` and ``interrupted_by``
-    naming the signal."""
+    sessions and gives those in flight ``graceful_stop_s`` (None: the profile's
+    ``graceful_stop``, 30 s) to finish (a second one cancels them); the report is then written
+    with ``stopped_by: interrupted`` and ``interrupted_by`` naming the signal."""
     path = Path(path)
     chosen, from_suite, suite_agent = _profile_of(path, profile)
     plan = make_plan(
@@ -122,6 +122,7 @@ def run_load_file(
     )
     agent = config.agent or suite_agent
     found = _price(agent, price, max_cost)
+    grace = chosen.graceful_stop if graceful_stop_s is None else graceful_stop_s
     schedule = LoadSchedule(
         plan,
         seed=config.seed,
@@ -129,7 +130,7 @@ def run_load_file(
         max_cost=max_cost,
         notify=notify,
         model=public_spec(agent),
-        graceful_stop_s=graceful_stop_s,
+        graceful_stop_s=grace,
         signals=signals,
     )
     started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -140,7 +141,7 @@ def run_load_file(
         outcome,
         started=started,
         max_cost=max_cost,
-        graceful_stop_s=graceful_stop_s,
+        graceful_stop_s=grace,
     )
     write_load(outcome.run_dir, report, schedule.state.samples)
     return LoadOutcome(report=report, run=outcome)

@@ -209,6 +209,9 @@ class LoadProfile(Model):
     #: run every case once, one at a time, before the load (the unloaded pass rate the quality
     #: ratio compares with)
     baseline: bool = True
+    #: after Ctrl-C or SIGTERM, how long the sessions in flight may take to finish before they
+    #: are cancelled (k6's gracefulStop)
+    graceful_stop: Duration = 30.0
 
     _thresholds = field_validator("thresholds")(_check_thresholds)
 
