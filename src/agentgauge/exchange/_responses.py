@@ -383,7 +383,7 @@ def _native_calls(raw: Any, where: str) -> list[ToolCall]:
     for i, c in enumerate(raw):
         if not isinstance(c, dict) or not isinstance(c.get("name"), str):
             raise UserError(f"{where}: calls[{i}]: expected {{name, arguments}}")
-        extra = set(c) - {"name", "arguments", "id"}
+        extra = set(c) - {"name", "arguments", "id", "mcp"}
         if extra:
             raise UserError(f"{where}: calls[{i}]: unknown field(s) {sorted(extra)}")
         try:
@@ -395,7 +395,10 @@ def _native_calls(raw: Any, where: str) -> list[ToolCall]:
         call_id = c.get("id")
         if call_id is not None and not isinstance(call_id, str):
             raise UserError(f"{where}: calls[{i}].id: expected a string")
-        calls.append(ToolCall(name=c["name"], arguments=args, id=call_id))
+        mcp = c.get("mcp", False)
+        if not isinstance(mcp, bool):
+            raise UserError(f"{where}: calls[{i}].mcp: expected true or false")
+        calls.append(ToolCall(name=c["name"], arguments=args, id=call_id, mcp=mcp))
     return calls
 
 

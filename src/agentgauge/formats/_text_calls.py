@@ -56,11 +56,11 @@ def _arguments(args: Any) -> dict[str, Any]:
     return args
 
 
-def _call(name: Any, args: Any) -> ToolCall:
+def _call(name: Any, args: Any, *, mcp: bool = False) -> ToolCall:
     if not isinstance(name, str) or not name.strip():
         raise _NotCalls
     try:
-        return ToolCall(name=name, arguments=_arguments(args), id=None)
+        return ToolCall(name=name, arguments=_arguments(args), id=None, mcp=mcp)
     except (ValueError, RecursionError):  # not JSON values pydantic accepts, or too deep
         raise _NotCalls from None
 
@@ -75,9 +75,9 @@ def _one(item: dict[str, Any]) -> ToolCall | None:
         fn = item["function"]
         return _call(fn.get("name"), fn.get("arguments"))
     if kind in ("tool_use", "mcp_tool_use"):  # Anthropic
-        return _call(item.get("name"), item.get("input"))
+        return _call(item.get("name"), item.get("input"), mcp=kind == "mcp_tool_use")
     if kind in ("function_call", "mcp_call"):  # OpenAI Responses
-        return _call(item.get("name"), item.get("arguments"))
+        return _call(item.get("name"), item.get("arguments"), mcp=kind == "mcp_call")
     if "name" in item and ("arguments" in item or "parameters" in item):  # neutral
         key = "arguments" if "arguments" in item else "parameters"
         return _call(item.get("name"), item[key])

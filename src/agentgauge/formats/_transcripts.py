@@ -6,8 +6,11 @@ Formats (detected automatically by :func:`detect_format`; see docs/bring-your-ag
 - ``openai``: chat completions messages (``tool_calls[].function.{name, arguments}`` with JSON
   string arguments, ``role: tool`` results, ``developer`` as system, content-part lists);
 - ``openai-responses``: Responses API input/output items (``message`` items with
-  ``input_text``/``output_text`` parts, ``function_call`` and ``function_call_output``);
-- ``anthropic``: Messages API content blocks (``text``, ``tool_use``, ``tool_result``), with the
+  ``input_text``/``output_text`` parts, ``function_call`` and ``function_call_output``;
+  ``mcp_call`` items, calls the API made on an MCP server with their output, read as ``mcp``
+  calls, and its MCP listing / approval items skipped);
+- ``anthropic``: Messages API content blocks (``text``, ``tool_use``, ``tool_result``; the MCP
+  connector's ``mcp_tool_use`` read as ``mcp`` calls and ``mcp_tool_result``), with the
   request body's top-level ``system``;
 - ``gemini``: ``contents`` with ``parts`` (``text``, ``functionCall``, ``functionResponse``;
   snake_case too), role ``model``, and the request's ``system_instruction``;
@@ -73,6 +76,25 @@ def _is_native(item: dict[str, Any]) -> bool:
     )
 
 
+#: item types only the OpenAI Responses API writes
+_RESPONSES_ITEMS: Final = frozenset(
+    {
+        "message",
+        "function_call",
+        "function_call_output",
+        "reasoning",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "mcp_approval_response",
+    }
+)
+#: content block types only Anthropic's Messages API writes
+_ANTHROPIC_BLOCKS: Final = frozenset(
+    {"tool_use", "tool_result", "thinking", "redacted_thinking", "mcp_tool_use", "mcp_tool_result"}
+)
+
+
 def _vote(item: Any) -> str | None:
     """The format one message shows by its keys (``None``: says nothing decisive)."""
     if not isinstance(item, dict):
@@ -82,7 +104,7 @@ def _vote(item: Any) -> str | None:
     kind = item.get("type")
     if isinstance(kind, str) and kind.lower() in _LC_TYPES and "role" not in item:
         return "langchain"
-    if kind in ("message", "function_call", "function_call_output", "reasoning"):
+    if isinstance(kind, str) and kind in _RESPONSES_ITEMS:
         return "openai-responses"
     parts = item.get("parts")
     if isinstance(parts, list):
@@ -104,7 +126,7 @@ def _vote(item: Any) -> str | None:
         types = {
             p.get("type") for p in content if isinstance(p, dict) and isinstance(p.get("type"), str)
         }
-        if types & {"tool_use", "tool_result", "thinking", "redacted_thinking"}:
+        if types & _ANTHROPIC_BLOCKS:
             return "anthropic"
         if types & {"input_text", "output_text", "refusal"}:
             return "openai-responses"
@@ -212,4 +234,15 @@ def foreign_conversation(data: Any) -> list[dict[str, Any]] | None:
     if fmt is None or fmt == "native":
         return None
     messages, _ = messages_from_data(data, fmt)
-    return [m.model_dump(mode="json", exclude_defaults=True) for m in messages]
+    return [_mapping(m) for m in messages]
+
+
+def _mapping(m: Message) -> dict[str, Any]:
+    """A message as the mapping it validates from (the MCP mark of its calls kept)."""
+    out = m.model_dump(mode="json", exclude_defaults=True)
+    if any(c.mcp for c in m.tool_calls):
+        out["tool_calls"] = [
+            {**d, "mcp": True} if c.mcp else d
+            for c, d in zip(m.tool_calls, out["tool_calls"], strict=True)
+        ]
+    return out

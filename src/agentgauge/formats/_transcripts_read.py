@@ -22,6 +22,9 @@ _NATIVE_KEYS: Final = frozenset({"role", "content", "tool_calls", "tool_call_id"
 _NATIVE_CALL_KEYS: Final = frozenset({"name", "arguments", "id"})
 #: a tuple, not a set: ``in`` compares by equality, so an unhashable ``type`` value is no crash
 _SKIPPED_TYPES: Final = ("reasoning", "thinking", "redacted_thinking")
+#: Responses API items about an MCP server that are no call (the tools listed, an approval
+#: asked or given: the call itself, if made, is its own ``mcp_call`` item)
+_MCP_METADATA: Final = ("mcp_list_tools", "mcp_approval_request", "mcp_approval_response")
 _LC_TYPES: Final = {
     "human": "user",
     "humanmessage": "user",
@@ -217,9 +220,11 @@ def _from_responses(items: list[Any]) -> list[Message]:
         if not isinstance(m, dict):
             raise TranscriptError(i, f"expected an input item, got {_kind(m)}")
         kind = m.get("type", "message")
-        if kind in _SKIPPED_TYPES:
+        if kind in _SKIPPED_TYPES or kind in _MCP_METADATA:
             continue
-        if kind == "message":
+        if kind == "mcp_call":
+            out.extend(_mcp_call(m, i))
+        elif kind == "message":
             role = _role(m.get("role"), i, roles)
             text = _text_of_parts(
                 m.get("content"),
@@ -254,6 +259,35 @@ def _from_responses(items: list[Any]) -> list[Message]:
     return _merge_calls(out)
 
 
+def _mcp_call(m: dict[str, Any], i: int) -> list[Message]:
+    """A Responses ``mcp_call`` item: a call the API made on an MCP server for the model, with
+    its output (or error) in the same item."""
+    name = m.get("name")
+    if not isinstance(name, str):
+        raise TranscriptError(i, "mcp_call: expected a name")
+    call_id = _opt_str(m.get("id"), i, "id")
+    args = _arguments(m.get("arguments"), i, "mcp_call")
+    call = ToolCall(name=name, arguments=args, id=call_id, mcp=True)
+    error = m.get("error")
+    output = {"error": error} if error else m.get("output")
+    if output is None:
+        return [_message("assistant", None, [call])]
+    return [
+        _message("assistant", None, [call]),
+        _message("tool", _json_text(output), None, call_id, name),
+    ]
+
+
+def _anthropic_result(block: dict[str, Any], i: int, j: int, names: dict[str, str]) -> Message:
+    """A ``tool_result`` (or ``mcp_tool_result``) block as a tool message; an error result
+    whose text is not already an error object becomes ``{"error": text}``."""
+    call_id = _opt_str(block.get("tool_use_id"), i, f"content[{j}].tool_use_id")
+    result = _text_of_parts(block.get("content"), i, f"content[{j}].content", frozenset({"text"}))
+    if block.get("type") == "mcp_tool_result" and block.get("is_error") is True:
+        result = _json_text({"error": result or "the MCP tool failed"})
+    return _message("tool", result, None, call_id, names.get(call_id or ""))
+
+
 def _from_anthropic(items: list[Any]) -> list[Message]:
     roles = {"user": "user", "assistant": "assistant", "system": "system"}
     names: dict[str, str] = {}
@@ -270,13 +304,14 @@ def _from_anthropic(items: list[Any]) -> list[Message]:
             raise TranscriptError(i, "content: expected a string or a list of blocks")
         texts: list[str] = []
         calls: list[ToolCall] = []
+        results = 0
         for j, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind in _SKIPPED_TYPES:
                 continue
             if kind == "text" and isinstance(block.get("text"), str):
                 texts.append(block["text"])
-            elif kind == "tool_use" and isinstance(block.get("name"), str):
+            elif kind in ("tool_use", "mcp_tool_use") and isinstance(block.get("name"), str):
                 call_id = _opt_str(block.get("id"), i, f"content[{j}].id")
                 if call_id:
                     names[call_id] = block["name"]
@@ -285,24 +320,24 @@ def _from_anthropic(items: list[Any]) -> list[Message]:
                         name=block["name"],
                         arguments=_arguments(block.get("input"), i, f"content[{j}]"),
                         id=call_id,
+                        mcp=kind == "mcp_tool_use",
                     )
                 )
-            elif kind == "tool_result":
-                call_id = _opt_str(block.get("tool_use_id"), i, f"content[{j}].tool_use_id")
-                result = _text_of_parts(
-                    block.get("content"), i, f"content[{j}].content", frozenset({"text"})
-                )
-                out.append(_message("tool", result, None, call_id, names.get(call_id or "")))
+            elif kind in ("tool_result", "mcp_tool_result"):
+                if kind == "mcp_tool_result" and (texts or calls):
+                    # run by the MCP connector inside the assistant's own message: the call
+                    # (and the text before it) come first
+                    out.append(_message(role, "\n".join(texts) if texts else None, calls))
+                    texts, calls = [], []
+                out.append(_anthropic_result(block, i, j, names))
+                results += 1
             else:
                 raise TranscriptError(
                     i,
-                    f"content[{j}]: unsupported block {kind!r} (only text, tool_use, tool_result)",
+                    f"content[{j}]: unsupported block {kind!r} (only text, tool_use, tool_result, "
+                    "mcp_tool_use, mcp_tool_result)",
                 )
-        if (
-            texts
-            or calls
-            or not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
-        ):
+        if texts or calls or not results:
             out.append(_message(role, "\n".join(texts) if texts else None, calls))
     return out
 

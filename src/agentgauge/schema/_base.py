@@ -28,6 +28,11 @@ class ToolCall(Model):
     name: str
     arguments: dict[str, JsonValue] = Field(default_factory=dict)
     id: str | None = None
+    #: the transcript itself says this call went to an MCP server's tool (Anthropic's
+    #: ``mcp_tool_use`` block, the Responses API's ``mcp_call`` item, ``"mcp": true`` in the
+    #: neutral form): an ``mcp`` call whatever the suite's tools say (docs/scoring.md). Read
+    #: while scoring; not written to results, caches or vendor requests
+    mcp: bool = Field(default=False, exclude=True)
 
 
 class Message(Model):

@@ -32,8 +32,10 @@ __all__ = [
 
 
 def call_type(rec: CallRecord, tools: Mapping[str, ToolSpec]) -> CallType:
-    """``mcp`` when the called tool is an MCP server's, else ``function`` (an unknown tool
-    too)."""
+    """``mcp`` when the called tool is an MCP server's (the suite's tool says so, or the
+    transcript marks the call), else ``function`` (an unknown tool too)."""
+    if rec.call.mcp:
+        return "mcp"
     spec = tools.get(rec.call.name)
     return spec.call_type() if spec is not None else "function"
 
