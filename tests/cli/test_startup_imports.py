@@ -49,6 +49,17 @@ NOT_IMPORTED = (
     "agentgauge.suites._export",
     "agentgauge.importers",
     "agentgauge.io",
+    # one process: the worker-process and Ray machinery, the matrix, planning reviews of a
+    # reviews.jsonl, the red-team table (it shares the HTML helpers)
+    "agentgauge.runner._procs",
+    "agentgauge.runner._proc_worker",
+    "agentgauge.runner._ray_worker",
+    "agentgauge.runner._matrix",
+    "agentgauge.runner._matrix_members",
+    "agentgauge.metrics._reviews",
+    "agentgauge.report._redteam",
+    "agentgauge.report._modules",
+    "agentgauge.report._html_charts",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state
@@ -110,12 +121,16 @@ def test_a_plain_run_imports_none_of_the_unused_modules(
 def test_the_probe_sees_a_module_a_command_does_import(
     tmp_path: Path, suite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The check can fail: the same probe around ``run --gate`` and ``report --format html``
-    finds the gate and HTML modules those commands import."""
+    """The check can fail: the same probe around ``run --gate``, ``run --workers 2`` and
+    ``report --format html`` finds the gate, worker-process and HTML modules they import."""
     monkeypatch.setenv("AGENTGAUGE_HISTORY", str(tmp_path / "history.sqlite"))
     run_dir = tmp_path / "run"
     data = _probe(tmp_path, *_run_args(suite, run_dir), "--no-progress", "--gate")
     assert "agentgauge.metrics._gating" in data["modules"]
+    two = tmp_path / "two"
+    data = _probe(tmp_path, *_run_args(suite, two), "--no-progress", "--workers", "2")
+    assert data["code"] == 0
+    assert "agentgauge.runner._procs" in data["modules"]
     html = tmp_path / "report.html"
     data = _probe(tmp_path, "report", str(run_dir), "--format", "html", "-o", str(html))
     assert data["code"] == 0

@@ -440,7 +440,7 @@ class _Ctx:
 
 
 def test_auto_uses_every_core_only_when_it_pays(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("agentgauge.runner._procs.available_cores", lambda: 2)
+    monkeypatch.setattr("agentgauge.runner._executor.available_cores", lambda: 2)
     _, remote = _remote("openai:gpt-4o-mini")
     ctx: Any = _Ctx()
 
@@ -456,7 +456,7 @@ def test_auto_uses_every_core_only_when_it_pays(monkeypatch: pytest.MonkeyPatch)
     limited: Any = _Ctx()
     limited.limiter = object()
     assert count(c=limited) == 1  # provider limits: the provider is the bottleneck
-    monkeypatch.setattr("agentgauge.runner._procs.available_cores", lambda: 1)
+    monkeypatch.setattr("agentgauge.runner._executor.available_cores", lambda: 1)
     assert count() == 1
     # given: as asked, never more processes than pairs in flight
     _, given = _remote("python:agent.py:agent", workers=3)

@@ -387,19 +387,20 @@ def _matrix(
     f: dict[str, Any],
 ) -> int | None:
     """A run of many agents (``--agent`` more than once, a suite's ``matrix:``, ``--resume``
-    of a matrix folder): its exit status; None when this is a run of one agent."""
-    from ..runner import is_matrix_dir, read_manifest, suite_members
-    from ._run_matrix import MatrixFinish, new_matrix, resumed_matrix
-
+    of a matrix folder): its exit status; None when this is a run of one agent (whose start
+    imports none of the matrix modules)."""
     if resume_dir is not None:
+        from ..runner import is_matrix_dir, read_manifest
+
         if not is_matrix_dir(resume_dir):
             return None
         manifest = read_manifest(resume_dir)
         recorded = {m.agent for m in manifest.members}
         _refuse_ignored_flags(resume_dir, run_dir, same_agent=set(agents) <= recorded)
         _refuse_changed_system(resume_dir, f["system"], manifest.options.get("system"))
-    elif suite is None or len(agents) == 1 or (not agents and suite_members(suite) is None):
+    elif suite is None or len(agents) == 1 or (not agents and _members(suite) is None):
         return None
+    from ._run_matrix import MatrixFinish, new_matrix, resumed_matrix
 
     def export(member: Any) -> None:
         if otel_endpoint and member.outcome is not None:
@@ -413,6 +414,13 @@ def _matrix(
         return resumed_matrix(resume_dir, agents, {**f, **given}, finish)
     assert suite is not None
     return new_matrix(suite, agents, _new_config(suite, {**f, "agent": None}), run_dir, finish)
+
+
+def _members(suite: Path) -> object:
+    """The suite's ``matrix:`` members (None: it has none)."""
+    from ..runner import suite_members
+
+    return suite_members(suite)
 
 
 def _resume_config(

@@ -202,6 +202,16 @@ def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:
     return suite_gates(load_run(run_dir)) or Gates()
 
 
+def _reviews(run_dir: Path) -> dict[tuple[str, int], int]:
+    """RUN_DIR/reviews.jsonl's grades; its module (a model to build) only when there is one."""
+    path = run_dir / "reviews.jsonl"
+    if not path.exists() and not path.is_symlink():
+        return {}
+    from ._reviews import read_reviews
+
+    return read_reviews(run_dir)
+
+
 def summarize(
     run_dir: Path,
     *,
@@ -218,7 +228,6 @@ def summarize(
     """
     from ..exchange import FEEDBACK_FILE, read_feedback
     from ..rundir import iter_light_results, iter_results
-    from ._reviews import read_reviews
 
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
@@ -236,6 +245,6 @@ def summarize(
         gates=gates,
         confidence=confidence,
         modules=modules,
-        reviews=read_reviews(run_dir),
+        reviews=_reviews(run_dir),
         feedback=read_feedback(run_dir / FEEDBACK_FILE),
     )

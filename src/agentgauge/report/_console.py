@@ -19,8 +19,6 @@ from ._fmt import (
     suite_scorers,
     tokens_in_out,
 )
-from ._modules import modules_table
-from ._redteam import redteam_table
 from ._state import diff_cells
 from ._users import pass_hat_curve, pass_k_label, user_error_line, user_rows
 
@@ -28,6 +26,24 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ..metrics import Comparison, GateReport
+
+
+def _modules_table(summary: Summary) -> Table | None:
+    """The module-metrics table; its module (HTML helpers too) only when the run has them."""
+    if summary.modules is None:
+        return None
+    from ._modules import modules_table
+
+    return modules_table(summary)
+
+
+def _redteam_table(summary: Summary) -> Table | None:
+    """The red-team table; its module (the HTML helpers it shares) only for a red-team run."""
+    if summary.redteam is None:
+        return None
+    from ._redteam import redteam_table
+
+    return redteam_table(summary)
 
 
 def _style(r: Rate) -> str:
@@ -91,8 +107,8 @@ def render_console(
         _cost_table(summary),
         _users_table(summary),
         _scorer_table(summary),
-        redteam_table(summary),
-        modules_table(summary),
+        _redteam_table(summary),
+        _modules_table(summary),
     )
     for table in tables:
         if table is not None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
-from ._executor_spec import ExecutorSpec, parse_executor
+from ._executor_spec import ExecutorSpec, available_cores, parse_executor
 
 if TYPE_CHECKING:
     from .._suite_code import SuiteCodePolicy
@@ -122,8 +122,6 @@ def local_workers(
     the pairs in flight), else the cores when the run is big and concurrent enough to be
     CPU-bound and nothing ties it to this process (a provider object, real tools, provider
     limits, an agent that is not a network client)."""
-    from ._procs import available_cores
-
     if config.workers is not None:
         return max(1, min(config.workers, slots))
     cores = available_cores()

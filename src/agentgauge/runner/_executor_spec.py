@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qsl
 
 from ..errors import UserError
 
-__all__ = ["ExecutorSpec", "ExecutorStartError", "parse_executor"]
+__all__ = ["ExecutorSpec", "ExecutorStartError", "available_cores", "parse_executor"]
 
 _FORMS = "local, ray, ray:auto, ray:HOST:PORT or ray://HOST:PORT"
 
@@ -108,3 +109,11 @@ def parse_executor(text: str) -> ExecutorSpec:
         start_timeout_s=start_timeout,
         text=raw,
     )
+
+
+def available_cores() -> int:
+    """CPUs this process may run on (its affinity, where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -39,7 +39,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from ..errors import UserError
 from ..schema import Case, CaseResult, ToolSpec
 from ._case import CaseContext
-from ._executor_spec import ExecutorStartError
+from ._executor_spec import ExecutorStartError, available_cores
 from ._proc_worker import BOOTSTRAP, FRAME, PATH_VARIABLE, encode_frame
 from ._ray_worker import WorkerReply, WorkerSetup
 from ._workers import Drive, EncodedResult, error_result
@@ -396,11 +396,3 @@ async def process_drive(
         finally:
             await drive.close()
             tg.cancel_scope.cancel()
-
-
-def available_cores() -> int:
-    """CPUs this process may run on (its affinity, where the system says)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
