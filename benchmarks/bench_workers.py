@@ -192,9 +192,141 @@ def bench_startup(args: argparse.Namespace) -> None:
         )
 
 
+#: the child program of ``phases``: a one-case ``agentgauge run`` with a mark (a monotonic
+#: time, comparable with the parent's) between its phases, written to $BENCH_PHASES at exit
+PHASES_DRIVER = r"""
+import time
+T = [("python", time.monotonic())]
+import atexit, gc, json, os, sys
+gc.disable()  # as agentgauge.cli.main does while modules import
+def mark(name):
+    T.append((name, time.monotonic()))
+def timed(module, attr, name):
+    fn = getattr(module, attr)
+    def wrapper(*a, **k):
+        mark(name + ":start")
+        try:
+            return fn(*a, **k)
+        finally:
+            mark(name)
+    setattr(module, attr, wrapper)
+import agentgauge.cli
+mark("cli")
+import pydantic.plugin._loader as loader
+mark("pydantic import")
+loader.get_plugins()
+mark("plugin discovery")
+import agentgauge.cli._run, agentgauge.metrics as m, agentgauge.report as r, agentgauge.runner as ru
+import agentgauge.suites as su
+m.finish_run, r.render_console, ru.arun_suite, ru.run_suite_file, su.open_suite
+mark("run imports")
+timed(ru, "run_suite_file", "run")
+timed(su, "open_suite", "suite read")
+timed(m, "finish_run", "summary")
+timed(r, "render_console", "console")
+def done():
+    mark("atexit")
+    os.write(int(os.environ["BENCH_PHASES_FD"]), json.dumps(T).encode())
+atexit.register(done)
+agentgauge.cli.main(sys.argv[1:])
+"""
+
+#: the phases shown, each from the mark before it
+PHASE_ROWS = [
+    ("interpreter start (python, site)", "python"),
+    ("import agentgauge.cli (click, secrets)", "cli"),
+    ("import pydantic core", "pydantic import"),
+    ("pydantic plugin discovery (entry points)", "plugin discovery"),
+    ("the run's modules (runner, schema, metrics, report)", "run imports"),
+    ("click parsing, RunConfig", "run:start"),
+    ("run: read the suite header", "suite read"),
+    ("run: plan, run dir, run.json, drive, journal", "run"),
+    ("summary.json (finish_run)", "summary"),
+    ("console report (rich)", "console"),
+    ("to the end of main", "atexit"),
+    ("interpreter exit", "exit"),
+]
+
+
+def _phases_once(tmp: Path) -> tuple[dict[str, float], float]:
+    out = tmp / "run"
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [sys.executable, "-c", PHASES_DRIVER, "run", str(tmp / "one.yaml"), "--agent"]
+    cmd += ["mock:", "-o", str(out), "--no-cache", "--no-history"]
+    read, write = os.pipe()
+    env = {**_env(SRC, tmp), "BENCH_PHASES_FD": str(write)}
+    cpu0, t0 = _children_cpu(), time.monotonic()
+    subprocess.run(cmd, env=env, capture_output=True, check=True, pass_fds=(write,))
+    end, cpu = time.monotonic(), _children_cpu() - cpu0
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        marks = [(str(n), float(t)) for n, t in json.loads(fh.read())]
+    marks.append(("exit", end))
+    at: dict[str, float] = {}
+    last = t0
+    for name, when in marks:
+        at[name] = when - last
+        last = when
+    at["total"] = end - t0
+    return at, cpu
+
+
+def bench_phases(args: argparse.Namespace) -> None:
+    """Where a one-case run's wall time goes (medians), bytecode cached."""
+    tmp = Path(tempfile.mkdtemp(prefix="bench-phases-"))
+    try:
+        (tmp / "one.yaml").write_text(ONE_CASE)
+        _phases_once(tmp)  # writes the bytecode
+        runs = [_phases_once(tmp) for _ in range(args.runs)]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    total = statistics.median(r["total"] for r, _ in runs)
+    cpu = statistics.median(c for _, c in runs)
+    print(f"one-case run by phase (wall ms, median of {args.runs}; load {os.getloadavg()[0]:.1f})")
+    for label, key in PHASE_ROWS:
+        print(f"  {statistics.median(r.get(key, 0.0) for r, _ in runs) * 1000:7.1f}  {label}")
+    print(f"  {total * 1000:7.1f}  whole process (CPU {cpu * 1000:.0f} ms)")
+
+
+def bench_importtime(args: argparse.Namespace) -> None:
+    """``-X importtime`` of a one-case run: the self time of each top-level package (median)."""
+    import re
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-imports-"))
+    line = re.compile(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)")
+    totals: list[dict[str, float]] = []
+    try:
+        (tmp / "one.yaml").write_text(ONE_CASE)
+        cmd = [sys.executable, "-X", "importtime", "-m", "agentgauge", "run"]
+        cmd += [str(tmp / "one.yaml"), "--agent", "mock:", "--no-cache", "--no-history"]
+        for run in range(args.runs + 1):
+            out = tmp / "run"
+            shutil.rmtree(out, ignore_errors=True)
+            _, _, err = _timed([*cmd, "-o", str(out)], _env(SRC, tmp))
+            by: dict[str, float] = {}
+            for m in line.finditer(err):
+                top = m.group(2).split(".")[0]
+                if top == "agentgauge":
+                    top = ".".join(m.group(2).split(".")[:2])
+                by[top] = by.get(top, 0.0) + int(m.group(1)) / 1000
+            if run:
+                totals.append(by)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    names = {n for t in totals for n in t}
+    med = {n: statistics.median(t.get(n, 0.0) for t in totals) for n in names}
+    print(f"imports of a one-case run, self ms by package (median of {args.runs}; importtime's")
+    print(f"own overhead included): total {sum(med.values()):.0f} ms, {len(names)} packages")
+    for name, ms in sorted(med.items(), key=lambda x: -x[1])[: args.top]:
+        print(f"  {ms:7.1f}  {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["throughput", "startup"], action="append")
+    parser.add_argument(
+        "--only", choices=["throughput", "startup", "phases", "imports"], action="append"
+    )
+    parser.add_argument("--top", type=int, default=20, help="packages shown (imports)")
     parser.add_argument("-n", "--cases", type=int, default=2000)
     parser.add_argument("-c", "--concurrency", type=int, default=64)
     parser.add_argument("-l", "--latency-ms", type=float, default=50.0)
@@ -202,9 +334,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tree", help="another checkout to time beside this one (startup)")
     args = parser.parse_args()
-    parts: list[Any] = args.only or ["startup", "throughput"]
+    parts: list[Any] = args.only or ["startup", "phases", "imports", "throughput"]
     if "startup" in parts:
         bench_startup(args)
+    if "phases" in parts:
+        bench_phases(args)
+    if "imports" in parts:
+        bench_importtime(args)
     if "throughput" in parts:
         bench_throughput(args)
 
