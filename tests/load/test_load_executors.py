@@ -5,6 +5,9 @@ the workers; the load counts them as it counts local ones."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +64,40 @@ def test_a_load_run_on_worker_processes(tmp_path: Path, from_lines: list[bytes])
     assert out.report.totals.latency_ms is not None
     _check(tmp_path / "run", 16, 4, srv.peak_in_flight)
     assert len(from_lines) == 16 + 3  # every session was driven by a worker process
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_a_load_on_worker_processes(tmp_path: Path, from_lines: list[bytes]) -> None:
+    """The workers ignore Ctrl-C (the parent decides): the sessions they are driving finish and
+    come back, or are cancelled after the graceful stop; the run ends with its report."""
+    profile = LoadProfile.model_validate({"users": 3, "duration": "10m", "interval": "500ms"})
+    fired: list[str] = []
+
+    def notify(line: str) -> None:  # Ctrl-C at the first interval with a finished session
+        if not fired and line.lstrip()[:1].isdigit() and "no session ended" not in line:
+            fired.append(line)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with FakeOpenAIServer(_agent, latency_ms=100, record=False) as srv:
+        config = RunConfig(
+            agent="openai:fake-model",
+            retries=0,
+            workers=2,
+            agent_options={"base_url": srv.base_url, "api_key": "k"},
+        )
+        try:
+            out = run_load_file(
+                _suite(tmp_path), config, tmp_path / "run", profile=profile, notify=notify
+            )
+        except KeyboardInterrupt:
+            pytest.fail("Ctrl-C stopped the load run on workers without its report")
+    r = out.report
+    assert fired
+    assert r.stopped_by == "interrupted"
+    assert r.totals.cancelled == 0  # 100 ms sessions finish well within 30 s
+    assert r.totals.sessions == r.totals.started > 0
+    _check(tmp_path / "run", r.totals.sessions, 3, srv.peak_in_flight)
+    assert len(from_lines) == r.totals.sessions + 3  # each one driven by a worker
 
 
 @pytest.fixture(scope="module")
