@@ -192,3 +192,18 @@ def test_each_branch_fails_the_agent_that_misses_it(
         assert {both[c.id].status for c in _of(suite, family)} == {"passed"}, [
             (c.id, both[c.id].explanation) for c in _of(suite, family)
         ]
+
+
+def test_a_list_named_in_the_plural_is_said_with_are(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "suite.yaml").write_text(
+        "name: s\ntools:\n  - name: return_items\n    description: Return items of an order\n"
+        "    parameters:\n      type: object\n      properties:\n"
+        "        item_ids: {type: array, items: {type: string}, maxItems: 1, minItems: 1}\n"
+        "      required: [item_ids]\n    simulation: {result: {ok: true}}\n",
+        encoding="utf-8",
+    )
+    result = generate_suite(folder, GenerateConfig(seed=0, families=("direct",)))
+    (case,) = result.suite.cases
+    assert "the item ids are " in str(case.input).lower(), case.input

@@ -99,13 +99,14 @@ def action(tool: ToolSpec) -> str:
     return " ".join(words) or tool.name
 
 
+def _plural(slot: Slot) -> bool:
+    """``the item ids are I1`` (a list named in the plural), ``the tags are a, b``."""
+    return isinstance(slot.value, list) and (len(slot.value) > 1 or slot.label.endswith("s"))
+
+
 def details(slots: Sequence[Slot]) -> str:
     """``The city is Lisbon and the date is 2026-04-02.`` (empty: nothing to say)."""
-    parts = [
-        f"the {s.label} {'are' if isinstance(s.value, list) and len(s.value) > 1 else 'is'} "
-        f"{said(s.value)}"
-        for s in slots
-    ]
+    parts = [f"the {s.label} {'are' if _plural(s) else 'is'} {said(s.value)}" for s in slots]
     if not parts:
         return ""
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
