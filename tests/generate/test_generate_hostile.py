@@ -161,3 +161,35 @@ def test_case_ids_from_odd_tool_names_are_plain_slugs(tmp_path: Path) -> None:
     assert len(set(ids)) == len(ids)
     out = write_generated(result, tmp_path / "g.yaml")[0]
     assert check_suite(out).problems == []
+
+
+def test_odd_schemas_give_a_valid_suite_or_a_reason_never_a_crash(tmp_path: Path) -> None:
+    def tool(name: str, props: dict[str, object], required: list[str] | None = None) -> object:
+        schema = {"type": "object", "properties": props,
+                  "required": list(props) if required is None else required}  # fmt: skip
+        spec = {"name": name, "description": f"Look up thing {name}", "parameters": schema}
+        return {"type": "function", "function": spec}
+
+    tools = [
+        tool("a", {"n": {"type": "integer", "minimum": 10, "maximum": 1}}),
+        tool("b", {"e": {"enum": []}}),
+        tool("c", {"e": {"enum": [1, "x", None, {"k": 1}, [1]]}}),
+        tool("d", {"x": {"type": ["string", "null"]}}),
+        tool("e", {"x": {"type": "number", "minimum": 1e308}}),
+        tool(
+            "f", {"x": {"type": "array", "items": {"type": "array", "items": {"type": "object"}}}}
+        ),
+        tool("g", {"x": {"type": "string", "minLength": 100000}}),
+        tool("h", {"x": {"type": "object"}, "y": {}}),
+        tool("k", {"x": {"type": "integer", "enum": [3]}}, ["x", "not_a_property"]),
+    ]
+    src = tmp_path / "tools.json"
+    src.write_text(json.dumps(tools), encoding="utf-8")
+    res = _cli("generate", str(src), "-o", str(tmp_path / "g.yaml"), cwd=tmp_path)
+    assert "Traceback" not in res.stderr
+    assert res.returncode == 0, res.stderr
+    check = check_suite(tmp_path / "g.yaml")
+    assert check.problems == []
+    assert [f.format() for f in check.findings if f.severity == "error"] == []
+    assert check.loaded is not None
+    assert check.loaded.suite.cases
