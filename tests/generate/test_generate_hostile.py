@@ -193,3 +193,20 @@ def test_odd_schemas_give_a_valid_suite_or_a_reason_never_a_crash(tmp_path: Path
     assert [f.format() for f in check.findings if f.severity == "error"] == []
     assert check.loaded is not None
     assert check.loaded.suite.cases
+
+
+def test_code_only_the_source_cases_name_is_neither_copied_nor_required(tmp_path: Path) -> None:
+    folder = _suite(tmp_path / "s", "name: s\n", "{result: {t: 1}}")
+    (folder / "case_fakes.py").write_text("def weather(city):\n    return {}\n", encoding="utf-8")
+    with (folder / "suite.yaml").open("a", encoding="utf-8") as f:
+        f.write(
+            "cases:\n  - id: own\n    input: Weather in Lima?\n"
+            "    tool_results: {get_weather: {function: case_fakes.py:weather}}\n"
+            "    expect: {tool_calls: [{name: get_weather, arguments: {city: Lima}}]}\n"
+        )
+    result = generate_suite(folder, GenerateConfig(seed=0, families=("direct", "tool_error")))
+    assert result.code == []
+    assert "--allow-suite-code" not in result.text
+    written = write_generated(result, tmp_path / "out" / "g.yaml", source_dir=folder)
+    assert written == [tmp_path / "out" / "g.yaml"]
+    assert not (tmp_path / "out" / "case_fakes.py").exists()

@@ -112,7 +112,8 @@ def generate_cases(
     if not suite.tools:
         raise UserError(f"{source or suite.name}: the suite has no tools to generate cases from")
     try:
-        files = code_files(suite, source_dir)
+        # the code the written suite runs: its tools' fakes and its world (not the source's cases')
+        files = code_files(suite.model_copy(update={"cases": []}), source_dir)
     except UserError as err:  # the location rule of suite code (nothing was imported)
         raise UserError(f"{source or suite.name}: {err}") from None
     world = _world(suite, config, source)
