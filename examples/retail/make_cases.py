@@ -907,7 +907,10 @@ case(
 
 # ---------------------------------------------------------------- simulated users (3)
 # A scripted user (docs/users.md) answers the agent's replies by its rules and gives its facts
-# only when asked; the case's expect grades the whole conversation and the final state.
+# only when asked (in the words agents ask with); a reply it has no answer for gets one "please
+# go on" line, then the conversation ends: the agent is graded on it, never excused as the
+# user's error. The case's expect grades the whole conversation and the final state.
+OTHERWISE = ["Sorry, I don't follow. Can you help me with what I asked?"]
 
 def say_yes_when_asked(end_on: str, **extra: Any) -> Json:
     return {
@@ -916,6 +919,7 @@ def say_yes_when_asked(end_on: str, **extra: Any) -> Json:
             {"when": ["go ahead"], "say": YES},
         ],
         "max_turns": 5,
+        "otherwise": OTHERWISE,
         **extra,
     }
 
@@ -927,7 +931,7 @@ simulated(
         goal="Cancel order W1014 (the desk lamp); the customer changed their mind.",
         facts={
             "email": {"value": EMAIL["lena"], "asked_by": ["email"]},
-            "order_id": {"value": "W1014", "asked_by": ["order number"], "pattern": r"W\d{4}"},
+            "order_id": {"value": "W1014", "asked_by": ["order number", "order id", "which order"], "pattern": r"W\d{4}"},
         },
     ),
     Turn("I need to cancel an order, I changed my mind.",
@@ -956,6 +960,7 @@ simulated(
             {"when": ["go ahead"], "say": "Hmm, on second thought, no. I'll keep them."},
         ],
         "max_turns": 4,
+        "otherwise": OTHERWISE,
     },
     confirm(
         "Hi, tom.becker@example.com. Please cancel order W1005, the headphones; I ordered them by mistake.",
@@ -979,7 +984,7 @@ simulated(
         goal="Return the kettle from order W1015.",
         facts={
             "email": {"value": EMAIL["omar"], "asked_by": ["email"]},
-            "item_to_return": {"value": "the kettle", "asked_by": ["which one"]},
+            "item_to_return": {"value": "the kettle", "asked_by": ["which one", "which item", "item id"]},
         },
     ),
     Turn("Hello, I want to return an item from my order W1015.",

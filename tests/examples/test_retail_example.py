@@ -132,6 +132,39 @@ def test_hasty_passes_every_case_once_the_state_checks_are_removed(tmp_path: Pat
     assert not any(_is_state(s.name) for r in results for s in r.scores)
 
 
+ASKER = """
+from agentgauge.schema import ToolCall
+
+def agent(messages, tools):
+    # a weak agent: asks in its own words, looks the customer up once, then says nothing
+    said = [m.content or "" for m in messages if m.role == "assistant" and m.content]
+    if not said:
+        return "Could you tell me the order id? And the item ids?"
+    if messages[-1].role == "user" and "@" in (messages[-1].content or ""):
+        return ToolCall(name="find_customer", arguments={"email": "x@example.com"})
+    return ""
+"""
+
+
+def test_a_weak_agent_is_graded_never_excused_as_the_users_error(tmp_path: Path) -> None:
+    """The scripted users answer the questions agents ask in their own words ("the order id",
+    "the item ids") and have a line for a reply they cannot answer (an empty one): the weak
+    agent's conversations end as its own failures, not as user errors left out of its rates."""
+    agent = tmp_path / "asker.py"
+    agent.write_text(ASKER)
+    res = _cli(
+        "run", str(RETAIL), "--allow-suite-code", "--no-progress", "--no-cache", "--no-history",
+        "-o", str(tmp_path / "run"), "--agent", f"python:{agent}:agent", "--filter", "user",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    results = {r.case_id: r for r in iter_results(tmp_path / "run")}
+    assert set(results) == {"user-cancel-asks-email", "user-keeps-order", "user-return-which-item"}
+    assert {c: r.status for c, r in results.items()} == dict.fromkeys(results, "failed")
+    asked = results["user-cancel-asks-email"]
+    users = [m.content for m in asked.messages if m.role == "user"]
+    assert "W1014" in " ".join(users[1:])  # given when asked for "the order id"
+
+
 @pytest.mark.parametrize(
     ("case_id", "what"),
     [
