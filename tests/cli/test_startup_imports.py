@@ -59,6 +59,7 @@ NOT_IMPORTED = (
     "agentgauge.metrics._reviews",
     "agentgauge.report._redteam",
     "agentgauge.report._modules",
+    "agentgauge.metrics._gate_model",
     "agentgauge.report._html_charts",
 )
 

@@ -4,15 +4,18 @@ gates evaluated. Above ``_files`` (reading a run directory), ``_gating`` and ``_
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..errors import UserError
 from ..schema import Gates
 from ._files import summarize
-from ._gate_model import GateReport
 from ._model import Summary
 from ._summarize import SUMMARY_FILE
+
+if TYPE_CHECKING:
+    from ._gate_model import GateReport  # its models are built only when gates run
 
 __all__ = ["finish_run", "write_summary"]
 
