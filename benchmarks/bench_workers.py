@@ -106,6 +106,43 @@ def _call_phase_s(run_dir: Path) -> float:
     return last - first
 
 
+#: the command of ``throughput``: ``agentgauge`` whose exit writes its own CPU seconds and its
+#: worker processes' (its waited children) to $BENCH_CPU_FD
+CPU_DRIVER = r"""
+import atexit, json, os, resource, sys
+def done():
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = [me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime]
+    os.write(int(os.environ["BENCH_CPU_FD"]), json.dumps(cpu).encode())
+atexit.register(done)
+from agentgauge.cli import main
+main(sys.argv[1:])
+"""
+
+
+def _run_split(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, the command's own CPU seconds and its worker processes'."""
+    read, write = os.pipe()
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        cmd,
+        env={**env, "BENCH_CPU_FD": str(write)},
+        capture_output=True,
+        text=True,
+        check=False,
+        pass_fds=(write,),
+    )
+    wall = time.perf_counter() - t0
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        raw = fh.read()
+    if done.returncode not in (0, 1) or not raw:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr}")
+    own, workers = json.loads(raw)
+    return wall, float(own), float(workers)
+
+
 def bench_throughput(args: argparse.Namespace) -> None:
     limit = args.concurrency / (args.latency_ms / 1000.0)
     workers = [int(w) for w in args.workers.split(",")]
@@ -114,8 +151,9 @@ def bench_throughput(args: argparse.Namespace) -> None:
     try:
         suite = _write_suite(tmp, args.cases)
         env = _env(SRC, tmp)
-        exe = [sys.executable, "-m", "agentgauge"]
-        subprocess.run([*exe, "--help"], env=env, capture_output=True, check=True)  # bytecode
+        exe = [sys.executable, "-c", CPU_DRIVER]
+        warm = [sys.executable, "-m", "agentgauge", "--help"]
+        subprocess.run(warm, env=env, capture_output=True, check=True)  # bytecode
         for run in range(args.runs):
             for w in workers if run % 2 == 0 else workers[::-1]:
                 load = os.getloadavg()[0]
@@ -127,7 +165,7 @@ def bench_throughput(args: argparse.Namespace) -> None:
                     cmd += ["--base-url", server.url, "-o", str(out), "--no-cache"]
                     cmd += ["--max-concurrency", str(args.concurrency), "--no-progress"]
                     cmd += ["--no-history", "--workers", str(w)]
-                    wall, cpu, _ = _timed(cmd, env)
+                    wall, own, kids = _run_split(cmd, env)
                     server_cpu = server.cpu_s() - cpu0
                 finally:
                     server.close()
@@ -138,7 +176,9 @@ def bench_throughput(args: argparse.Namespace) -> None:
                         "whole": args.cases / wall / limit,
                         "phase": args.cases / phase / limit,
                         "wall": wall,
-                        "cpu": cpu / args.cases * 1000,
+                        "cpu": (own + kids) / args.cases * 1000,
+                        "own": own / args.cases * 1000,
+                        "kids": kids / args.cases * 1000,
                         "server": server_cpu / args.cases * 1000,
                         "load": load,
                     }
@@ -159,6 +199,7 @@ def bench_throughput(args: argparse.Namespace) -> None:
         print(
             f"  --workers {w}: whole {med('whole'):.2f} of C/L ({spread}), call phase "
             f"{med('phase'):.2f}, wall {med('wall'):.2f} s, CPU {med('cpu'):.2f} s/1000 cases "
+            f"(this process {med('own'):.2f}, workers {med('kids'):.2f}) "
             f"(server {med('server'):.2f}), load {min(x['load'] for x in r):.1f}-"
             f"{max(x['load'] for x in r):.1f}"
         )
