@@ -282,3 +282,23 @@ def test_the_suite_files_are_plain_yaml(tmp_path: Path) -> None:
     for row in ROWS:
         data = yaml.safe_load(_suite_file(tmp_path, row).read_text(encoding="utf-8"))
         assert data["cases"][0]["id"] == "c"
+
+
+def test_the_guardrails_example_lets_no_mistake_through_when_lenient() -> None:
+    """examples/guardrails read leniently: the text_call mutants of every turn with calls
+    (three shapes in prose: not counted, or caught by what the unexecuted call could not give,
+    the reply's facts; a wrong call in prose: caught) and no survivor."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "guardrails" / "suite.yaml"
+    suite = load_suite(path)
+    lenient = suite.model_copy(
+        update={"defaults": suite.defaults.model_copy(update={"text_calls": "lenient"})}
+    )
+    audit = audit_suite(lenient, AuditConfig())
+    assert not [c.case_id for c in audit.cases if c.survivors or c.reference.passed is not True]
+    written = [v for c in audit.cases for v in c.verdicts if v.axis == "text_call"]
+    wrong = [v for v in written if v.detail.startswith("a wrong call written inside prose")]
+    assert wrong
+    assert all(v.passed is False for v in wrong)
+    for v in written:
+        if v not in wrong:
+            assert v.passed is None or v.explanation.startswith("reply does not contain"), v
