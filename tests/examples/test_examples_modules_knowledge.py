@@ -5,6 +5,7 @@ scripted agents, with intervals, and each of its gates failed by the wrong agent
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from agentgauge.cli import cli
+from agentgauge.judges._rulejudge import _planning_path
+from agentgauge.metrics import ReviewItem, review_run
 from agentgauge.mutation import audit_suite
 from agentgauge.suites import load_suite
 
@@ -110,3 +113,38 @@ def test_the_wrong_agent_fails_every_module_gate(runs: dict[str, tuple[Result, P
     assert rt["recall"]["mean"] == pytest.approx(4 / 5)
     assert rt["cases_worst"][0]["case_id"] == "kb-world-roaming"
     assert rt["cases_worst"][0]["recall"] == 0.0
+
+
+def _expert(item: ReviewItem) -> tuple[int, str | None]:
+    """A scripted reviewer: grades each path as the shipped rule judge's planning rubric does."""
+    verdict = _planning_path({"expected": ", ".join(item.expected), "plan": item.plan})
+    score = verdict["score"]
+    assert isinstance(score, int)
+    return score, None
+
+
+def test_feedback_and_expert_review_gate_the_runs(runs: dict[str, tuple[Result, Path]]) -> None:
+    """The online part: what users said (feedback-*.jsonl) and an expert's planning grades
+    (agentgauge review) become user satisfaction and the planning grade, gated by
+    online-gates.yaml: the right agent passes, the sloppy one fails both."""
+    online = str(EXAMPLE / "online-gates.yaml")
+    verdicts = {}
+    for agent, (_, run_dir) in runs.items():
+        gate = _cli("gate", str(run_dir), "--gates", online)
+        assert gate.exit_code == 1  # before any feedback or review: nothing measured
+        assert "nothing was measured" in gate.output
+        shutil.copy(EXAMPLE / f"feedback-{agent}.jsonl", run_dir / "feedback.jsonl")
+        outcome = review_run(run_dir, _expert)
+        assert outcome.graded == 12
+        verdicts[agent] = _cli("gate", str(run_dir), "--gates", online)
+        report = _cli("report", str(run_dir), "--format", "json")
+        m = json.loads(report.output)["modules"]
+        assert m["satisfaction"]["rated"] == 12
+        assert m["planning"]["reviewed"] == 12
+        assert m["satisfaction"]["satisfied"]["low"] is not None
+        assert m["planning"]["grade"]["low"] is not None
+    assert verdicts["agent"].exit_code == 0, verdicts["agent"].output
+    bad = verdicts["sloppy"]
+    assert bad.exit_code == 1
+    assert "FAIL user satisfaction" in bad.output
+    assert "FAIL planning-path grade" in bad.output

@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gate": ("_gate", "Check a run against gate thresholds (exit 0 pass, 1 fail)."),
     "history": ("_history", "Show a metric's trend across recorded runs."),
     "calibrate": ("_calibrate", "Measure a judge's agreement with human labels."),
+    "review": ("_review", "Grade the planning path of a run's results by hand (1-5)."),
     "cache": ("_cache", "Show or clear the response cache (info, clear)."),
     "capture": ("_capture", "Turn OpenTelemetry traces of an agent into test cases."),
     "export-otel": ("_export_otel", "Export a run as OpenTelemetry traces (OTLP/JSON or HTTP)."),

@@ -111,6 +111,8 @@ class LabelledExample(BaseModel):
     inputs: dict[str, str]
     label: str | int
     id: str | None = None
+    #: the labeller's own note (``agentgauge review``): kept, never shown to the judge
+    note: str | None = None
 
 
 def read_labels(

@@ -314,7 +314,27 @@ def _user_fidelity(f: dict[str, str]) -> dict[str, object]:
     return {"reasoning": "every user message is on its goal", "verdict": "followed"}
 
 
-_SCORE_TASKS = frozenset({"relevance", "fluency", "coherence", "response_quality"})
+def _planning_path(f: dict[str, str]) -> dict[str, object]:
+    """The numbered calls of the plan against the expected tools: 5 exactly them in order, 4 all
+    of them with one step more or out of order, 3 all with more steps or a failed one, 2 some
+    of them, 1 none."""
+    expected = [t.strip() for t in f.get("expected", "").split(",") if t.strip()]
+    steps = re.findall(r"^\d+\. (?:\[turn \d+\] )?([\w.-]+)\(", f.get("plan", ""), re.M)
+    failed = "-> error:" in f.get("plan", "")
+    if not expected:
+        grade = 5 if not steps else 3
+    elif steps == expected and not failed:
+        grade = 5
+    elif all(t in steps for t in expected):
+        extra = len(steps) - len(expected)
+        grade = 4 if extra <= 1 and not failed else 3
+    else:
+        grade = 2 if any(t in steps for t in expected) else 1
+    why = f"calls {steps or 'none'} for expected {expected or 'none'}"
+    return {"reasoning": why, "score": grade}
+
+
+_SCORE_TASKS = frozenset({"relevance", "fluency", "coherence", "response_quality", "planning_path"})
 _RULES: dict[str, Callable[[dict[str, str]], dict[str, object]]] = {
     "equivalence_arguments": _equivalence_arguments,
     "equivalence_answer": _equivalence_answer,
@@ -331,6 +351,7 @@ _RULES: dict[str, Callable[[dict[str, str]], dict[str, object]]] = {
     "behavior": _behavior,
     "pairwise": _pairwise,
     "user_fidelity": _user_fidelity,
+    "planning_path": _planning_path,
 }
 
 

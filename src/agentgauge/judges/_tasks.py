@@ -230,6 +230,13 @@ TASKS: Final[dict[str, JudgeTask]] = {
             description="the simulated user kept to its instructions (goal, facts, persona)",
         ),
         JudgeTask(
+            name="planning_path",
+            kind="score",
+            # what a reviewer sees in `agentgauge review` (RUN_DIR/reviews.jsonl)
+            inputs=("question", "expected", "plan", "agent_output"),
+            description="rubric 1-5: the path of tool calls is the one an expert would take",
+        ),
+        JudgeTask(
             name="pairwise",
             kind="verdict",
             # each reply with the tool results its own run saw (they may differ)

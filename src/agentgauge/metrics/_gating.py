@@ -156,10 +156,11 @@ def _min_mean(name: str, m: Mean | None, minimum: float, scale: str) -> GateChec
             f"{_mean_value(minimum, scale)} cannot be met",
         )
     ok = m.mean >= minimum
-    actual = (
-        f"{_mean_value(m.mean, scale)} [{_mean_value(m.low, scale)}–"
-        f"{_mean_value(m.high, scale)}] (n={m.n})"
-    )
+    if scale == "share":
+        bounds = f"{m.low * 100:.1f}–{m.high * 100:.1f}%"
+    else:
+        bounds = f"{m.low:.2f}–{m.high:.2f}"
+    actual = f"{_mean_value(m.mean, scale)} [{bounds}] (n={m.n})"
     return GateCheck(
         name=name,
         threshold=threshold,

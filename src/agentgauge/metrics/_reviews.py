@@ -5,8 +5,8 @@ Each line is a labelled example in the calibrate format (docs/judges.md), so the
 graded is also what a judge is calibrated against::
 
     {"task": "planning_path", "id": "refund-3#0", "inputs": {"question": "...",
-     "plan": "1. search_orders(...)\\n2. refund(...)", "agent_output": "..."}, "label": 4,
-     "note": "right tools, one lookup too many"}
+     "expected": "search_orders, refund", "plan": "1. search_orders(...)\\n2. refund(...)",
+     "agent_output": "..."}, "label": 4, "note": "right tools, one lookup too many"}
 
 ``id`` is ``CASE_ID#TRIAL``; ``label`` the grade 1–5 (5: the path an expert would take). A
 later line for the same id replaces an earlier one (a re-grade).
@@ -201,6 +201,7 @@ def review_run(
                 id=f"{r.case_id}#{r.trial}",
                 inputs={
                     "question": item.question,
+                    "expected": ", ".join(item.expected),
                     "plan": item.plan,
                     "agent_output": item.agent_output,
                 },
