@@ -5,6 +5,7 @@ run asks nothing and writes the same file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,34 @@ def test_a_proposal_with_an_opening_already_taken_is_dropped(tmp_path: Path) -> 
     )
     openings = [str(c.input) for c in result.suite.cases]
     assert len(openings) == len(set(openings))
+
+
+def test_cli_generator_spec_is_cached_a_second_run_asks_nothing(tmp_path: Path) -> None:
+    """``--generator python:model.py:rewrite`` through the provider registry and the response
+    cache: the second command makes no model call (the model's own log is unchanged) and writes
+    the same bytes."""
+    log = tmp_path / "calls.log"
+    (tmp_path / "model.py").write_text(
+        "def rewrite(messages, tools):\n"
+        f"    open({str(log)!r}, 'a').write('x')\n"
+        "    text = messages[-1].content or ''\n"
+        "    return '[]' if text.startswith('{') else 'Reworded: ' + text\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "AGENTGAUGE_CACHE_DIR": str(tmp_path / "cache")}
+    outs = []
+    for n in (1, 2):
+        out = tmp_path / f"g{n}.yaml"
+        res = subprocess.run(
+            [sys.executable, "-m", "agentgauge", "generate", str(QUICKSTART), "-o", str(out),
+             "--generator", f"python:{tmp_path / 'model.py'}:rewrite", "--family", "direct"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        outs.append(out.read_bytes())
+        if n == 1:
+            asked = len(log.read_text())
+            assert asked > 0
+    assert len(log.read_text()) == asked  # the second run asked the model nothing
+    assert outs[0] == outs[1]
+    assert b"Reworded: " in outs[0]
