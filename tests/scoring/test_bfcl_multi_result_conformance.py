@@ -3,12 +3,13 @@ BFCL's own per-entry evaluation (``eval_runner._evaluate_single_multi_turn_entry
 error, force termination, BFCL's function-calling or prompt-mode decoder, ``multi_turn_checker``;
 run by tests/bfcl_reference_runner.py in a child process).
 
-Every entry of every category gets two result lines (the entry under two ids), each one
-kind of output from :data:`KINDS` — the ground truth, wrong arguments, a call missing, extra
-calls that write or only read, a turn with no call, empty and undecodable steps, calls a turn
-early, force-terminated (a turn short or one too many), not a list — written as a
-function-calling model writes them and again as a prompt-mode model does. The verdicts, error
-types and messages must agree entry for entry. Skipped without ../shared/data or bfcl-eval."""
+Every entry of every category gets two result lines (the entry under two ids), each one kind
+of output from :data:`KINDS` — the ground truth, wrong arguments, arguments reordered and
+retyped, a call missing, extra calls that write or only read, a turn with no call, empty and
+undecodable steps, calls a turn early, force-terminated (a turn short or one too many), not a
+list — written as a function-calling model writes them and again as a prompt-mode model does.
+The verdicts, error types and messages must agree entry for entry. Skipped without
+../shared/data or bfcl-eval."""
 
 from __future__ import annotations
 
@@ -116,6 +117,31 @@ def _reordered(result: Result, rng: random.Random) -> Result:
     return result
 
 
+def _retyped(result: Result, rng: random.Random) -> Result:
+    """A turn's arguments in another order and with other types, as models write them: an int
+    as a float, a float as a string, a string with non-ASCII text."""
+    for step in result[rng.choice(_call_turns(result))]:
+        if not isinstance(step, list):
+            continue
+        for k, call in enumerate(step):
+            ((name, raw),) = call.items()
+            args = json.loads(raw)
+            changed = {}
+            for key, value in reversed(args.items()):
+                if isinstance(value, bool):
+                    changed[key] = value
+                elif isinstance(value, int):
+                    changed[key] = float(value)
+                elif isinstance(value, float):
+                    changed[key] = str(value)
+                elif isinstance(value, str) and rng.random() < 0.3:
+                    changed[key] = value + " – é"
+                else:
+                    changed[key] = value
+            step[k] = {name: json.dumps(changed, ensure_ascii=rng.random() < 0.5)}
+    return result
+
+
 KINDS: dict[str, Callable[[Result, random.Random], Any]] = {
     "ground_truth": lambda r, _: r,
     "wrong_argument": _wrong_argument,
@@ -127,6 +153,7 @@ KINDS: dict[str, Callable[[Result, random.Random], Any]] = {
     "undecodable_step": _undecodable,
     "calls_a_turn_early": _early,
     "calls_reordered": _reordered,
+    "arguments_retyped": _retyped,
     "turn_short": lambda r, _: r[:-1],
     "turn_too_many": lambda r, _: [*r, ["Goodbye."]],
     "not_a_list": lambda r, _: "Error: the model crashed",
