@@ -42,6 +42,7 @@ from ._html_index import CaseIndex, DetailsNote, InlineDetails, SidecarDetails, 
 from ._html_scorers import scorers_section
 from ._modules import modules_html
 from ._redteam import redteam_html
+from ._review_html import ReviewItems
 from ._users import seeded_users_note, users_html
 
 __all__ = [
@@ -182,10 +183,12 @@ def _emit(
     inline = isinstance(details, InlineDetails)
     index = CaseIndex(slots=inline)
     latencies = LatencyBins()
+    review = ReviewItems()
     try:
         for r in results:
             index.add(r, details.add(r))
             latencies.add(r.latency_ms, r.status)
+            review.add(r)
         if isinstance(details, SidecarDetails):
             details.finish()
         note = details.note()
@@ -209,6 +212,7 @@ def _emit(
             users_html(summary),
             _latency(summary, latencies.bins()),
             cases_section(index, note),
+            review.section(),
         ]
         out.write(
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -222,6 +226,7 @@ def _emit(
                 comparison is not None,
                 redteam=summary.redteam is not None,
                 modules=summary.modules is not None,
+                review=bool(review.items),
             )
         )
         out.write('<main id="top">\n')
@@ -231,8 +236,11 @@ def _emit(
         index.write(out)
         out.write(",")
         details.write(out)
+        if review.items:
+            out.write(f',"review":{review.data(summary)}')
         out.write("}</script>\n")
-        out.write(f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n")
+        script = _asset("report.js") + (_asset("review.js") if review.items else "")
+        out.write(f"<script>\n{script}</script>\n</body>\n</html>\n")
         return note
     finally:
         index.close()
@@ -242,7 +250,9 @@ def _emit(
 # --- pieces -----------------------------------------------------------------------------------
 
 
-def _nav(baseline: bool, *, redteam: bool = False, modules: bool = False) -> str:
+def _nav(
+    baseline: bool, *, redteam: bool = False, modules: bool = False, review: bool = False
+) -> str:
     links = [("headline", "Overview"), ("gates", "Gates")]
     if baseline:
         links.append(("baseline", "Baseline"))
@@ -255,6 +265,7 @@ def _nav(baseline: bool, *, redteam: bool = False, modules: bool = False) -> str
         ("cost", "Cost"),
         ("latency", "Latency"),
         ("cases", "Cases"),
+        *([("review", "Review")] if review else []),
     ]
     items = "".join(f'<a href="#{a}">{esc(t)}</a>' for a, t in links)
     return f'<nav class="top-nav"><span class="brand">agentgauge</span>{items}</nav>\n'

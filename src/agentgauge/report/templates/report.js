@@ -8,6 +8,8 @@
   var blob = document.getElementById("ag-data");
   if (!blob) { return; }
   var data = JSON.parse(blob.textContent);
+  // the Planning review section's items (review.js, run right after this script)
+  if (data.review) { window.agentgaugeReview = data.review; }
   var N = data.n, C = data.cols, D = data.dict;
   var OVERSCAN = 10;
   var rowH = 29;
