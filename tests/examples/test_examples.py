@@ -257,7 +257,14 @@ def test_modules_report_route_skill_and_intent_accuracy(tmp_path: Path) -> None:
     good, bad = _summary(tmp_path / "ok")["diagnosis"], _summary(tmp_path / "bad")["diagnosis"]
     for key in ("routing_accuracy", "skill_accuracy", "intent_accuracy"):
         assert good[key]["value"] == 1.0, key
+    for key in ("routing_accuracy", "intent_accuracy"):
         assert bad[key]["value"] < 0.5, key
+    # the cascade rule: a misrouted case's skill judgement is excluded with its reason, not
+    # failed, so the wrong router's skill accuracy counts only the cases it routed right
+    excluded = _summary(tmp_path / "bad")["modules"]["excluded"]["skill_accuracy"]
+    assert excluded["count"] > 0
+    assert all(r.startswith("routing failed") for r in excluded["reasons"])
+    assert bad["skill_accuracy"]["n"] + excluded["count"] == good["skill_accuracy"]["n"]
     assert good["intent_source"] == "predicted"
     assert set(good["retention_by_distance"]) == {"1", "2", "3", "4"}
 

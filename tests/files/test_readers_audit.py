@@ -39,6 +39,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("_git.py", "with _open(self.path) as fh:"): "_git's own limited open",
     ("_git.py", "fd = os.open(path, os.O_RDONLY | getattr(os"): "_git's own non-blocking open",
     ("_suite_code/_paths.py", "fd = os.open(path, flags, 0o644)"): "a write (open_regular)",
+    ("runner/_proc_worker.py", "os.open(os.devnull, os.O_RDONLY)"): "a worker's stdin: no file",
 }
 
 
