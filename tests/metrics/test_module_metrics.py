@@ -271,3 +271,38 @@ def test_ids_paths(path: str, parts: list[str]) -> None:
 def test_bad_ids_paths_are_refused(path: str) -> None:
     with pytest.raises(ValueError):
         parse_ids_path(path)
+
+
+@pytest.mark.parametrize("skill_right", [True, False])
+def test_an_excluded_judgement_is_neither_a_fail_nor_a_pass(skill_right: bool) -> None:
+    """A misrouted result's skill and retrieval leave their metrics exactly as if it were not
+    in the run, whether its skill and documents were right or wrong; routing counts it once."""
+    expected = Labels(route="kb", skill="faq", knowledge=["k1"])
+    right = Labels(route="kb", skill="faq", knowledge=["k1"])
+    wrong = Labels(route="kb", skill="x", knowledge=["z"])
+    others = [
+        res("ok", labels=expected, predicted_labels=right),
+        res("bad", labels=expected, predicted_labels=wrong),
+    ]
+    misrouted = res(
+        "misrouted",
+        labels=expected,
+        predicted_labels=Labels(
+            route="skill",
+            skill="faq" if skill_right else "booking",
+            knowledge=["k1"] if skill_right else ["z"],
+        ),
+    )
+    without, with_it = summarize_results(others), summarize_results([*others, misrouted])
+    assert with_it.diagnosis.skill_accuracy == without.diagnosis.skill_accuracy
+    assert with_it.modules is not None
+    assert without.modules is not None
+    assert with_it.modules.retrieval is not None
+    assert without.modules.retrieval is not None
+    assert with_it.modules.retrieval.recall == without.modules.retrieval.recall
+    assert with_it.modules.retrieval.precision == without.modules.retrieval.precision
+    assert with_it.modules.retrieval.cases == 2
+    assert with_it.diagnosis.routing_accuracy.n == 3  # the routing failure itself counts once
+    assert with_it.diagnosis.routing_accuracy.passed == 2
+    assert with_it.modules.excluded["skill_accuracy"].count == 1
+    assert with_it.modules.excluded["retrieval"].count == 1
