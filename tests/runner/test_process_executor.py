@@ -441,6 +441,7 @@ class _Ctx:
 
 def test_auto_uses_every_core_only_when_it_pays(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("agentgauge.runner._executor.available_cores", lambda: 2)
+    monkeypatch.setattr("os.getloadavg", lambda: (0.2, 0.2, 0.2))
     _, remote = _remote("openai:gpt-4o-mini")
     ctx: Any = _Ctx()
 
@@ -456,6 +457,15 @@ def test_auto_uses_every_core_only_when_it_pays(monkeypatch: pytest.MonkeyPatch)
     limited: Any = _Ctx()
     limited.limiter = object()
     assert count(c=limited) == 1  # provider limits: the provider is the bottleneck
+    # a busy machine: other programs hold a core (or all of them), more processes only add
+    # their own CPU
+    monkeypatch.setattr("os.getloadavg", lambda: (1.1, 0.5, 0.5))
+    assert count() == 1
+    monkeypatch.setattr("os.getloadavg", lambda: (8.0, 8.0, 8.0))
+    assert count() == 1
+    monkeypatch.setattr("os.getloadavg", lambda: (0.4, 3.0, 3.0))  # the last minute counts
+    assert count() == 2
+    monkeypatch.setattr("os.getloadavg", lambda: (0.0, 0.0, 0.0))
     monkeypatch.setattr("agentgauge.runner._executor.available_cores", lambda: 1)
     assert count() == 1
     # given: as asked, never more processes than pairs in flight

@@ -115,16 +115,29 @@ AUTO_MIN_PAIRS = 500
 AUTO_MIN_SLOTS = 32
 
 
+def idle_cores() -> int:
+    """The cores of :func:`available_cores` that the machine's recent load (the one-minute
+    load average, where the system has one) leaves free, at least one."""
+    cores = available_cores()
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cores
+    return max(1, min(cores, int(cores - busy + 0.5)))
+
+
 def local_workers(
     config: RunConfig, remote: RemoteAgent, ctx: CaseContext, *, slots: int, todo: int | None
 ) -> int:
     """How many processes drive a local run: ``config.workers`` when given (never more than
     the pairs in flight), else the cores when the run is big and concurrent enough to be
     CPU-bound and nothing ties it to this process (a provider object, real tools, provider
-    limits, an agent that is not a network client)."""
+    limits, an agent that is not a network client), counting only the cores other programs
+    leave idle: on a busy machine more processes only add their own CPU (benchmarks/README.md,
+    "Every core")."""
     if config.workers is not None:
         return max(1, min(config.workers, slots))
-    cores = available_cores()
+    cores = idle_cores()
     spec = remote.spec or ""
     scheme = spec.partition(":")[0]
     if (
