@@ -11,30 +11,17 @@ the tool's schema, or whose request does not say every value, is not used either
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-import anyio
-import anyio.from_thread
 import orjson
 
-from ..providers import (
-    GenerateConfig,
-    ModelRequest,
-    ModelResponse,
-    close_provider,
-    resolve_provider,
-)
-from ..schema import JsonValue, Message, ToolSpec
+from ..providers import CachedAsker
+from ..schema import JsonValue, ToolSpec
 from ._families import Builder, Candidate, Goal
 from ._values import Slot, kind_of, value_texts
-
-if TYPE_CHECKING:
-    from ..providers import Provider, ResponseCache
 
 __all__ = ["ModelWriter"]
 
@@ -60,63 +47,11 @@ _TYPES: Final[dict[str, type | tuple[type, ...]]] = {
 }
 
 
-class ModelWriter:
+class ModelWriter(CachedAsker):
     """Rewrites texts (``__call__(text, keep)``) and proposes goals (``propose(builder, rng)``)
     with one model, every reply cached."""
 
-    def __init__(
-        self,
-        spec: str,
-        *,
-        provider: Provider | None = None,
-        cache: bool = True,
-        cache_dir: Path | None = None,
-        seed: int = 0,
-    ) -> None:
-        self.spec = spec
-        self.provider = provider if provider is not None else resolve_provider(spec)
-        self.seed = seed
-        self.calls = 0
-        self.cached = 0
-        self._cache: ResponseCache | None = None
-        self._portal_cm = anyio.from_thread.start_blocking_portal()
-        self._portal = self._portal_cm.__enter__()
-        if cache:
-            from ..providers import ResponseCache, default_cache_dir
-
-            self._cache = ResponseCache(cache_dir or default_cache_dir())
-
-    def _key(self, request: ModelRequest) -> str:
-        payload = {
-            "spec": self.spec,
-            "messages": [
-                m.model_dump(mode="json", exclude_defaults=True) for m in request.messages
-            ],
-            "seed": request.config.seed,
-            "temperature": request.config.temperature,
-        }
-        digest = hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
-        return "generate:" + digest
-
-    async def _ask(self, request: ModelRequest) -> ModelResponse:
-        return await self.provider.generate(request)
-
-    def ask(self, system: str, text: str) -> str:
-        """The model's reply to ``text`` (from the cache when asked before)."""
-        request = ModelRequest(
-            messages=[Message(role="system", content=system), Message(role="user", content=text)],
-            config=GenerateConfig(temperature=0.0, seed=self.seed),
-        )
-        key = self._key(request)
-        response = self._cache.get(key) if self._cache is not None else None
-        if response is not None:
-            self.cached += 1
-        else:
-            response = self._portal.call(self._ask, request)
-            self.calls += 1
-            if self._cache is not None:
-                self._cache.put(key, response)
-        return (response.message.content or "").strip()
+    key_prefix = "generate:"
 
     def __call__(self, text: str, keep: Sequence[str]) -> str | None:
         new = self.ask(REWRITE, text)
@@ -144,14 +79,6 @@ class ModelWriter:
                 case.record["metadata"]["generate"]["proposed"] = True
                 out.append(case)
         return out
-
-    def close(self) -> None:
-        if self._cache is not None:
-            self._cache.close()
-        try:
-            self._portal.call(close_provider, self.provider)
-        finally:
-            self._portal_cm.__exit__(None, None, None)
 
 
 #: what a rewrite must not add: a number (a date, a time, an amount, an id's digits), a day

@@ -8,6 +8,7 @@ and frameworks are imported only when their adapter is created.
 """
 
 from ._agent_input import AgentInput
+from ._asker import CachedAsker
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
 from ._bodycap import (
     MAX_RESPONSE_ENV,
@@ -44,6 +45,7 @@ __all__ = [
     "AgentInput",
     "AgentTurn",
     "CacheStats",
+    "CachedAsker",
     "DrivenAgent",
     "GenerateConfig",
     "MockProvider",
