@@ -127,3 +127,11 @@ def test_calibrate_reads_the_reviews_file(tmp_path: Path) -> None:
 def test_the_rule_judge_grades_planning_paths(plan: str, grade: int) -> None:
     verdict = _planning_path({"expected": "search_orders, refund", "plan": plan})
     assert verdict["score"] == grade
+
+
+def test_a_huge_integer_argument_is_shown_whole() -> None:
+    """A path with an argument beyond 64 bits (which orjson refuses) is still shown."""
+    from agentgauge.metrics import plan_text
+
+    r = CaseResult(case_id="big", status="passed", trace=[_tool("pay", amount=10**30)])
+    assert plan_text(r) == "1. pay(amount=1000000000000000000000000000000)"

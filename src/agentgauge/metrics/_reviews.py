@@ -75,8 +75,17 @@ def read_reviews(run_dir: Path) -> dict[tuple[str, int], int]:
     return out
 
 
+def _value(v: object) -> str:
+    try:
+        return orjson.dumps(v).decode()
+    except TypeError:  # an integer beyond 64 bits (json keeps it whole), or a non-JSON value
+        import json
+
+        return json.dumps(v, ensure_ascii=False, default=str)
+
+
 def _args(arguments: dict[str, object]) -> str:
-    text = ", ".join(f"{k}={orjson.dumps(v).decode()}" for k, v in arguments.items())
+    text = ", ".join(f"{k}={_value(v)}" for k, v in arguments.items())
     return text if len(text) <= _ARG_WIDTH else text[: _ARG_WIDTH - 1] + "…"
 
 

@@ -61,6 +61,7 @@ from ..schema import (
     name_matches,
 )
 from ._lint_checks import call_tool_issue, check_findings, matches_any
+from ._lint_modules import module_findings
 from ._lint_redteam import uncovered_tools
 from ._lint_scorers import scorer_findings
 from ._lint_values import _constrains, matcher_issues, structural_issues
@@ -165,6 +166,8 @@ class _Linter:
             else:
                 at = self.loaded.case_origins[cf.case]
                 self.add(cf.severity, cf.code, cf.message, at, cf.path, self.suite.cases[cf.case])
+        for mf in module_findings(self.suite):
+            self.add("warning", mf.code, mf.message, self.loaded.origin, mf.path)
         for wf in world_findings(self.suite):
             if wf.case is None:
                 self.add(wf.severity, wf.code, wf.message, self.loaded.origin, wf.path)
