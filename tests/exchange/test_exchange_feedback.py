@@ -15,7 +15,8 @@ from click.testing import CliRunner, Result
 from agentgauge.cli import cli
 from agentgauge.errors import UserError
 from agentgauge.exchange import read_feedback, trace_id_for
-from agentgauge.exchange._otlp import Span, otlp_document
+from agentgauge.exchange._feedback import span_feedback
+from agentgauge.exchange._otlp import Span, otlp_document, read_spans
 from agentgauge.rundir import iter_results, load_record
 
 T0 = 1_764_583_200_000_000_000
@@ -181,3 +182,18 @@ def test_a_span_score_outside_its_scale_is_refused(tmp_path: Path) -> None:
     out = _cli("capture", str(traces), "-o", str(tmp_path / "cases.jsonl"))
     assert out.exit_code == 2
     assert "user.feedback.score: score 7 is outside its scale [1, 5]" in out.output
+
+
+def test_export_otel_keeps_the_feedback_for_the_next_capture(tmp_path: Path) -> None:
+    """A scored run exported again carries its feedback as the same span attributes, so what
+    capture and score read back is the same feedback (the comment only with content)."""
+    spans = _trace(1, "Q?", {STARS[0]: 4, STARS[1]: [1, 5], "user.feedback.comment": "ok"})
+    traces = _write_traces(tmp_path, spans)
+    assert _score(tmp_path, traces, "run").exit_code == 0
+    for flag, comment in (("--no-content", None), ("--content", "ok")):
+        exported = tmp_path / f"export{flag}.json"
+        out = _cli("export-otel", str(tmp_path / "run"), "-o", str(exported), flag)
+        assert out.exit_code == 0, out.output
+        back = span_feedback(read_spans([exported]))
+        assert back is not None
+        assert (back.score, back.scale, back.comment) == (4, (1, 5), comment)

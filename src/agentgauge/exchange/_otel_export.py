@@ -89,6 +89,19 @@ def request_model(agent: str) -> str | None:
     return rest.split("?", 1)[0] or None
 
 
+def _feedback_attrs(result: CaseResult, content: bool) -> dict[str, Any]:
+    """The user's feedback as the span attributes ``agentgauge capture`` reads back (the
+    comment is the user's own words: content only)."""
+    fb = result.feedback
+    if fb is None:
+        return {}
+    return {
+        "user.feedback.score": fb.score,
+        "user.feedback.scale": list(fb.scale),
+        "user.feedback.comment": fb.comment if content else None,
+    }
+
+
 def trace_id_for(run_id: str, case_id: str, trial: int) -> str:
     """The trace id of one case and trial of a run (32 hex digits, stable)."""
     key = f"agentgauge\0{run_id}\0{case_id}\0{trial}".encode()
@@ -319,6 +332,7 @@ def case_spans(result: CaseResult, export: OtelExport) -> list[Span]:
         "agentgauge.replayed": result.replayed or None,
         **_labels_attrs(result.predicted_labels),
         **_user_attrs(result, export.content),
+        **_feedback_attrs(result, export.content),
     }
     if export.content:
         attrs.update(_conversation_attrs(result))
