@@ -60,6 +60,7 @@ NOT_IMPORTED = (
     "agentgauge.report._redteam",
     "agentgauge.report._modules",
     "agentgauge.metrics._gate_model",
+    "agentgauge.exchange._feedback",
     "agentgauge.report._html_charts",
 )
 

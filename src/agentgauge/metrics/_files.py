@@ -10,7 +10,7 @@ import orjson
 from ..errors import UserError
 from ..files import read_yaml_text
 from ..rundir import load_record as load_run
-from ..schema import Gates, ModuleSettings, RunRecord
+from ..schema import Feedback, Gates, ModuleSettings, RunRecord
 from ..suites import find_suite_file
 from ._model import Summary
 from ._summarize import summarize_results
@@ -212,6 +212,16 @@ def _reviews(run_dir: Path) -> dict[tuple[str, int], int]:
     return read_reviews(run_dir)
 
 
+def _feedback(run_dir: Path) -> dict[str, Feedback]:
+    """RUN_DIR/feedback.jsonl's feedback; its module (models, OTLP spans) only when there is one."""
+    path = run_dir / "feedback.jsonl"
+    if not path.exists() and not path.is_symlink():
+        return {}
+    from ..exchange import FEEDBACK_FILE, read_feedback
+
+    return read_feedback(run_dir / FEEDBACK_FILE)
+
+
 def summarize(
     run_dir: Path,
     *,
@@ -226,7 +236,6 @@ def summarize(
     in ``run.json``. The planning-path grades are ``RUN_DIR/reviews.jsonl``'s, the user
     feedback not on the results themselves ``RUN_DIR/feedback.jsonl``'s.
     """
-    from ..exchange import FEEDBACK_FILE, read_feedback
     from ..rundir import iter_light_results, iter_results
 
     run_dir = Path(run_dir)
@@ -246,5 +255,5 @@ def summarize(
         confidence=confidence,
         modules=modules,
         reviews=_reviews(run_dir),
-        feedback=read_feedback(run_dir / FEEDBACK_FILE),
+        feedback=_feedback(run_dir),
     )
