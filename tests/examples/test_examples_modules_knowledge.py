@@ -89,6 +89,7 @@ def test_the_wrong_agent_fails_every_module_gate(runs: dict[str, tuple[Result, P
         "FAIL retrieval recall",
         "FAIL degradation-trigger accuracy",
         "FAIL degradation-trigger recall",
+        "FAIL degradation-trigger precision",
         "FAIL routing accuracy",
     ):
         assert check in result.output

@@ -141,6 +141,7 @@ CHECKS: dict[str, dict[str, Any]] = {
     "min_retrieval_recall": {"min_retrieval_recall": 0.9},
     "min_fallback_accuracy": {"min_fallback_accuracy": 0.9},
     "min_fallback_recall": {"min_fallback_recall": 0.9},
+    "min_fallback_precision": {"min_fallback_precision": 0.9},
     "min_user_satisfaction": {"min_user_satisfaction": 0.9},
     "min_planning_grade": {"min_planning_grade": 4},
     "forbid_forbidden_tool_calls": {"forbid_forbidden_tool_calls": True},

@@ -127,6 +127,7 @@ _MIN_RATES = (
     ("min_memory_retention", "memory retention", "memory_retention"),
     ("min_fallback_accuracy", "degradation-trigger accuracy", "fallback_accuracy"),
     ("min_fallback_recall", "degradation-trigger recall", "fallback_recall"),
+    ("min_fallback_precision", "degradation-trigger precision", "fallback_precision"),
     ("min_user_satisfaction", "user satisfaction", "user_satisfaction"),
 )
 #: the module metrics that are means: (gate field, check name, ``Summary.module_mean`` name,

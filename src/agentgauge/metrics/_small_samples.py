@@ -74,6 +74,11 @@ def _module_samples(summary: Summary, gates: Gates) -> list[tuple[float | None, 
         (gates.min_retrieval_recall, "retrieval recall", retrieval),
         (gates.min_fallback_accuracy, "degradation-trigger accuracy", n_of("fallback_accuracy")),
         (gates.min_fallback_recall, "degradation-trigger recall", n_of("fallback_recall")),
+        (
+            gates.min_fallback_precision,
+            "degradation-trigger precision",
+            n_of("fallback_precision"),
+        ),
         (gates.min_user_satisfaction, "user satisfaction", n_of("user_satisfaction")),
         (gates.min_planning_grade, "planning-path grade", mean_n("planning_grade")),
     ]

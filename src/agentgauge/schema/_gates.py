@@ -103,6 +103,8 @@ class Gates(Model):
     #: (the share of the cases that needed a fallback that got one)
     min_fallback_accuracy: float | None = Field(default=None, ge=0, le=1)
     min_fallback_recall: float | None = Field(default=None, ge=0, le=1)
+    #: of the fallbacks made, the share that were called for (needless hand-offs cost people)
+    min_fallback_precision: float | None = Field(default=None, ge=0, le=1)
     #: the share of user feedback at or above ``modules.satisfied_at`` of its scale
     min_user_satisfaction: float | None = Field(default=None, ge=0, le=1)
     #: the expert reviewers' mean planning-path grade, on their 1–5 scale (``agentgauge review``)
