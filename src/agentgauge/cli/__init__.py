@@ -74,6 +74,7 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         from .. import _secrets
+        from .._messages import printable
         from ..errors import UserError
 
         # everything a command prints passes the secret scrubber (keys in the environment now,
@@ -86,7 +87,7 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except UserError as err:
             for line in err.problems:
-                click.echo(_secrets.scrub(line), err=True)
+                click.echo(printable(_secrets.scrub(line)), err=True)  # one line each, shown
             ctx.exit(2)
         except KeyboardInterrupt:
             # click would print "Aborted!" and exit 1, which reads as a failed gate

@@ -8,6 +8,7 @@ from typing import Any
 import click
 import orjson
 
+from .._messages import printable
 from ..errors import UserError
 from ..metrics import Comparison, compare
 from ..report import comparison_lines
@@ -60,10 +61,13 @@ def command(
                 f"{new_run}: the runs' simulated users differ: {result.user_mismatch}; run both "
                 "with the same user simulator, or pass --allow-user-change to compare anyway"
             )
-        click.echo(f"warning: USER SIMULATORS DIFFER: {result.user_mismatch}", err=True)
+        click.echo(printable(f"warning: USER SIMULATORS DIFFER: {result.user_mismatch}"), err=True)
     for warning in result.warnings:
         if warning.startswith("the runs are of different suites"):
-            click.echo(f"warning: {warning}; only the cases with the same id are paired", err=True)
+            click.echo(
+                printable(f"warning: {warning}; only the cases with the same id are paired"),
+                err=True,
+            )
     pairwise = _pairwise.judge_runs(base_run, new_run, **judge)
     if as_json:
         if pairwise is None:

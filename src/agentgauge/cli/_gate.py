@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
+from .._messages import printable
 from ..errors import UserError
 from ..metrics import GateReport, gate_run
 from ..report import gate_lines
@@ -158,10 +159,10 @@ def _gate_matrix(
         return 0 if result.passed else 1
     for g in gated:
         if g.report is None:
-            click.echo(f"{g.label} ({g.agent}): {g.verdict}: {g.error}")
+            click.echo(printable(f"{g.label} ({g.agent}): {g.verdict}: {g.error}"))
             continue
         lines = gate_lines(g.report)
-        click.echo(f"{g.label} ({g.agent}): {lines[0]}")
+        click.echo(printable(f"{g.label} ({g.agent}): {lines[0]}"))
         for line in lines[1:]:
             click.echo(line)
     bad = [
@@ -172,5 +173,5 @@ def _gate_matrix(
     if not gated:
         bad = ["the matrix has no members"]
     verdict = "PASSED" if result.passed else "FAILED: " + ", ".join(bad)
-    click.echo(f"matrix gate ({len(gated)} members): {verdict}")
+    click.echo(printable(f"matrix gate ({len(gated)} members): {verdict}"))
     return 0 if result.passed else 1

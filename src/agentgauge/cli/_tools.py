@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .._messages import printable
 from ..errors import UserError
 from ..formats import TOOL_FORMATS, read_tools_file, tools_to_format
 from ..schema import ToolSpec
@@ -105,7 +106,7 @@ def list_tools(file: Path | None, mcp: str | None) -> None:
     tools = _read_tools(file, mcp)
     for tool in tools:
         description = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
-        click.echo(f"{tool.name}({_signature(tool.properties(), tool.required())})")
+        click.echo(printable(f"{tool.name}({_signature(tool.properties(), tool.required())})"))
         if description:
-            click.echo(f"    {description}")
+            click.echo(printable(f"    {description}"))
     click.echo(f"{len(tools)} tool(s)", err=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
+from .._messages import printable
 from ..suites import CategoryMix, LintFinding, SuiteCheck
 from ._options import allow_suite_code_option, allow_suite_endpoints_option, text_or_json_option
 
@@ -71,7 +72,7 @@ def _code_listing(uses: list[CodeUse]) -> None:
             verdict = "needs --allow-suite-code"
         else:
             verdict = "REFUSED"
-        click.echo(f"    {u.where}: {u.field}: {what} ({who}) {verdict}")
+        click.echo(printable(f"    {u.where}: {u.field}: {what} ({who}) {verdict}"))
 
 
 def _spec_dict(uses: list[SpecUse]) -> list[dict[str, Any]]:
@@ -123,7 +124,7 @@ def _spec_listing(uses: list[SpecUse]) -> None:
             what = f"-> {u.endpoint.url} ({cred})"
             verdict = _VERDICT.get(u.verdict, "REFUSED")
         spec = u.endpoint.spec if u.endpoint else u.ref.spec
-        click.echo(f"    {u.where}: {u.field}: {u.ref.kind} '{spec}' {what} {verdict}")
+        click.echo(printable(f"    {u.where}: {u.field}: {u.ref.kind} '{spec}' {what} {verdict}"))
 
 
 def _path_listing(uses: list[PathUse]) -> None:
@@ -133,7 +134,7 @@ def _path_listing(uses: list[PathUse]) -> None:
     for u in uses:
         note = f" ({u.note})" if u.note else ""
         verdict = u.verdict if u.verdict == "allowed" else "REFUSED"
-        click.echo(f"    {u.where}: {u.field}: {u.action} {u.path}{note} {verdict}")
+        click.echo(printable(f"    {u.where}: {u.field}: {u.action} {u.path}{note} {verdict}"))
 
 
 def _mix_dict(mix: CategoryMix | None) -> dict[str, Any] | None:
@@ -188,19 +189,20 @@ def _status(check: SuiteCheck, strict: bool) -> str:
 
 def _plain_summary(check: SuiteCheck, strict: bool) -> None:
     if check.loaded is None:
-        click.echo(f"{check.path}: {_status(check, strict)}", err=True)
+        click.echo(printable(f"{check.path}: {_status(check, strict)}"), err=True)
         return
     suite = check.loaded.suite
     click.echo(
-        f"{check.path}: suite '{suite.name}', {len(suite.cases)} cases, {len(suite.tools)} tools: "
-        f"{_status(check, strict)}"
+        printable(f"{check.path}: suite '{suite.name}', {len(suite.cases)} cases, ")
+        + f"{len(suite.tools)} tools: {_status(check, strict)}"
     )
     mix = check.mix()
     if mix is None or mix.total == 0:
         return
-    width = max(len(c.name) for c in mix.categories)
-    for c in mix.categories:
-        click.echo(f"  {c.name:<{width}}  {c.count:>5}  {c.share:>4.0%}  {c.stratum}")
+    names = [printable(c.name) for c in mix.categories]
+    width = max(len(n) for n in names)
+    for name, c in zip(names, mix.categories, strict=True):
+        click.echo(f"  {name:<{width}}  {c.count:>5}  {c.share:>4.0%}  {c.stratum}")
     from ..suites import STRATA_TARGETS
 
     strata = ", ".join(
@@ -215,7 +217,7 @@ def _rich_finding(finding: LintFinding, strict: bool) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    line = finding.format()
+    line = printable(finding.format())
     label = f" {finding.severity}: "
     cut = line.find(label)
     text = Text(line)
@@ -228,7 +230,9 @@ def _rich_finding(finding: LintFinding, strict: bool) -> None:
 
 def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     from ..suites import STRATA_TARGETS
 
@@ -236,11 +240,13 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     failed = check.failed(strict=strict)
     style = "bold red" if failed else "bold green"
     if check.loaded is None:
-        Console(stderr=True).print(f"[{style}]{check.path}[/]: {_status(check, strict)}")
+        path = escape(printable(check.path))
+        Console(stderr=True).print(f"[{style}]{path}[/]: {_status(check, strict)}")
         return
     suite = check.loaded.suite
+    path, name = escape(printable(check.path)), escape(printable(suite.name))
     console.print(
-        f"[{style}]{check.path}[/]: suite [bold]{suite.name}[/], {len(suite.cases)} cases, "
+        f"[{style}]{path}[/]: suite [bold]{name}[/], {len(suite.cases)} cases, "
         f"{len(suite.tools)} tools: {_status(check, strict)}"
     )
     mix = check.mix()
@@ -252,7 +258,7 @@ def _rich_summary(check: SuiteCheck, strict: bool) -> None:
     table.add_column("share", justify="right")
     table.add_column("stratum")
     for c in mix.categories:
-        table.add_row(c.name, str(c.count), f"{c.share:.0%}", c.stratum)
+        table.add_row(Text(printable(c.name)), str(c.count), f"{c.share:.0%}", c.stratum)
     console.print(table)
     cells = []
     for s in mix.strata:
@@ -337,14 +343,14 @@ def command(
     for v in results:
         check, uses = v.check, v.code
         for line in check.problems:
-            click.echo(line)
+            click.echo(printable(line))
         for finding in check.findings:
             if quiet and finding.severity == "warning" and not strict:
                 continue
             if rich:
                 _rich_finding(finding, strict)
             else:
-                click.echo(finding.format())
+                click.echo(printable(finding.format()))
         if not quiet:
             if rich:
                 _rich_summary(check, strict)
@@ -380,12 +386,12 @@ def _print_audits(
             if rich:
                 _rich_finding(finding, strict)
             else:
-                click.echo(finding.format())
+                click.echo(printable(finding.format()))
         if not quiet:
             lines = audit_summary(audit)
-            click.echo(f"{check.path}: {lines[0]}")
+            click.echo(printable(f"{check.path}: {lines[0]}"))
             for line in lines[1:]:
-                click.echo(line)
+                click.echo(printable(line))
 
 
 def _with_mutation(report: str, audits: _Audits | None, strict: bool) -> str:

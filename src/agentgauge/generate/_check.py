@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._messages import one_line
 from ..mutation import AuditConfig, audit_suite, case_findings
 from ..providers import Provider
 from ..rundir import iter_results
@@ -26,7 +27,6 @@ from ..schema import CaseResult, Suite
 from ..suites import check_suite
 from ._agents import GuessingAgent, IgnoringAgent, OracleAgent
 from ._config import MULTI_TURN
-from ._printable import printable
 
 __all__ = ["Dropped", "check_written"]
 
@@ -42,12 +42,12 @@ class Dropped:
     reason: str
 
     def line(self) -> str:
-        return printable(f"{self.case_id}: {self.stage}: {self.reason}")
+        return one_line(f"{self.case_id}: {self.stage}: {self.reason}")
 
 
 def _first(text: str) -> str:
     """The first line of ``text``, printable (it may quote a tool's error: untrusted)."""
-    line = printable(text.strip().splitlines()[0]) if text.strip() else ""
+    line = one_line(text.strip().splitlines()[0]) if text.strip() else ""
     return line if len(line) <= 160 else line[:159] + "…"
 
 

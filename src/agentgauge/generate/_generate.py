@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from .._messages import one_line
 from .._suite_code import SuiteCodePolicy
 from ..errors import UserError
 from ..schema import Case, Suite
@@ -18,7 +19,6 @@ from ._check import Dropped, check_written
 from ._config import FAMILIES, GenerateConfig
 from ._families import Builder, Candidate, Propose, Rewrite
 from ._header import header_lines
-from ._printable import printable
 from ._result import FamilyCount, GeneratedSuite
 from ._world import WorldContext
 from ._write import code_files, copy_code, head_record, render
@@ -162,7 +162,7 @@ def generate_cases(
         seed=config.seed,
         counts=counts,
         dropped=dropped,
-        notes=[printable(n) for n in b.notes],
+        notes=[one_line(n) for n in b.notes],
         mutants=sum(figures[c.id][0] for c in kept if c.id in figures),
         mutants_failed=sum(figures[c.id][1] for c in kept if c.id in figures),
         paraphrased=b.paraphrased,

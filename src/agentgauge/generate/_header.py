@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+from .._messages import one_line
 from ._config import FAMILY_CATEGORY, GenerateConfig
-from ._printable import printable
 from ._result import GeneratedSuite
 
 __all__ = ["header_lines"]
@@ -55,7 +55,7 @@ def header_lines(result: GeneratedSuite, config: GenerateConfig) -> list[str]:
         lines += [f"  {d.line()}" for d in result.dropped]
     lines += [f"Note: {n}" for n in result.notes]
     # one printable line each: a name or a reason from the source must not end the comment
-    return [w for line in lines for w in _wrap(_lead(line) + printable(line))]
+    return [w for line in lines for w in _wrap(_lead(line) + one_line(line))]
 
 
 def _lead(line: str) -> str:

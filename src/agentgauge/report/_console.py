@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from .._messages import printable
 from ..metrics import Rate, Slice, Summary, fold_small_samples
 from ._fmt import (
     latency,
@@ -46,6 +47,11 @@ def _redteam_table(summary: Summary) -> Table | None:
     return redteam_table(summary)
 
 
+def _plain(text: str) -> Text:
+    """Text from the suite or the run (a name, a case id): one line, never markup."""
+    return Text(printable(text))
+
+
 def _style(r: Rate) -> str:
     if r.value is None:
         return "dim"
@@ -59,7 +65,7 @@ def _slice_table(title: str, slices: dict[str, Slice]) -> Table:
     for name, sl in slices.items():
         p50, _, p95, _ = latency(sl.latency)
         table.add_row(
-            name,
+            _plain(name),
             str(sl.results),
             Text(rate(sl.pass_rate), style=_style(sl.pass_rate)),
             str(sl.error_rate.passed),
@@ -79,7 +85,7 @@ def render_console(
 ) -> None:
     """Print the summary of a run (and, when given, its gate verdicts and baseline deltas)."""
     run = summary.run
-    title = f"{run.suite} · {run.agent}" if run else "run summary"
+    title = printable(f"{run.suite} · {run.agent}") if run else "run summary"
     ov = summary.overall
     head = Text.assemble(
         (title, "bold"),
@@ -117,7 +123,7 @@ def render_console(
         console.print(
             Text(
                 f"forbidden tool called in {summary.forbidden_tool_calls} result(s): "
-                + ", ".join(summary.forbidden_tool_cases[:10]),
+                + printable(", ".join(summary.forbidden_tool_cases[:10])),
                 style="bold red",
             )
         )
@@ -139,7 +145,7 @@ def render_console(
     if gates is None:  # the gate lines have said them
         rest, note = fold_small_samples(summary.warnings)
         for w in rest:
-            console.print(Text(f"warning: {w}", style="yellow"))
+            console.print(Text(printable(f"warning: {w}"), style="yellow"))
         if note is not None:  # one footnote, not a line per gated slice
             console.print(Text(f"note: {note}", style="dim"))
 
@@ -188,7 +194,9 @@ def _confusion_table(summary: Summary) -> Table | None:
     conf.add_column("called")
     conf.add_column("count", justify="right")
     for cell in sorted(wrong, key=lambda c: (-c.count, c.expected, c.actual))[:8]:
-        conf.add_row(one_line(cell.expected, 40), one_line(cell.actual, 60), str(cell.count))
+        conf.add_row(
+            Text(one_line(cell.expected, 40)), Text(one_line(cell.actual, 60)), str(cell.count)
+        )
     return conf
 
 
@@ -228,7 +236,7 @@ def _scorer_table(summary: Summary) -> Table | None:
     for name in names:
         st = summary.scorers[name]
         table.add_row(
-            name,
+            _plain(name),
             scored_mean(name, st.mean, st.scale),
             Text(rate(st.pass_rate, interval=False), style=_style(st.pass_rate)),
             str(st.uncertain or ""),
@@ -245,7 +253,8 @@ def _failure_table(summary: Summary, failures: int) -> Table:
     for f in summary.worst_failures[:failures]:
         name = f.case_id if f.trial == 0 else f"{f.case_id} [{f.trial}]"
         why = one_line(f.explanation, 120) or f.status
-        ft.add_row(name, f.category, "error" if f.status == "error" else f"{f.score:.2f}", why)
+        score = "error" if f.status == "error" else f"{f.score:.2f}"
+        ft.add_row(_plain(name), _plain(f.category), score, Text(why))
     return ft
 
 
@@ -265,5 +274,6 @@ def _state_table(summary: Summary, failures: int) -> Table | None:
     for col in ("case", "path", "expected", "actual", "check"):
         table.add_column(col, overflow="fold")
     for name, (path, expected, actual, source) in rows:
-        table.add_row(name, path, expected, Text(actual, style="red"), source)
+        actual_text = Text(printable(actual), style="red")
+        table.add_row(_plain(name), _plain(path), _plain(expected), actual_text, _plain(source))
     return table

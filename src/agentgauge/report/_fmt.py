@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._messages import printable
 from ..metrics import Cost, Latency, Mean, Rate, Summary, mean_on_scale, scorer_scale
 
 
@@ -42,7 +43,8 @@ def latency(lat: Latency) -> tuple[str, str, str, str]:
 
 
 def one_line(text: str, width: int = 160) -> str:
-    flat = " / ".join(line.strip() for line in text.splitlines() if line.strip())
+    # the lines joined, and what is left unprintable (ESC, a tab) shown as its escape
+    flat = printable(" / ".join(line.strip() for line in text.splitlines() if line.strip()))
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 

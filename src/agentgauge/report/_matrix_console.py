@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .._messages import printable
 from .._secrets import scrub
 from ._matrix import MatrixTable, matrix_lines, matrix_tables
 
@@ -143,7 +144,10 @@ def render_matrix_console(c: MatrixComparison, console: object) -> None:
 
     assert isinstance(console, Console)
     con: Console = console
-    con.print(f"\n[bold]{len(c.agents)} agents on suite {c.suite}[/bold]")
+    from rich.text import Text
+
+    suite = printable(c.suite)  # the suite's name: one line, never markup
+    con.print(Text(f"\n{len(c.agents)} agents on suite {suite}", style="bold"))
     for t in matrix_tables(c):
         grids = fit_table(t, con.width)
         for k, grid in enumerate(grids):

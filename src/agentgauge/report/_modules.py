@@ -9,7 +9,9 @@ retrieval has no retrieval figure, not a retrieval of 0.
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 
+from .._messages import printable
 from ..metrics import Mean, ModuleStats, Summary
 from ._fmt import rate
 from ._html_charts import _section, _table, esc, rate_bar
@@ -143,10 +145,10 @@ def modules_table(s: Summary) -> Table | None:
     t.add_column("metric")
     t.add_column("value [95% CI] (n)", justify="right")
     t.add_column("note")
-    for name, value, note in module_rows(s):
-        t.add_row(name, value, note)
+    for name, value, note in module_rows(s):  # a route's or a skill's name is the suite's
+        t.add_row(Text(printable(name)), value, Text(printable(note)))
     for name, ids in _case_lists(s.modules):
-        t.add_row(name, "", ", ".join(ids))
+        t.add_row(name, "", Text(printable(", ".join(ids))))
     return t
 
 

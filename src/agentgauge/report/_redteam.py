@@ -4,7 +4,9 @@ attack beside the controls' utility (``Summary.redteam``; nothing when the run h
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 
+from .._messages import printable
 from ..metrics import Summary
 from ._fmt import rate
 from ._html_charts import _section, _table, esc, rate_bar
@@ -58,7 +60,7 @@ def redteam_table(s: Summary) -> Table | None:
     t.add_column("attack success", justify="right")
     t.add_column("utility under attack", justify="right")
     for f, n, a, u in _rows(s):
-        t.add_row(f, str(n), a, u)
+        t.add_row(Text(printable(f)), str(n), a, u)
     if rt.control_utility.n:
         t.add_row("controls (no attack)", str(rt.control_utility.n), "", rate(rt.control_utility))
     return t

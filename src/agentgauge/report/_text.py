@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._messages import printable
 from ..metrics import Comparison, GateReport, fold_small_samples
 from ._fmt import unit_delta, unit_interval, unit_value
 
@@ -19,7 +20,7 @@ def gate_lines(report: GateReport) -> list[str]:
     lines.extend(f"  warning: {w}" for w in rest)
     if note is not None:  # once, not one line per gated slice
         lines.append(f"  note: {note}")
-    return lines
+    return [printable(line) for line in lines]  # names from the suite: one line each, shown
 
 
 def comparison_lines(cmp: Comparison, *, listed: int = 10) -> list[str]:
@@ -58,4 +59,4 @@ def comparison_lines(cmp: Comparison, *, listed: int = 10) -> list[str]:
                 f"  to detect a {s.points:g}-point change with {s.power:.0%} power at "
                 f"alpha {s.alpha:g}: ~{' or '.join(parts)}"
             )
-    return lines
+    return [printable(line) for line in lines]
