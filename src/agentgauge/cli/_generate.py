@@ -7,19 +7,17 @@ from pathlib import Path
 
 import click
 
-from ..errors import UserError
-from ._options import allow_suite_code_option
+from ._options import (
+    allow_suite_code_option,
+    force_option,
+    refuse_overwrite,
+    suite_output_option,
+)
 
 
 @click.command("generate")
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option(
-    "--output",
-    "-o",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="The suite file to write (.yaml), or a folder to write suite.yaml in.",
-)
+@suite_output_option
 @click.option(
     "--seed",
     type=int,
@@ -57,7 +55,7 @@ from ._options import allow_suite_code_option
     help="Play every case with an oracle agent and two wrong ones (offline) before writing it.",
 )
 @allow_suite_code_option
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@force_option
 def command(
     source: Path,
     output: Path,
@@ -82,9 +80,7 @@ def command(
     from ..generate import FAMILIES, GenerateConfig, generate_suite, write_generated
     from ..suites import find_suite_file
 
-    path = output if output.suffix in (".yaml", ".yml") else output / "suite.yaml"
-    if path.exists() and not force:
-        raise UserError(f"{path} exists; pass --force to overwrite it")
+    refuse_overwrite(output, force)
     config = GenerateConfig(
         seed=seed,
         families=tuple(families) or FAMILIES,

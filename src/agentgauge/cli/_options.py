@@ -17,10 +17,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 __all__ = [
     "allow_suite_code_option",
     "allow_suite_endpoints_option",
+    "force_option",
     "gates_option",
     "judge_option",
     "progress_factory",
     "progress_options",
+    "refuse_overwrite",
+    "suite_output_option",
     "text_or_json_option",
 ]
 
@@ -110,3 +113,26 @@ allow_suite_endpoints_option = click.option(
     "http:// agent) receive your API keys; see 'Endpoints and your credentials' in "
     "docs/suite-format.md.",
 )
+
+
+#: ``--output/-o PATH``: the suite file a writing command writes (``generate``, ``redteam``)
+suite_output_option = click.option(
+    "--output",
+    "-o",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The suite file to write (.yaml), or a folder to write suite.yaml in.",
+)
+
+#: ``--force``: overwrite the suite file ``--output`` names (see :func:`refuse_overwrite`)
+force_option = click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+
+
+def refuse_overwrite(output: Path, force: bool) -> None:
+    """A UserError when the suite file of ``--output`` (``output`` itself for a ``.yaml``/
+    ``.yml``, otherwise ``output/suite.yaml``) exists and ``--force`` was not given."""
+    from ..errors import UserError
+
+    path = output if output.suffix in (".yaml", ".yml") else output / "suite.yaml"
+    if path.exists() and not force:
+        raise UserError(f"{path} exists; pass --force to overwrite it")

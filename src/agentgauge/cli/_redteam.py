@@ -6,18 +6,12 @@ from pathlib import Path
 
 import click
 
-from ..errors import UserError
+from ._options import force_option, refuse_overwrite, suite_output_option
 
 
 @click.command("redteam")
 @click.argument("suite", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--output",
-    "-o",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="The suite file to write (.yaml), or a folder to write suite.yaml in.",
-)
+@suite_output_option
 @click.option(
     "--seed",
     type=int,
@@ -52,7 +46,7 @@ from ..errors import UserError
     show_default=True,
     help="Cache the generator model's replies.",
 )
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@force_option
 def command(
     suite: Path,
     output: Path,
@@ -72,9 +66,7 @@ def command(
     from ..redteam import FAMILIES, RedteamConfig, generate_redteam, write_redteam
     from ..suites import find_suite_file, load_suite
 
-    path = output if output.suffix in (".yaml", ".yml") else output / "suite.yaml"
-    if path.exists() and not force:
-        raise UserError(f"{path} exists; pass --force to overwrite it")
+    refuse_overwrite(output, force)
     config = RedteamConfig(
         seed=seed,
         families=tuple(families) or FAMILIES,
