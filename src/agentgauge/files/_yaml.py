@@ -15,7 +15,7 @@ finding), and JSONL records know the line they came from.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -319,7 +319,18 @@ def iter_jsonl(text: str, display: str, problems: list[str]) -> Iterator[JsonlRe
 
     Blank lines and lines starting with ``//`` or ``#`` are ignored.
     """
-    for number, raw in enumerate(text.splitlines(), start=1):
+    return jsonl_records(enumerate(text.splitlines(), start=1), display, problems.append)
+
+
+def jsonl_records(
+    lines: Iterable[tuple[int, str]], display: str, problem: Callable[[str], object]
+) -> Iterator[JsonlRecord]:
+    """The records of numbered JSONL lines (``(number, line)``, 1-based); a line that is no
+    JSON, or nested too deep, is given to ``problem`` as ``file:line: message`` and skipped.
+
+    Blank lines and lines starting with ``//`` or ``#`` are ignored.
+    """
+    for number, raw in lines:
         stripped = raw.strip()
         if not stripped or stripped[0] == "#" or stripped.startswith("//"):
             continue
@@ -327,11 +338,11 @@ def iter_jsonl(text: str, display: str, problems: list[str]) -> Iterator[JsonlRe
             data = orjson.loads(stripped)
         except orjson.JSONDecodeError as err:
             msg = getattr(err, "msg", str(err))
-            problems.append(f"{display}:{number}: invalid JSON: {msg}")
+            problem(f"{display}:{number}: invalid JSON: {msg}")
             continue
         deep = too_deep(data, stripped)
         if deep is not None:
-            problems.append(too_deep_message(display, number, deep))
+            problem(too_deep_message(display, number, deep))
             continue
         yield JsonlRecord(number, data)
 

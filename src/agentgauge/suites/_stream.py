@@ -21,15 +21,13 @@ for case in streamed.iter_cases():                # inline cases, then each case
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 from typing import Final
 
-import orjson
-
 from ..errors import UserError
-from ..files import FixedLocator, decode_utf8, open_input, too_deep, too_deep_message
+from ..files import FixedLocator, decode_utf8, jsonl_records, open_input
 from ..schema import Case, Suite
 from ._loader import (
     _JSONL_SUFFIXES,
@@ -160,36 +158,29 @@ def _jsonl_cases(
 ) -> Iterator[tuple[Case, Origin]]:
     """The cases of a JSONL file, read line by line (lines numbered as ``str.splitlines``)."""
     mark = len(problems.lines)
-    number = 0
     try:
         with open_input(path, display, referenced_at=referenced_at) as fh:
-            for raw in fh:
-                # decoded line by line (a byte \n never occurs inside a UTF-8 character)
-                chunk = decode_utf8(raw, display, first_line=number + 1)
-                if number == 0:
-                    chunk = chunk.removeprefix("\ufeff")
-                for line in chunk.splitlines():
-                    number += 1
-                    stripped = line.strip()
-                    if not stripped or stripped[0] == "#" or stripped.startswith("//"):
-                        continue
-                    try:
-                        data = orjson.loads(stripped)
-                    except orjson.JSONDecodeError as err:
-                        msg = getattr(err, "msg", str(err))
-                        problems.add(f"{display}:{number}: invalid JSON: {msg}")
-                        continue
-                    deep = too_deep(data, stripped)
-                    if deep is not None:
-                        problems.add(too_deep_message(display, number, deep))
-                        continue
-                    origin = Origin(display, FixedLocator(number))
-                    case = _validate_case(data, origin, _NO_FIELD, problems)
-                    if case is not None:
-                        yield case, origin
-                    if problems.full:
-                        return
+            for record in jsonl_records(_numbered(fh, display), display, problems.add):
+                origin = Origin(display, FixedLocator(record.line))
+                case = _validate_case(record.data, origin, _NO_FIELD, problems)
+                if case is not None:
+                    yield case, origin
+                if problems.full:
+                    return
     except UserError as err:
         # a file that cannot be read is one problem (as load_suite reports it), not its lines
         del problems.lines[mark:]
         problems.extend_from(err)
+
+
+def _numbered(fh: Iterable[bytes], display: str) -> Iterator[tuple[int, str]]:
+    """The lines of an open JSONL file with their numbers (as ``str.splitlines`` counts them),
+    decoded line by line (a byte \\n never occurs inside a UTF-8 character)."""
+    number = 0
+    for raw in fh:
+        chunk = decode_utf8(raw, display, first_line=number + 1)
+        if number == 0:
+            chunk = chunk.removeprefix("\ufeff")
+        for line in chunk.splitlines():
+            number += 1
+            yield number, line
