@@ -14,6 +14,7 @@ from ._convert import (
     tools_from_data,
     tools_to_format,
 )
+from ._names import tool_name_problem, tool_name_problems
 from ._text_calls import json_text_calls, text_calls
 from ._transcripts import (
     TRANSCRIPT_FORMATS,
@@ -41,6 +42,8 @@ __all__ = [
     "read_tools_file",
     "text_calls",
     "tool_from_data",
+    "tool_name_problem",
+    "tool_name_problems",
     "tools_from_data",
     "tools_to_format",
 ]

@@ -501,20 +501,26 @@ def _collect(data: Any, where: str, out: list[ToolSpec]) -> None:
 
 
 def read_tools_file(path: str | Path) -> list[ToolSpec]:
-    """Read tool definitions in any known format from a JSON or YAML file."""
+    """Read tool definitions in any known format from a JSON or YAML file. A name no provider
+    accepts (a line break, a space, ``../``: :func:`tool_name_problem`) is a :class:`UserError`
+    ``file:line: tools[i].name: why``."""
     # read as every input file is (size and type limits, YAML 1.2 plain data, nesting limit)
     from ..files import read_document, read_json_text, read_text
 
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise UserError(f"{p}: cannot read: no such file")
+    from ._names import check_tool_names
+
     if p.suffix.lower() in (".yaml", ".yml"):
-        data: Any = read_document(p, str(p)).data
+        doc = read_document(p, str(p))
     else:
-        data = read_json_text(read_text(p, str(p)), str(p), p).data
-    if data is None:
+        doc = read_json_text(read_text(p, str(p)), str(p), p)
+    if doc.data is None:
         raise UserError(f"{p}:1: the file is empty")
-    return tools_from_data(data, source=str(p))
+    tools = tools_from_data(doc.data, source=str(p))
+    check_tool_names(doc, tools)  # a name no provider accepts: refused, with its line
+    return tools
 
 
 #: JSON Schema type -> BFCL type name

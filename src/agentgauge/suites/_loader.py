@@ -345,6 +345,10 @@ def _read_tool_file(
         for tool in _tools_from_entry(doc, at, raw, problems):
             tools.append(tool)
             origins.append(Origin(display, doc.locator, at))
+    from ..formats import tool_name_problems
+
+    for line in tool_name_problems(doc, tools):  # a name no provider accepts (docs/tools.md)
+        problems.add(line)
     return tools, origins
 
 
