@@ -53,8 +53,10 @@ from ._common import (
     Record,
     iter_json_records,
     pool_tools,
+    question_id,
     read_answers,
     source_metadata,
+    unpaired_answers,
 )
 
 __all__ = ["import_acebench"]
@@ -345,15 +347,9 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
         if options.limit is not None and len(cases) >= options.limit:
             answers.clear()
             break
-        if not isinstance(rec.data, dict) or not isinstance(rec.data.get("id"), str):
-            raise UserError(f"{rec.where}: expected a question {{id, question, function}}")
-        qid = rec.data["id"]
-        if qid in seen:
-            problems.append(
-                f"{rec.where}: duplicate question id '{qid}' (first at line {seen[qid]})"
-            )
+        qid = question_id(rec, seen, problems)
+        if qid is None:
             continue
-        seen[qid] = rec.line
         found = answers.pop(qid, None)
         if found is None:
             problems.append(f"{rec.where}: question '{qid}' has no answer in {answer_path}")
@@ -362,8 +358,7 @@ def _import_file(path: Path, options: ImportOptions, problems: list[str]) -> lis
             cases.append(_case(rec, category, found[1], options))
         except ValueError as err:  # a pydantic check of the assembled case
             raise UserError(f"{rec.where}: {str(err).splitlines()[0]}") from None
-    for aid, (arec, _) in answers.items():
-        problems.append(f"{arec.where}: answer '{aid}' has no question in {path}")
+    unpaired_answers(answers, path, problems)
     return cases
 
 

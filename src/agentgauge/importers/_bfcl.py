@@ -40,8 +40,10 @@ from ._common import (
     Record,
     iter_json_records,
     pool_tools,
+    question_id,
     read_answers,
     source_metadata,
+    unpaired_answers,
 )
 
 __all__ = [
@@ -294,16 +296,10 @@ def _import_file(
     cases: list[Case] = []
     seen: dict[str, int] = {}
     for rec in records:
-        data = rec.data
-        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
-            raise UserError(f"{rec.where}: expected a question {{id, question, function}}")
-        bid = data["id"]
-        if bid in seen:
-            problems.append(
-                f"{rec.where}: duplicate question id '{bid}' (first at line {seen[bid]})"
-            )
+        bid = question_id(rec, seen, problems)
+        if bid is None:
             continue
-        seen[bid] = rec.line
+        data = rec.data
         truth: Any = None
         truth_at = rec.where  # ground-truth problems point at the answer's line
         if needs_answers:
@@ -342,8 +338,7 @@ def _import_file(
         if options.limit is not None and len(cases) >= options.limit:
             answers.clear()
             break
-    for bid, (rec, _) in answers.items():
-        problems.append(f"{rec.where}: answer '{bid}' has no question in {path}")
+    unpaired_answers(answers, path, problems)
     return cases
 
 

@@ -27,7 +27,14 @@ from typing import Any, Final
 from ..errors import UserError
 from ..formats import bfcl_schema_to_json_schema
 from ..schema import Case, ToolSpec
-from ._common import ImportOptions, Record, iter_json_records, read_answers, source_metadata
+from ._common import (
+    ImportOptions,
+    Record,
+    iter_json_records,
+    read_answers,
+    source_metadata,
+    unpaired_answers,
+)
 
 __all__ = ["FUNC_DOC_FILES", "import_multi_turn_file"]
 
@@ -267,6 +274,5 @@ def import_multi_turn_file(
         if options.limit is not None and len(cases) >= options.limit:
             answers.clear()
             break
-    for bid, (rec, _) in answers.items():
-        problems.append(f"{rec.where}: answer '{bid}' has no question in {path}")
+    unpaired_answers(answers, path, problems)
     return cases

@@ -153,6 +153,27 @@ def read_answers(path: Path) -> dict[str, tuple[Record, Any]]:
     return out
 
 
+def question_id(rec: Record, seen: dict[str, int], problems: list[str]) -> str | None:
+    """The ``id`` of a single-turn question (BFCL, ACEBench: ``{id, question, function}``),
+    recorded in ``seen`` (id -> line); None for an id seen before, reported in ``problems``."""
+    if not isinstance(rec.data, dict) or not isinstance(rec.data.get("id"), str):
+        raise UserError(f"{rec.where}: expected a question {{id, question, function}}")
+    qid: str = rec.data["id"]
+    if qid in seen:
+        problems.append(f"{rec.where}: duplicate question id '{qid}' (first at line {seen[qid]})")
+        return None
+    seen[qid] = rec.line
+    return qid
+
+
+def unpaired_answers(
+    answers: Mapping[str, tuple[Record, Any]], path: Path, problems: list[str]
+) -> None:
+    """Report in ``problems`` every answer left in ``answers`` (no question of ``path`` took it)."""
+    for answer_id, (rec, _) in answers.items():
+        problems.append(f"{rec.where}: answer '{answer_id}' has no question in {path}")
+
+
 def limited(records: Iterable[Record], limit: int | None) -> Iterator[Record]:
     """The first ``limit`` records (all of them when ``limit`` is ``None``)."""
     return islice(records, limit)
