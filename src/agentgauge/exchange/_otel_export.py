@@ -135,6 +135,32 @@ def _labels_attrs(labels: Any) -> dict[str, Any]:
     }
 
 
+def _event_span(
+    e: TraceEvent,
+    trace_id: str,
+    n: int,
+    root: str,
+    name: str,
+    attrs: dict[str, Any],
+    content: bool,
+    kind: int = SPAN_KIND_INTERNAL,
+) -> Span:
+    """The ``n``-th step's span under the case's root span: the event's times, its error as
+    the status (the error's text only when ``content`` is exported)."""
+    return Span(
+        trace_id=trace_id,
+        span_id=_span_id(trace_id, n),
+        parent_id=root,
+        name=name,
+        start_ns=_ns(e.start),
+        end_ns=_ns(e.end),
+        attributes=attrs,
+        status_code=STATUS_ERROR if e.error else 0,
+        status_message=(e.error or "") if content else "",
+        kind=kind,
+    )
+
+
 def _model_span(e: TraceEvent, trace_id: str, n: int, root: str, export: OtelExport) -> Span:
     usage = e.usage  # None: the agent reported no token counts (left out, never 0)
     attrs: dict[str, Any] = {
@@ -156,18 +182,8 @@ def _model_span(e: TraceEvent, trace_id: str, n: int, root: str, export: OtelExp
     if e.error:
         attrs["error.type"] = _error_type(e.error)
     model = attrs["gen_ai.request.model"]
-    return Span(
-        trace_id=trace_id,
-        span_id=_span_id(trace_id, n),
-        parent_id=root,
-        name=f"chat {model}" if model else "chat",
-        start_ns=_ns(e.start),
-        end_ns=_ns(e.end),
-        attributes=attrs,
-        status_code=STATUS_ERROR if e.error else 0,
-        status_message=(e.error or "") if export.content else "",
-        kind=SPAN_KIND_CLIENT,
-    )
+    name = f"chat {model}" if model else "chat"
+    return _event_span(e, trace_id, n, root, name, attrs, export.content, kind=SPAN_KIND_CLIENT)
 
 
 def _error_type(error: str) -> str:
@@ -194,18 +210,8 @@ def _tool_span(
         attrs["gen_ai.tool.call.result"] = _json(e.result) if e.result is not None else None
     if e.error:
         attrs["error.type"] = e.fault or "_OTHER"
-    return Span(
-        trace_id=trace_id,
-        span_id=_span_id(trace_id, n),
-        parent_id=root,
-        name=f"execute_tool {e.tool}" if e.tool else "execute_tool",
-        start_ns=_ns(e.start),
-        end_ns=_ns(e.end),
-        attributes=attrs,
-        status_code=STATUS_ERROR if e.error else 0,
-        status_message=(e.error or "") if content else "",
-        kind=SPAN_KIND_INTERNAL,
-    )
+    name = f"execute_tool {e.tool}" if e.tool else "execute_tool"
+    return _event_span(e, trace_id, n, root, name, attrs, content)
 
 
 def _user_span(e: TraceEvent, trace_id: str, n: int, root: str, content: bool) -> Span:
@@ -222,18 +228,8 @@ def _user_span(e: TraceEvent, trace_id: str, n: int, root: str, content: bool) -
         "agentgauge.user.cost_usd": e.cost_usd,
         "agentgauge.user.cached": e.cached or None,
     }
-    return Span(
-        trace_id=trace_id,
-        span_id=_span_id(trace_id, n),
-        parent_id=root,
-        name=f"simulated_user {e.model}" if e.model else "simulated_user",
-        start_ns=_ns(e.start),
-        end_ns=_ns(e.end),
-        attributes=attrs,
-        status_code=STATUS_ERROR if e.error else 0,
-        status_message=(e.error or "") if content else "",
-        kind=SPAN_KIND_INTERNAL,
-    )
+    name = f"simulated_user {e.model}" if e.model else "simulated_user"
+    return _event_span(e, trace_id, n, root, name, attrs, content)
 
 
 def _user_attrs(result: CaseResult, content: bool) -> dict[str, Any]:
