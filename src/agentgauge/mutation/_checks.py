@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from ..schema import ArgMatcher, CallExpectation, Expectation, StepLimits, ToolSpec, name_matches
 from ._play import PlannedCall, TextShape, TurnPlan
@@ -41,20 +41,8 @@ CheckAxis = Literal[
     "text_call",
 ]
 
-#: the axes of these checks, in report order (after the others)
-CHECK_AXES: Final[tuple[CheckAxis, ...]] = (
-    "wrong_type",
-    "forbidden_type",
-    "disallowed_call",
-    "forbidden_argument",
-    "forbidden_sequence",
-    "too_few_calls",
-    "too_many_calls",
-    "extra_steps",
-    "fewer_steps",
-    "negated",
-    "text_call",
-)
+#: the axes of these checks, in report order (after the others): the Literal's own order
+CHECK_AXES: Final[tuple[CheckAxis, ...]] = get_args(CheckAxis)
 
 Made = Iterator[tuple[CheckAxis, str, TurnPlan]]
 
