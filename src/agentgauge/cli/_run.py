@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._messages import printable
 from ._history import history_options, judge_samples_option
 from ._options import allow_suite_code_option, allow_suite_endpoints_option, judge_option
 
@@ -31,21 +33,45 @@ def _finish(
     failed = gates is not None and not gates.passed
     source = outcome.record.options.get("tool_source")
     if isinstance(source, dict):  # tools_from: how loading the tool module went
-        click.echo(
-            f"tools: {source.get('tool_count')} from MCP server '{source.get('target')}' "
-            f"({source.get('transport')}, loaded in {source.get('latency_ms')} ms), "
-            f"tool mode {outcome.record.options.get('tool_mode')}",
-            err=True,
+        head = printable(
+            f"tools: {source.get('tool_count')} from MCP server '{source.get('target')}'"
         )
-    click.echo(
-        f"run: {run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
-        f"{outcome.provider_calls} model calls, {outcome.cache_hits} cached, "
-        f"{outcome.replayed} results replayed, "
-        + (f"{outcome.user_errors} user errors, " if outcome.user_errors else "")
-        + f"{outcome.wall_s:.1f}s)",
-        err=True,
-    )
+        how = [
+            f"{source.get('transport')}",
+            f"loaded in {source.get('latency_ms')} ms",
+            f"tool mode {outcome.record.options.get('tool_mode')}",
+        ]
+        click.echo(_fit_line(head, how), err=True)
+    counts = [
+        f"{outcome.ran} run now",
+        f"{outcome.resumed} resumed",
+        f"{outcome.provider_calls} model calls",
+        f"{outcome.cache_hits} cached",
+        f"{outcome.replayed} results replayed",
+        *([f"{outcome.user_errors} user errors"] if outcome.user_errors else []),
+        f"{outcome.wall_s:.1f}s",
+    ]
+    click.echo(_fit_line(printable(f"run: {run_dir}"), counts), err=True)
     return 1 if failed else 0
+
+
+def _fit_line(head: str, items: list[str]) -> str:
+    """``head  (a, b, c)`` on one line when it fits the terminal's width (``COLUMNS``); else
+    ``head`` alone, then the parenthesis on indented lines broken between items."""
+    width = shutil.get_terminal_size().columns
+    line = f"{head}  ({', '.join(items)})"
+    if len(line) <= width or not items:
+        return line
+    pieces = [f"{item}," for item in items[:-1]] + [f"{items[-1]})"]
+    pieces[0] = "(" + pieces[0]
+    lines, current = [head], "  " + pieces[0]
+    for piece in pieces[1:]:
+        if len(current) + 1 + len(piece) > width:
+            lines.append(current)
+            current = "   " + piece
+        else:
+            current += " " + piece
+    return "\n".join([*lines, current])
 
 
 class _AgentSpec(click.types.StringParamType):
