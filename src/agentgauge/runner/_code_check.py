@@ -37,8 +37,26 @@ if TYPE_CHECKING:
 __all__ = ["CodeUse", "SpecUse", "refuse_located", "suite_code_uses", "suite_spec_uses"]
 
 
+class _Located:
+    """``where`` and ``refusal_line`` of a use written at ``file:line``, in ``field``."""
+
+    __slots__ = ()
+    file: str
+    line: int | None
+    field: str
+    problem: str | None
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+    def refusal_line(self) -> str:
+        """``file:line: field: message`` (the one line ``run`` and ``validate`` print)."""
+        return f"{self.where}: {self.field}: {self.problem}"
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
-class CodeUse:
+class CodeUse(_Located):
     """One place a suite names code, where it is written, and the verdict of the policy."""
 
     ref: CodeRef
@@ -59,14 +77,6 @@ class CodeUse:
         return self.problem is not None and (
             self.target is not None or self.ref.kind == "mcp server"
         )
-
-    @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}" if self.line is not None else self.file
-
-    def refusal_line(self) -> str:
-        """``file:line: field: message`` (the one line ``run`` and ``validate`` print)."""
-        return f"{self.where}: {self.field}: {self.problem}"
 
 
 def _origin_of(loaded: LoadedSuite, ref: CodeRef) -> Origin:
@@ -142,7 +152,7 @@ def suite_code_uses(
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class SpecUse:
+class SpecUse(_Located):
     """One agent or judge spec the suite names, where, and the verdict of the policy: its code
     (a code spec) or the endpoint it would send the user's credentials to (a vendor spec)."""
 
@@ -154,13 +164,6 @@ class SpecUse:
     endpoint: EndpointUse | None
     verdict: Verdict
     problem: str | None
-
-    @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}" if self.line is not None else self.file
-
-    def refusal_line(self) -> str:
-        return f"{self.where}: {self.field}: {self.problem}"
 
 
 def _spec_use(
