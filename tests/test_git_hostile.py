@@ -16,19 +16,9 @@ from pathlib import Path
 import pytest
 
 from agentgauge._git import MAX_OBJECT_BYTES, _Objects, _Unreadable, git_state
+from git_helpers import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git program")
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture
