@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from provider_error_helpers import provider_error
 
 from agentgauge.cli import cli
 from agentgauge.errors import ProviderError, UserError
@@ -58,17 +59,7 @@ def _generate(path: str, url: str, timeout_s: float = 20.0) -> ProviderError:
     request = ModelRequest(
         messages=[Message(role="user", content="hi")], config=GenerateConfig(stream=stream)
     )
-
-    async def go() -> ProviderError:
-        try:
-            await provider.generate(request)
-        except ProviderError as exc:
-            return exc
-        finally:
-            await provider.aclose()  # type: ignore[attr-defined]
-        raise AssertionError(f"{path}: no error")
-
-    return asyncio.run(go())
+    return provider_error(provider, request, path)
 
 
 ALL_PATHS = ["direct", "stream", "sdk", "sdk-stream", "http-agent", "anthropic", "gemini"]

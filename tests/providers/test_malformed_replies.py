@@ -4,11 +4,11 @@ case, never a ValueError, AttributeError or a multi-line pydantic error (as befo
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
+from provider_error_helpers import provider_error
 
 from agentgauge.errors import ProviderError
 from agentgauge.providers import ModelRequest, resolve_provider
@@ -67,17 +67,7 @@ def _reply(bodies: dict[str, tuple[str, str]]) -> Any:
 def _error(spec: str, mode: str) -> ProviderError:
     provider = resolve_provider(spec)
     request = ModelRequest(messages=[Message(role="user", content=mode)])
-
-    async def go() -> ProviderError:
-        try:
-            await provider.generate(request)
-        except ProviderError as exc:
-            return exc
-        finally:
-            await provider.aclose()  # type: ignore[attr-defined]
-        raise AssertionError(f"{mode}: no error")
-
-    return asyncio.run(go())
+    return provider_error(provider, request, mode)
 
 
 @pytest.mark.parametrize("mode", sorted(CHAT))
