@@ -16,14 +16,16 @@ def lazy_exports(
     """The module ``__getattr__`` and ``__dir__`` of ``package``.
 
     ``exports`` maps each public name to the module (absolute, or relative to ``package``) that
-    defines it; a name is imported when first asked for and then kept in the package.
+    defines it (``"module:attr"`` when it is defined there under another name); a name is
+    imported when first asked for and then kept in the package.
     """
 
     def __getattr__(name: str) -> Any:
-        module = exports.get(name)
-        if module is None:
+        where = exports.get(name)
+        if where is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module, package), name)
+        module, _, attr = where.partition(":")
+        value = getattr(importlib.import_module(module, package), attr or name)
         setattr(sys.modules[package], name, value)
         return value
 

@@ -62,6 +62,15 @@ NOT_IMPORTED = (
     "agentgauge.metrics._gate_model",
     "agentgauge.exchange._feedback",
     "agentgauge.report._html_charts",
+    # BFCL's world and checker (only a suite with a bfcl world), the foreign transcript formats
+    # (only a case whose input is another framework's conversation), a load test's sessions
+    "agentgauge.worlds._bfcl_check",
+    "agentgauge.worlds._bfcl_exec",
+    "agentgauge.worlds._bfcl_world",
+    "agentgauge.formats._transcripts",
+    "agentgauge.formats._transcripts_read",
+    "agentgauge.formats._transcripts_write",
+    "agentgauge.runner._sessions",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state

@@ -4,6 +4,11 @@
 data; files are read through :mod:`agentgauge.files`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 from ._convert import (
     TOOL_FORMATS,
     ToolFormat,
@@ -16,15 +21,28 @@ from ._convert import (
 )
 from ._names import tool_name_problem, tool_name_problems
 from ._text_calls import json_text_calls, text_calls
-from ._transcripts import (
-    TRANSCRIPT_FORMATS,
-    TranscriptError,
-    TranscriptFormat,
-    detect_format,
-    foreign_conversation,
-    messages_from_data,
-)
-from ._transcripts_write import messages_to_format
+
+if TYPE_CHECKING:
+    from ._transcripts import (
+        TRANSCRIPT_FORMATS,
+        TranscriptError,
+        TranscriptFormat,
+        detect_format,
+        foreign_conversation,
+        messages_from_data,
+    )
+    from ._transcripts_write import messages_to_format
+
+#: the transcript readers and writers, imported on first use (a plain run reads none)
+_TRANSCRIPTS: dict[str, str] = {
+    "TRANSCRIPT_FORMATS": "._transcripts",
+    "TranscriptError": "._transcripts",
+    "TranscriptFormat": "._transcripts",
+    "detect_format": "._transcripts",
+    "foreign_conversation": "._transcripts",
+    "messages_from_data": "._transcripts",
+    "messages_to_format": "._transcripts_write",
+}
 
 __all__ = [
     "TOOL_FORMATS",
@@ -47,3 +65,5 @@ __all__ = [
     "tools_from_data",
     "tools_to_format",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _TRANSCRIPTS, __all__)

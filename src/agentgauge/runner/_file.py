@@ -13,14 +13,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import RunInterrupted, SuiteCodeRefused
 from ..rundir import RUN_FILE
 from ..schema import Case, Suite
 from ._config import RunConfig, RunOutcome
-from ._sessions import Schedule
 from ._suite_setup import resolvable_agent, with_suite_scorers
+
+if TYPE_CHECKING:
+    from ._sessions import Schedule
 
 __all__ = [
     "default_run_dir",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -29,11 +30,13 @@ from ._executor_spec import ExecutorStartError
 from ._mcp import RunTools, check_mcp_command, open_run_tools
 from ._plan import CaseSource, finish_record, plan_run, select_cases
 from ._progress import ProgressReporter
-from ._sessions import Schedule, run_schedule
 from ._suite_setup import resolvable_agent, with_suite_scorers
 from ._tools import case_simulations, current_code_policy, load_function
 from ._users import check_user_models, user_simulator
 from ._workers import run_workers
+
+if TYPE_CHECKING:
+    from ._sessions import Schedule
 
 
 def effective_concurrency(config: RunConfig, provider: Provider) -> int:
@@ -296,6 +299,8 @@ async def _run(
                     plan, ctx, config, build_replay(ctx, config), writer, progress, drive
                 )
             else:  # a load test decides when each session runs (runner/_sessions.py)
+                from ._sessions import run_schedule
+
                 cases = list(plan.source.cases)
                 tally = await run_schedule(schedule, cases, plan.workers, ctx, writer, drive)
     finally:
