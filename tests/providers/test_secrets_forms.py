@@ -13,17 +13,16 @@ line printed are then searched for every form of every credential.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import html
 import json
 import re
-import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
 
 import pytest
+from aio_server_helpers import AioServer
 from aiohttp import web
 from click.testing import CliRunner
 
@@ -102,14 +101,13 @@ cases:
 """
 
 
-class _Echo:
+class _Echo(AioServer):
     """An OpenAI-compatible endpoint and an HTTP agent on one loopback aiohttp app."""
 
     def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self.url = ""
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        super().__init__(
+            [web.post("/v1/chat/completions", self._chat), web.post("/agent", self._agent)]
+        )
 
     async def _chat(self, request: web.Request) -> web.Response:
         key = request.headers.get("authorization", "").removeprefix("Bearer ")
@@ -143,31 +141,6 @@ class _Echo:
         query = request.query.get("api_key", "")
         text = f"echo {auth} {echo(pair)} {echo(pair.partition(':')[2])} {echo(query)}"
         return web.json_response({"text": text, "model": f"agent-{query}"})
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        app = web.Application()
-        app.add_routes(
-            [web.post("/v1/chat/completions", self._chat), web.post("/agent", self._agent)]
-        )
-        runner = web.AppRunner(app)
-        self._loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        self._loop.run_until_complete(site.start())
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
-        self._ready.set()
-        self._loop.run_forever()
-        self._loop.run_until_complete(runner.cleanup())
-
-    def __enter__(self) -> _Echo:
-        self._thread.start()
-        self._ready.wait(10)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
 
 
 def _invoke(args: list[str]) -> tuple[int, str]:

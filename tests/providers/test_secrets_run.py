@@ -11,14 +11,13 @@ searched for every key: there must be none.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from aio_server_helpers import AioServer
 from aiohttp import web
 from click.testing import CliRunner
 
@@ -122,40 +121,6 @@ def _judge_reply(request: FakeRequest) -> FakeReply:
 
 
 # ---------------------------------------------------------------------- vendor servers
-
-
-class _AioServer:
-    """An aiohttp app on 127.0.0.1 in its own thread (the CLI runs its own event loop)."""
-
-    def __init__(self, routes: list[web.RouteDef]) -> None:
-        self._routes = routes
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self.url = ""
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        app = web.Application()
-        app.add_routes(self._routes)
-        self._runner = web.AppRunner(app)
-        self._loop.run_until_complete(self._runner.setup())
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        self._loop.run_until_complete(site.start())
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
-        self._ready.set()
-        self._loop.run_forever()
-        self._loop.run_until_complete(self._runner.cleanup())
-
-    def __enter__(self) -> _AioServer:
-        self._thread.start()
-        self._ready.wait(10)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
 
 
 def _sse(events: list[dict[str, Any]], named: bool) -> bytes:
@@ -356,8 +321,8 @@ def test_no_key_in_any_file_or_output(env: Path) -> None:
     with (
         FakeOpenAIServer(_openai_reply, model="model-{key}", echo_key=True, azure=True) as srv,
         FakeOpenAIServer(_judge_reply, model="judge-{key}", echo_key=True) as judge,
-        _AioServer([web.post("/v1/messages", _anthropic)]) as ant,
-        _AioServer(_gemini_routes()) as gem,
+        AioServer([web.post("/v1/messages", _anthropic)]) as ant,
+        AioServer(_gemini_routes()) as gem,
     ):
         runs = _agents(
             srv.base_url,
