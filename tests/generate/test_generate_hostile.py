@@ -152,8 +152,10 @@ def test_case_ids_from_odd_tool_names_are_plain_slugs(tmp_path: Path) -> None:
         return {"type": "function", "function": spec}
 
     names = ["get\nweather", "../../etc", "get_weather", "Ünïcode!"]
-    src = tmp_path / "tools.json"
-    src.write_text(json.dumps([tool(n, "order_id") for n in names]), encoding="utf-8")
+    # a tools file refuses such names (docs/tool-formats.md); a suite's own tools keep them
+    src = tmp_path / "suite.json"
+    tools = [tool(n, "order_id") for n in names]
+    src.write_text(json.dumps({"name": "odd", "tools": tools}), encoding="utf-8")
     result = generate_suite(src, GenerateConfig(seed=0, families=("direct",)))
     ids = [c.id for c in result.suite.cases]
     assert len(ids) == len(names)
