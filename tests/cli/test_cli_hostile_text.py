@@ -1,7 +1,7 @@
 """A suite is untrusted input: what the CLI prints of it (the suite's name, case ids, tool names
 and descriptions, categories) is shown, never interpreted. A line break in a name is written as
 ``\\n`` (it cannot forge a line of the output) and an escape sequence as ``\\x1b`` (it cannot
-recolour, retitle or clear the terminal), in validate, run, tools list, gate and compare.
+recolour, retitle or clear the terminal), in validate, run, tools list, gate, compare and history.
 
 The commands run with ``color=True``: click then passes what it is given to the terminal as a
 terminal would receive it (it strips colour codes only from a pipe), so a raw ESC shows here."""
@@ -68,8 +68,8 @@ def test_run_gate_and_compare_show_the_suites_text(tmp_path: Path) -> None:
     runs = []
     for agent, out in (("mock:?text=no", "a"), ("mock:echo", "b")):
         run_dir = tmp_path / out
-        args = ["run", str(suite), "--agent", agent, "-o", str(run_dir), "--no-history",
-                "--no-progress", "--gate"]  # fmt: skip
+        args = ["run", str(suite), "--agent", agent, "-o", str(run_dir), "--history",
+                str(tmp_path / "h.sqlite"), "--no-progress", "--gate"]  # fmt: skip
         result = _invoke(*args)
         assert result.exit_code == 1, result.output  # the gate fails: the lines are printed
         _assert_shown(result.output)
@@ -82,6 +82,9 @@ def test_run_gate_and_compare_show_the_suites_text(tmp_path: Path) -> None:
     assert compare.exit_code == 0, compare.output
     assert "fixed: ok" in compare.output
     assert "\x1b" not in compare.output
+    history = _invoke("history", "--history", str(tmp_path / "h.sqlite"))
+    assert history.exit_code == 0, history.output
+    _assert_shown(history.output)
 
 
 def test_tools_list_shows_names_and_descriptions(tmp_path: Path) -> None:

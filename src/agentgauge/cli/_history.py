@@ -92,12 +92,16 @@ def _print_group(
     window: int,
 ) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
+
+    from .._messages import printable
 
     console = Console(highlight=False)
-    console.print(
-        f"[bold]{suite}[/bold] · {agent}: {len(runs)} run(s), "
-        f"{runs[0].started_at} → {runs[-1].started_at}"
+    console.print(  # the suite's name and the agent's spec: one line each, never markup
+        f"[bold]{escape(printable(suite))}[/bold] · {escape(printable(agent))}: "
+        f"{len(runs)} run(s), {runs[0].started_at} → {runs[-1].started_at}"
     )
     table = Table(show_edge=False, pad_edge=False)
     for col in ("metric", "latest", "vs prev", f"vs mean({window})", "trend", "band"):
@@ -105,7 +109,7 @@ def _print_group(
         table.add_column(col, justify="right" if right else "left", no_wrap=col == "metric")
     for t in trends:
         table.add_row(
-            t.label,
+            Text(printable(t.label)),
             _shown(t.metric, t.latest),
             _shown(t.metric, t.change, change=True),
             _shown(t.metric, t.change_vs_mean, change=True),
