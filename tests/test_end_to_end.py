@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,25 +11,16 @@ from agentgauge.io import iter_results, load_suite
 from agentgauge.runner import RunConfig, run_suite
 from agentgauge.schema import Suite, ToolCall
 from agentgauge.testing import MockProvider
+from cli_process import run_agentgauge
 
 REPO = Path(__file__).resolve().parents[1]
 QUICKSTART = REPO / "examples" / "quickstart"
 ORACLE = f"python:{QUICKSTART / 'oracle_agent.py'}:agent"
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agentgauge", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def test_quickstart_with_the_oracle_agent_passes_every_case_and_the_gate(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    out = _cli(
+    out = run_agentgauge(
         "run", str(QUICKSTART), "--agent", ORACLE, "-o", str(run_dir), "--gate", cwd=tmp_path
     )
     assert out.returncode == 0, out.stdout + out.stderr
@@ -42,18 +31,20 @@ def test_quickstart_with_the_oracle_agent_passes_every_case_and_the_gate(tmp_pat
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["version"] >= 1
 
-    md = _cli("report", str(run_dir), "--format", "markdown", cwd=tmp_path)
+    md = run_agentgauge("report", str(run_dir), "--format", "markdown", cwd=tmp_path)
     assert md.returncode == 0, md.stderr
     assert "100.0%" in md.stdout
 
 
 def test_echo_agent_fails_the_quickstart_gate_with_exit_1(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    out = _cli("run", str(QUICKSTART), "--agent", "mock:echo", "-o", str(run_dir), cwd=tmp_path)
+    out = run_agentgauge(
+        "run", str(QUICKSTART), "--agent", "mock:echo", "-o", str(run_dir), cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr
-    gate = _cli("gate", str(run_dir), cwd=tmp_path)
+    gate = run_agentgauge("gate", str(run_dir), cwd=tmp_path)
     assert gate.returncode == 1, gate.stdout + gate.stderr
-    baseline = _cli(
+    baseline = run_agentgauge(
         "compare", str(run_dir), str(run_dir), cwd=tmp_path
     )  # a run compared with itself changes nothing
     assert baseline.returncode == 0, baseline.stderr
@@ -64,7 +55,9 @@ def test_bad_suite_gives_file_line_and_exit_2_without_traceback(tmp_path: Path) 
     suite.write_text(
         "name: s\ncases:\n  - id: a\n    input: hi\n    expect:\n      behaviour: answer\n"
     )
-    out = _cli("run", str(suite), "--agent", "mock:echo", "-o", str(tmp_path / "r"), cwd=tmp_path)
+    out = run_agentgauge(
+        "run", str(suite), "--agent", "mock:echo", "-o", str(tmp_path / "r"), cwd=tmp_path
+    )
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
     assert f"{suite}:6:" in out.stderr

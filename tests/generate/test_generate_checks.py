@@ -5,8 +5,6 @@ file's header and on stderr); bad input is one line and exit 2."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from generate_helpers import QUICKSTART, shop_suite
 from agentgauge.generate import GenerateConfig, generate_suite
 from agentgauge.generate._check import check_written
 from agentgauge.suites import check_suite
+from cli_process import run_agentgauge
 
 WEAK = textwrap.dedent(
     """\
@@ -94,36 +93,27 @@ def test_a_tool_that_always_fails_drops_its_direct_case_and_says_so(tmp_path: Pa
     assert "1 of 2 generated cases written; 1 dropped." in result.text
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agentgauge", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def test_cli_writes_a_suite_that_validates_with_mutation(tmp_path: Path) -> None:
-    res = _cli("generate", str(QUICKSTART), "-o", str(tmp_path / "out"), "--seed", "3",
-               cwd=tmp_path)  # fmt: skip
+    res = run_agentgauge(
+        "generate", str(QUICKSTART), "-o", str(tmp_path / "out"), "--seed", "3", cwd=tmp_path
+    )
     assert res.returncode == 0, res.stderr
     assert "wrote " in res.stderr
     assert "0 dropped" in res.stderr
     written = tmp_path / "out" / "suite.yaml"
-    valid = _cli("validate", "--mutate", str(written), cwd=tmp_path)
+    valid = run_agentgauge("validate", "--mutate", str(written), cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout + valid.stderr
     assert "0 case(s) cannot fail, 0 right transcript(s) fail" in valid.stdout
-    again = _cli("generate", str(QUICKSTART), "-o", str(written), cwd=tmp_path)
+    again = run_agentgauge("generate", str(QUICKSTART), "-o", str(written), cwd=tmp_path)
     assert again.returncode == 2
     assert "exists; pass --force" in again.stderr
 
 
 def test_cli_on_a_world_suite(tmp_path: Path) -> None:
     shop = shop_suite(tmp_path)
-    res = _cli("generate", str(shop), "-o", str(tmp_path / "g.yaml"), cwd=tmp_path)
+    res = run_agentgauge("generate", str(shop), "-o", str(tmp_path / "g.yaml"), cwd=tmp_path)
     assert res.returncode == 0, res.stderr
-    valid = _cli("validate", "--mutate", str(tmp_path / "g.yaml"), cwd=tmp_path)
+    valid = run_agentgauge("validate", "--mutate", str(tmp_path / "g.yaml"), cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout
     assert "skip_write" in valid.stdout
 
@@ -157,7 +147,7 @@ def test_a_tools_file_is_a_source_too(tmp_path: Path) -> None:
     ]
     src = tmp_path / "tools.json"
     src.write_text(json.dumps(tools), encoding="utf-8")
-    res = _cli("generate", str(src), "-o", str(tmp_path / "t.yaml"), cwd=tmp_path)
+    res = run_agentgauge("generate", str(src), "-o", str(tmp_path / "t.yaml"), cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     check = check_suite(tmp_path / "t.yaml")
     assert check.problems == []
@@ -178,7 +168,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         (["generate", str(QUICKSTART), "-o", "o.yaml", "--per-family", "0"], "--per-family"),
     ]
     for args, expected in cases:
-        res = _cli(*args, cwd=tmp_path)
+        res = run_agentgauge(*args, cwd=tmp_path)
         assert res.returncode == 2, (args, res.stderr)
         assert expected in res.stderr, res.stderr
         assert "Traceback" not in res.stderr
@@ -200,12 +190,13 @@ def test_a_python_world_needs_the_opt_in_and_runs_no_code_without_it(tmp_path: P
         "{order_id: {type: string}}, required: [order_id]}\n",
         encoding="utf-8",
     )
-    res = _cli("generate", str(folder), "-o", str(tmp_path / "p.yaml"), cwd=tmp_path)
+    res = run_agentgauge("generate", str(folder), "-o", str(tmp_path / "p.yaml"), cwd=tmp_path)
     assert res.returncode == 2
     assert "--allow-suite-code" in res.stderr
     assert "Traceback" not in res.stderr
     assert not marker.exists()
-    ok = _cli("generate", str(folder), "-o", str(tmp_path / "p.yaml"), "--allow-suite-code",
-              cwd=tmp_path)  # fmt: skip
+    ok = run_agentgauge(
+        "generate", str(folder), "-o", str(tmp_path / "p.yaml"), "--allow-suite-code", cwd=tmp_path
+    )
     assert ok.returncode == 0, ok.stderr
     assert (tmp_path / "shop.py").is_file()  # the world's class is copied beside the suite

@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from generate_helpers import QUICKSTART, REPO
+
+from cli_process import run_agentgauge
 
 BROKEN = """\
 name: broken
@@ -41,8 +42,7 @@ tools:
 def _cli(*args: str, cwd: Path, hash_seed: str = "0") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     env.pop("AGENTGAUGE_SEED", None)
-    return subprocess.run([sys.executable, "-m", "agentgauge", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    return run_agentgauge(*args, cwd=cwd, env=env)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 
 from agentgauge.generate import GenerateConfig, generate_suite, write_generated
 from agentgauge.suites import check_suite, load_suite
+from cli_process import run_agentgauge
 
 _TOOLS = """\
 tools:
@@ -38,8 +38,7 @@ EVIL_ERROR = "down\\ncases: []\\r\\e]0;pwned\\a"
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "AGENTGAUGE_ALLOW_SUITE_CODE"}
-    return subprocess.run([sys.executable, "-m", "agentgauge", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    return run_agentgauge(*args, cwd=cwd, env=env)
 
 
 def _suite(folder: Path, head: str, sim: str) -> Path:

@@ -3,8 +3,6 @@ seed writes the same bytes; privileged tools are chosen as marked or by their wo
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +23,11 @@ from agentgauge.redteam import (
 from agentgauge.runner import RunConfig, run_suite
 from agentgauge.schema import Case, Message, Suite, ToolCall, ToolSpec
 from agentgauge.testing import MockProvider
+from cli_process import run_agentgauge
 
 REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "examples" / "quickstart"
 PACK = REPO / "examples" / "redteam"
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agentgauge", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("source", [QUICKSTART, PACK], ids=["quickstart", "redteam-pack"])
@@ -92,22 +81,24 @@ def test_same_seed_same_bytes_other_seed_other_cases() -> None:
 
 def test_cli_writes_the_same_file_twice_and_refuses_to_overwrite(tmp_path: Path) -> None:
     a, b = tmp_path / "a.yaml", tmp_path / "b" / "suite.yaml"
-    out = _cli("redteam", str(QUICKSTART), "-o", str(a), "--seed", "5", cwd=tmp_path)
+    out = run_agentgauge("redteam", str(QUICKSTART), "-o", str(a), "--seed", "5", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "privileged: send_email" in out.stderr
-    out = _cli("redteam", str(QUICKSTART), "-o", str(tmp_path / "b"), "--seed", "5", cwd=tmp_path)
+    out = run_agentgauge(
+        "redteam", str(QUICKSTART), "-o", str(tmp_path / "b"), "--seed", "5", cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert a.read_bytes() == b.read_bytes()
-    again = _cli("redteam", str(QUICKSTART), "-o", str(a), cwd=tmp_path)
+    again = run_agentgauge("redteam", str(QUICKSTART), "-o", str(a), cwd=tmp_path)
     assert again.returncode == 2
     assert again.stderr.strip().splitlines() == [f"{a} exists; pass --force to overwrite it"]
-    bad = _cli(
+    bad = run_agentgauge(
         "redteam", str(QUICKSTART), "-o", str(tmp_path / "c.yaml"), "--family", "nope", cwd=tmp_path
     )
     assert bad.returncode == 2
     assert "unknown red-team family nope" in bad.stderr
     assert "Traceback" not in bad.stderr
-    valid = _cli("validate", str(a), "--strict", cwd=tmp_path)
+    valid = run_agentgauge("validate", str(a), "--strict", cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout + valid.stderr
 
 
@@ -233,8 +224,18 @@ def test_generator_model_paraphrases_through_the_cache(tmp_path: Path) -> None:
 
 def test_cli_generator_spec_runs_offline(tmp_path: Path) -> None:
     out = tmp_path / "p.yaml"
-    res = _cli("redteam", str(QUICKSTART), "-o", str(out), "--generator", "mock:echo",
-               "--family", "direct_injection", "--no-cache", cwd=tmp_path)  # fmt: skip
+    res = run_agentgauge(
+        "redteam",
+        str(QUICKSTART),
+        "-o",
+        str(out),
+        "--generator",
+        "mock:echo",
+        "--family",
+        "direct_injection",
+        "--no-cache",
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     assert "Paraphrased by the generator model: 6 attack texts" in out.read_text()
     assert check_suite(out).problems == []
@@ -244,13 +245,15 @@ def test_travel_example_with_fakes_copied_beside_the_output(tmp_path: Path) -> N
     travel = REPO / "examples" / "travel"
     if not (travel / "suite.yaml").is_file():
         pytest.skip("examples/travel is not there")
-    out = _cli("redteam", str(travel), "-o", str(tmp_path / "rt"), "--seed", "1", cwd=tmp_path)
+    out = run_agentgauge(
+        "redteam", str(travel), "-o", str(tmp_path / "rt"), "--seed", "1", cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "rt" / "fakes.py").is_file()
     assert "note: no generated case attacks through or aims at" in out.stderr
-    valid = _cli("validate", str(tmp_path / "rt"), "--allow-suite-code", cwd=tmp_path)
+    valid = run_agentgauge("validate", str(tmp_path / "rt"), "--allow-suite-code", cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout + valid.stderr
-    again = _cli(
+    again = run_agentgauge(
         "redteam", str(travel), "-o", str(tmp_path / "b.yaml"), "--seed", "1", cwd=tmp_path
     )
     assert again.returncode == 0, again.stderr
