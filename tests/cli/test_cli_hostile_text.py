@@ -96,3 +96,12 @@ def test_tools_list_shows_names_and_descriptions(tmp_path: Path) -> None:
     result = _invoke("tools", "list", str(tools))
     assert result.exit_code == 0, result.output
     _assert_shown(result.output)
+
+
+def test_a_matrix_run_shows_the_suites_text(tmp_path: Path) -> None:
+    args = ["run", str(_suite(tmp_path)), "--agent", "mock:echo", "--agent", "mock:?text=no",
+            "-o", str(tmp_path / "m"), "--no-history", "--no-progress"]  # fmt: skip
+    result = _invoke(*args)
+    assert result.exit_code == 0, result.output
+    _assert_shown(result.output)
+    assert r"2 agents on suite sn\nFORGED LINE \x1b[31mred" in result.output

@@ -124,6 +124,7 @@ def _widths(grid: Grid, width: int) -> list[int]:
 def _rich_table(title: str, grid: Grid, width: int) -> Table:
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     header, rows = grid
     table = Table(
@@ -131,9 +132,9 @@ def _rich_table(title: str, grid: Grid, width: int) -> Table:
     )
     for h, w in zip(header, _widths(grid, width), strict=True):
         # fixed widths: rich wraps at spaces and folds only a word longer than the column
-        table.add_column(h, overflow="fold", width=w)
-    for row in rows:
-        table.add_row(*(scrub(cell) for cell in row))
+        table.add_column(Text(printable(h)), overflow="fold", width=w)
+    for row in rows:  # agents' labels, case ids: shown, never markup
+        table.add_row(*(Text(printable(scrub(cell))) for cell in row))
     return table
 
 
@@ -154,4 +155,4 @@ def render_matrix_console(c: MatrixComparison, console: object) -> None:
             title = t.title if len(grids) == 1 else f"{t.title} ({k + 1}/{len(grids)})"
             con.print(_rich_table(title, grid, con.width))
     for line in matrix_lines(c):
-        con.print(line, markup=False, highlight=False)
+        con.print(printable(line), markup=False, highlight=False)
