@@ -65,12 +65,8 @@ def generate_suite(
         return generate_cases(suite, config, source=str(source), source_dir=folder)
     from ._paraphrase import ModelWriter
 
-    writer = ModelWriter(
-        config.generator or str(getattr(provider, "name", "provider")),
-        provider=provider,
-        cache=config.cache,
-        cache_dir=cache_dir,
-        seed=config.seed,
+    writer = ModelWriter.for_generator(
+        config.generator, provider, cache=config.cache, cache_dir=cache_dir, seed=config.seed
     )
     try:
         return generate_cases(

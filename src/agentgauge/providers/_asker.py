@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Self
 
 import orjson
 
@@ -56,6 +56,21 @@ class CachedAsker:
             from ._cache import ResponseCache, default_cache_dir
 
             self._cache = ResponseCache(cache_dir or default_cache_dir())
+
+    @classmethod
+    def for_generator(
+        cls,
+        generator: str | None,
+        provider: Provider | None,
+        *,
+        cache: bool,
+        cache_dir: Path | None,
+        seed: int,
+    ) -> Self:
+        """The asker of ``--generator SPEC``, or of ``provider`` (any object with ``async
+        generate(request)``), its cache keys under the provider's ``name``."""
+        spec = generator or str(getattr(provider, "name", "provider"))
+        return cls(spec, provider=provider, cache=cache, cache_dir=cache_dir, seed=seed)
 
     def _key(self, request: ModelRequest) -> str:
         payload = {

@@ -59,12 +59,8 @@ def generate_redteam(
         return generate_cases(suite, config, source=source)
     from ._paraphrase import Paraphraser
 
-    paraphraser = Paraphraser(
-        config.generator or str(getattr(provider, "name", "provider")),
-        provider=provider,
-        cache=config.cache,
-        cache_dir=cache_dir,
-        seed=config.seed,
+    paraphraser = Paraphraser.for_generator(
+        config.generator, provider, cache=config.cache, cache_dir=cache_dir, seed=config.seed
     )
     try:
         return generate_cases(suite, config, source=source, rewrite=paraphraser)
