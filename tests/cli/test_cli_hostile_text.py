@@ -28,7 +28,7 @@ def _suite(tmp_path: Path) -> Path:
         "parameters": {"type": "object", "properties": {}},
     }
     cases = [
-        {"id": "c" + EVIL, "input": "hi", "category": "k" + EVIL,
+        {"id": "c" + EVIL, "input": "hi" + EVIL, "category": "k" + EVIL,
          "expect": {"tool_calls": [{"name": TOOL}]}},
         {"id": "ok", "input": "say hi", "expect": {"behavior": "answer",
                                                    "response_contains": ["hi"]}},
@@ -82,6 +82,13 @@ def test_run_gate_and_compare_show_the_suites_text(tmp_path: Path) -> None:
     assert compare.exit_code == 0, compare.output
     assert "fixed: ok" in compare.output
     assert "\x1b" not in compare.output
+    # review: the case id, the request and the reply (an echo of it), each line shown
+    review = CliRunner().invoke(cli, ["review", str(runs[1])], input="s\ns\n")
+    assert review.exit_code == 0, review.output
+    assert "\x07" not in review.output
+    assert "\x1b" not in review.output  # (click strips its own bold from a pipe)
+    # a request's own lines are kept, indented; what is in them is written out
+    assert "\n  FORGED LINE \\x1b[31mred\\x1b]0;pwned\\x07\n" in review.output
     history = _invoke("history", "--history", str(tmp_path / "h.sqlite"))
     assert history.exit_code == 0, history.output
     _assert_shown(history.output)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .._messages import printable
+
 if TYPE_CHECKING:
     from ..metrics import ReviewItem
 
@@ -21,17 +23,23 @@ def _show(item: ReviewItem) -> None:
     head = f"[{item.position}/{item.total}] {r.case_id}"
     head += f" (trial {r.trial})" if r.trial else ""
     head += f" · {r.category} · {r.status}"
-    click.secho(head, bold=True)
+    click.secho(printable(head), bold=True)
     if item.previous is not None:
         click.echo(f"  graded before: {item.previous}")
     click.echo("request:")
-    click.echo("  " + item.question.replace("\n", "\n  "))
-    click.echo(f"expected tools: {', '.join(item.expected) or '(none)'}")
+    click.echo(_block(item.question))
+    click.echo(printable(f"expected tools: {', '.join(item.expected) or '(none)'}"))
     click.echo("path taken:")
-    click.echo("  " + item.plan.replace("\n", "\n  "))
+    click.echo(_block(item.plan))
     if item.agent_output:
         click.echo("reply:")
-        click.echo("  " + item.agent_output.replace("\n", "\n  "))
+        click.echo(_block(item.agent_output))
+
+
+def _block(text: str) -> str:
+    """Untrusted text (a request, a reply) indented, its own lines kept, each shown: an escape
+    sequence in it is written out, never sent to the terminal."""
+    return "\n".join("  " + printable(line) for line in text.split("\n"))
 
 
 def _ask(item: ReviewItem) -> tuple[int, str | None] | None:

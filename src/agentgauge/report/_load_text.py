@@ -3,6 +3,7 @@ dotted line per metric, then the step ramp, the saturation point and the thresho
 
 from __future__ import annotations
 
+from .._messages import printable
 from ..load import LoadReport, Percentiles
 
 __all__ = ["load_lines"]
@@ -84,4 +85,4 @@ def load_lines(report: LoadReport) -> list[str]:
             lines.append(f"saturation: not reached{when}; every step held up to {top} {sat.unit}")
     for v in report.thresholds:
         lines.append(f"{'✓' if v.passed else '✗'} {v.threshold}  {v.explanation}")
-    return lines
+    return [printable(line) for line in lines]  # the suite's name, the agent: shown
