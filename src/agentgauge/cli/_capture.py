@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from .._messages import printable
+
 __all__ = ["command"]
 
 
@@ -78,7 +80,7 @@ def command(
                 fh.write(scrub(json.dumps(record, ensure_ascii=False)) + "\n")
     for c in captured:
         calls = ", ".join(call.name for call in c.response.calls) or "no call"
-        click.echo(f"{c.case.id}: turn {c.turn} ({c.reason}); observed: {calls}")
+        click.echo(printable(f"{c.case.id}: turn {c.turn} ({c.reason}); observed: {calls}"))
     click.echo(
         f"captured {len(captured)} case(s) to {output}: edit each expect to what the agent "
         f"should have done, then run agentgauge validate {output}"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .._messages import printable
 from ..metrics import write_summary
 from ..runner import merge_runs, suite_case_ids
 from ._history import history_options
@@ -47,8 +48,8 @@ def command(
     case_ids, why = suite_case_ids(runs)  # a line for a case the suite lacks is refused
     report = merge_runs(runs, out_dir, case_ids=case_ids)
     for line in report.lines():
-        click.echo(line)
+        click.echo(printable(line))
     if why is not None:
-        click.echo(f"note: case ids not checked against the suite: {why}")
+        click.echo(printable(f"note: case ids not checked against the suite: {why}"))
     write_summary(report.run_dir, record=report.complete and not no_history, history=history)
     ctx.exit(0 if report.complete or allow_missing else 1)
