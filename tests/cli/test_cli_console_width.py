@@ -40,3 +40,17 @@ def test_run_output_fits_80_columns(name: str, tmp_path: Path) -> None:
     # only a path longer than the terminal may be wider (a temporary folder's path, elsewhere)
     wide = [f"{len(ln)}: {ln}" for ln in lines if len(ln) > 80 and ln != f"run: {out}"]
     assert wide == [], "\n".join(wide)
+
+
+def test_the_run_line_breaks_between_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentgauge.cli._run import _fit_line
+
+    items = ["40 run now", "0 resumed", "3 model calls", "2 user errors", "0.1s"]
+    monkeypatch.setenv("COLUMNS", "200")
+    assert _fit_line("run: runs/x", items) == f"run: runs/x  ({', '.join(items)})"
+    monkeypatch.setenv("COLUMNS", "30")
+    lines = _fit_line("run: runs/x", items).splitlines()
+    assert lines[0] == "run: runs/x"
+    assert all(len(ln) <= 30 for ln in lines), lines
+    for item in items:  # never broken inside a count
+        assert any(item in ln for ln in lines), (item, lines)
