@@ -117,15 +117,7 @@ def _not_witness(m: ArgMatcher, schema: Any) -> Any:
     """A value for ``{not: X, ...}``: one the other keys accept that ``X`` does not."""
     assert m.not_ is not None
     rest = m.model_copy(update={"not_": None})
-    constrained = (
-        "value" in rest.model_fields_set
-        or rest.one_of is not None
-        or rest.regex is not None
-        or rest.ref is not None
-        or rest.fields is not None
-        or rest.items is not None
-    )
-    if constrained:
+    if rest.compares_value():
         candidates = [witness(rest, schema)]
     else:
         candidates = [placeholder(schema)]

@@ -140,6 +140,18 @@ class ArgMatcher(Model):
     def _expand_shorthand(cls, data: Any) -> Any:
         return expand_matcher(data)
 
+    def compares_value(self) -> bool:
+        """Whether a key the value is compared with is set: ``value``, ``one_of``, ``regex``,
+        ``ref``, ``fields`` or ``items`` (not ``not``, ``any`` nor the switches)."""
+        return (
+            "value" in self.model_fields_set
+            or self.one_of is not None
+            or self.regex is not None
+            or self.ref is not None
+            or self.fields is not None
+            or self.items is not None
+        )
+
     def describe(self) -> str:
         """A short human form of what is expected, for explanations."""
         if self.not_ is not None:
@@ -163,16 +175,7 @@ class ArgMatcher(Model):
 
 def _unconstrained(m: ArgMatcher) -> bool:
     """Whether a matcher sets nothing a value is compared with (only switches, at most)."""
-    return (
-        "value" not in m.model_fields_set
-        and m.one_of is None
-        and m.regex is None
-        and m.ref is None
-        and m.fields is None
-        and m.items is None
-        and m.not_ is None
-        and not m.any
-    )
+    return not m.compares_value() and m.not_ is None and not m.any
 
 
 def _has_matcher(data: Any) -> bool:

@@ -155,15 +155,7 @@ def _match_not(m: ArgMatcher, a: Any, schema: Any, ctx: MatchContext, path: str)
     if inner.passed:
         return ArgPart(path, 0.0, False, f"{path}: expected {m.describe()}, {_got(a)}")
     rest = m.model_copy(update={"not_": None})
-    constrained = (
-        "value" in rest.model_fields_set
-        or rest.one_of is not None
-        or rest.regex is not None
-        or rest.ref is not None
-        or rest.fields is not None
-        or rest.items is not None
-    )
-    if not constrained:
+    if not rest.compares_value():
         return ArgPart(path, 1.0, True, f"{path}: {_r(a)} as expected ({m.describe()})")
     return _match_present(rest, a, schema, ctx, path)
 
