@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from agentgauge._messages import one_line, printable
@@ -112,3 +113,25 @@ def test_a_matrix_run_shows_the_suites_text(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     _assert_shown(result.output)
     assert r"2 agents on suite sn\nFORGED LINE \x1b[31mred" in result.output
+
+
+def test_validate_on_a_terminal_shows_the_suites_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal validate prints with rich (colour, markup): the suite's text is neither
+    markup nor escapes there either; only rich's own styles reach the terminal."""
+    import click.testing
+
+    monkeypatch.setattr(click.testing._NamedTextIOWrapper, "isatty", lambda self: True)
+    path = _suite(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["name"] += "[/][link=https://example.com]x"  # rich markup in the name: shown as text
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = _invoke("validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert "\x1b[31mred" not in result.output
+    assert "\x1b]0;pwned" not in result.output
+    assert "\x07" not in result.output
+    assert "\x1b]8;" not in result.output  # no hyperlink from the name's markup
+    assert not [ln for ln in result.output.splitlines() if ln.startswith("FORGED")]
+    assert "[link=https://example.com]x" in result.output
