@@ -119,3 +119,17 @@ def test_what_the_bfcl_importer_writes_reads_back(shared_data: Path, tmp_path: P
         path = tmp_path / f"{fmt}.json"
         path.write_text(json.dumps(tools_to_format(list(suite.tools), fmt)), encoding="utf-8")
         assert [t.name for t in read_tools_file(path)] == [t.name for t in suite.tools]
+
+
+def test_a_suites_own_tool_with_such_a_name_is_a_lint_warning(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        'name: s\ntools:\n  - name: math.factorial\n  - name: "get\\nx"\n'
+        "cases:\n  - {id: a, input: hi}\n",
+        encoding="utf-8",
+    )
+    check = check_suite(suite)
+    assert check.problems == []
+    named = [f for f in check.findings if f.code == "tool-name"]
+    assert [(f.severity, f.line, f.field) for f in named] == [("warning", 4, "tools[1].name")]
+    assert "holds '\\n'" in named[0].message

@@ -50,6 +50,7 @@ from typing import Final, Literal
 
 from .._messages import did_you_mean, format_path
 from ..files import FixedLocator, PathElem
+from ..formats import tool_name_problem
 from ..schema import (
     CATEGORY_STRATA,
     CallExpectation,
@@ -147,6 +148,11 @@ class _Linter:
 
     def run(self) -> list[LintFinding]:
         self.duplicate_tools()
+        for i, tool in enumerate(self.suite.tools):  # a name no provider would take
+            why = tool_name_problem(tool.name)
+            if why is not None:
+                at = self.loaded.tool_origins[i]
+                self.add("warning", "tool-name", why, at, ("name",) if at.path else ())
         self.duplicate_ids()
         for case, origin in zip(self.suite.cases, self.loaded.case_origins, strict=True):
             self.case(case, origin)
