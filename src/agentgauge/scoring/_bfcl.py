@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from ..errors import ScorerError
 from ..formats import bfcl_type
-from ..schema import ArgMatcher, Case, Message, Score, ToolCall, ToolSpec
+from ..schema import ArgMatcher, Case, Message, ToolCall, ToolSpec
 from ._bfcl_ast import BfclFunction, BfclVerdict, check_ast, check_relevance
-from ._bfcl_multi import is_bfcl_multi_turn, score_bfcl_multi_turn
+from ._bfcl_multi import bfcl_case_score, is_bfcl_multi_turn, score_bfcl_multi_turn
 from ._case_score import CaseScore
 
 __all__ = ["bfcl_category", "first_reply", "score_bfcl"]
@@ -175,19 +175,6 @@ def score_bfcl(
         explanation = f"bfcl {category}: passed"
     else:
         explanation = f"{verdict.error_type}: {verdict.message}"
-    score = Score.model_construct(
-        name="bfcl",
-        value=1.0 if verdict.valid else 0.0,
-        passed=verdict.valid,
-        explanation=explanation,
-        expected=expected,
-        actual=actual,
-        parts=[],
-    )
-    return CaseScore(
-        status="passed" if verdict.valid else "failed",
-        score=score.value,
-        scores=[score],
-        explanation="" if verdict.valid else explanation,
-        behavior=behavior,
+    return bfcl_case_score(
+        verdict.valid, explanation, expected=expected, actual=actual, behavior=behavior
     )

@@ -21,7 +21,7 @@ from ..worlds import (
 )
 from ._case_score import CaseScore
 
-__all__ = ["is_bfcl_multi_turn", "score_bfcl_multi_turn"]
+__all__ = ["bfcl_case_score", "is_bfcl_multi_turn", "score_bfcl_multi_turn"]
 
 
 def is_bfcl_multi_turn(case: Case) -> bool:
@@ -64,19 +64,33 @@ def score_bfcl_multi_turn(case: Case, turns: Sequence[Sequence[Message]]) -> Cas
     )
     explanation = verdict.explanation()
     calls = [c for turn in turns for m in turn if m.role == "assistant" for c in m.tool_calls]
-    score = Score.model_construct(
-        name="bfcl",
-        value=1.0 if verdict.valid else 0.0,
-        passed=verdict.valid,
-        explanation=explanation,
+    return bfcl_case_score(
+        verdict.valid,
+        explanation,
         expected=f"{sum(len(t) for t in truth)} ground-truth call(s) over {len(truth)} turns",
         actual=f"{len(calls)} call(s) over {len(steps or [])} turns",
+        behavior="tool_call" if calls else None,
+    )
+
+
+def bfcl_case_score(
+    valid: bool, explanation: str, *, expected: str, actual: str, behavior: str | None
+) -> CaseScore:
+    """The case's score of one BFCL verdict (single- or multi-turn): one ``bfcl`` score, 1 or
+    0, the explanation shown only when it failed."""
+    score = Score.model_construct(
+        name="bfcl",
+        value=1.0 if valid else 0.0,
+        passed=valid,
+        explanation=explanation,
+        expected=expected,
+        actual=actual,
         parts=[],
     )
     return CaseScore(
-        status="passed" if verdict.valid else "failed",
+        status="passed" if valid else "failed",
         score=score.value,
         scores=[score],
-        explanation="" if verdict.valid else explanation,
-        behavior="tool_call" if calls else None,
+        explanation="" if valid else explanation,
+        behavior=behavior,
     )
