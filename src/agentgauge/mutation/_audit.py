@@ -332,30 +332,13 @@ async def _audit_one(
     verdicts: list[MutantVerdict] = []
     for m in made.mutants:
         if m.axis == "unsupported_number" and grounding == "judge":
-            verdicts.append(
-                MutantVerdict(
-                    axis=m.axis,
-                    turn=m.turn,
-                    detail=m.detail,
-                    passed=None,
-                    explanation="only a judge scorer (groundedness) checks this: skipped",
-                )
-            )
-            continue
-        if undecided and m.axis in STATE_AXES:
-            verdicts.append(
-                MutantVerdict(
-                    axis=m.axis,
-                    turn=m.turn,
-                    detail=m.detail,
-                    passed=None,
-                    explanation=f"not decided: {undecided}",
-                )
-            )
-            continue
-        passed, why = await _verdict(case, m.turns, tools, s, m.world)
-        if passed and m.benign:
-            passed, why = None, f"not a mistake: {m.benign}"
+            passed, why = None, "only a judge scorer (groundedness) checks this: skipped"
+        elif undecided and m.axis in STATE_AXES:
+            passed, why = None, f"not decided: {undecided}"
+        else:
+            passed, why = await _verdict(case, m.turns, tools, s, m.world)
+            if passed and m.benign:
+                passed, why = None, f"not a mistake: {m.benign}"
         verdicts.append(
             MutantVerdict(axis=m.axis, turn=m.turn, detail=m.detail, passed=passed, explanation=why)
         )
