@@ -71,6 +71,15 @@ NOT_IMPORTED = (
     "agentgauge.formats._transcripts_read",
     "agentgauge.formats._transcripts_write",
     "agentgauge.runner._sessions",
+    # the model-free extra scorers (only with ``scorers:``), the simulated users (only a case
+    # with a user), a framework agent's turn records and loop (only such an agent)
+    "agentgauge.scoring._extra",
+    "agentgauge.scoring._numeric_grounding",
+    "agentgauge.users",
+    "agentgauge.users._conversation",
+    "agentgauge.users._model",
+    "agentgauge.providers._frameworks._turn",
+    "agentgauge.runner._driven",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state

@@ -7,6 +7,11 @@ Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``gemini:MODEL``, ``local:smollm2`
 and frameworks are imported only when their adapter is created.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 from ._agent_input import AgentInput
 from ._asker import CachedAsker
 from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
@@ -26,18 +31,26 @@ from ._cache import (
     prune_cache,
 )
 from ._common import redact
-from ._frameworks._turn import (
-    AgentContext,
-    AgentTurn,
-    DrivenAgent,
-    ModelReply,
-    RealTool,
-    ToolAnswer,
-    TurnEnd,
-)
 from ._mock import MockProvider, MockReply
 from ._registry import resolve_provider, spec_problem
 from ._retry import RetryPolicy, with_retries
+
+if TYPE_CHECKING:
+    from ._frameworks._turn import (
+        AgentContext,
+        AgentTurn,
+        DrivenAgent,
+        ModelReply,
+        RealTool,
+        ToolAnswer,
+        TurnEnd,
+    )
+
+#: a framework agent's turn records, imported on first use (only such an agent needs them)
+_FRAMEWORKS: dict[str, str] = dict.fromkeys(
+    ("AgentContext", "AgentTurn", "DrivenAgent", "ModelReply", "RealTool", "ToolAnswer", "TurnEnd"),
+    "._frameworks._turn",
+)
 
 __all__ = [
     "MAX_RESPONSE_ENV",
@@ -73,3 +86,5 @@ __all__ = [
     "spec_problem",
     "with_retries",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _FRAMEWORKS, __all__)

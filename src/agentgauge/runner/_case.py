@@ -13,8 +13,6 @@ import anyio
 from .. import scoring as scoring_api
 from ..errors import ProviderError
 from ..providers import (
-    AgentContext,
-    DrivenAgent,
     GenerateConfig,
     Provider,
     RequestKeys,
@@ -35,10 +33,8 @@ from ..schema import (
     UserSpec,
     WorldRecord,
 )
-from ..users import Conversation
 from ..worlds import WorldOutcome
 from ._config import ExtraScorer
-from ._driven import run_driven_turn
 from ._loop import ModelCaller, RunStats, Transcript, run_turn
 from ._mcp import case_tool_mode
 from ._tools import ToolSimulator
@@ -47,6 +43,8 @@ from ._world import CaseWorldRun, start_world
 
 if TYPE_CHECKING:
     from ..exchange import McpConnection
+    from ..providers import AgentContext, DrivenAgent
+    from ..users import Conversation
     from ..worlds import WorldBuilder
 
 
@@ -165,6 +163,8 @@ def _agent_context(case: Case, trial: int, ctx: CaseContext) -> AgentContext:
     run of the case, so a checkpointer that outlives the run never resumes an old thread."""
     import uuid
 
+    from ..providers import AgentContext
+
     values = {**ctx.suite.defaults.agent_context, **case.agent_context}
     thread = f"agentgauge-{case.id}-{trial}-{uuid.uuid4().hex[:12]}"
     return AgentContext(case_id=case.id, trial=trial, thread_id=thread, values=values)
@@ -198,6 +198,8 @@ async def run_case(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
             caller.offer(offered)
             await run_turn(call_model=caller, sim=sim, max_steps=max_steps, turn=turn, tr=tr)
         else:
+            from ._driven import run_driven_turn
+
             await run_driven_turn(
                 driven,
                 sim=sim,

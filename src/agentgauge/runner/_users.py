@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .._suite_code import SuiteCodePolicy
 from ..providers import Provider, ResponseCache, RetryPolicy, resolve_provider
@@ -18,11 +19,13 @@ from ..schema import (
     UserSimulator,
     UserSpec,
 )
-from ..users import Conversation, ModelUser, ModelUserConfig, ScriptedUser, SimulatedUser
 from ._config import RunConfig
 from ._loop import Transcript
 from ._prices import FREE_PREFIXES, cost_usd
 from ._world import CaseWorldRun
+
+if TYPE_CHECKING:
+    from ..users import Conversation, SimulatedUser
 
 __all__ = [
     "UserFactory",
@@ -98,6 +101,8 @@ class UserFactory:
         spec = self.suite.user_for(case)
         if spec is None:
             return None
+        from ..users import Conversation, ModelUser, ModelUserConfig, ScriptedUser
+
         kind = user_kind(spec, self.user_model)
         user: SimulatedUser
         if kind == "scripted":

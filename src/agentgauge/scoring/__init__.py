@@ -7,19 +7,14 @@ the agent produced (assistant turns and the tool results it received, in order) 
 case input (``i == 0``) or to ``case.turns[i - 1]``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 from ._api import BehaviorClassifier, ScoringConfig, failed_case_score, score_case
 from ._behavior import classify_behavior
 from ._case_score import CaseScore
-from ._extra import (
-    Check,
-    NumericGroundingScorer,
-    SafetyScorer,
-    SimilarityScorer,
-    VerdictSource,
-    final_expectation,
-    longest_shared_run,
-)
-from ._numeric_grounding import check_numeric_grounding, extract_numeric
 from ._replies import (
     JUDGE_ERROR,
     agent_calls,
@@ -37,6 +32,31 @@ from ._replies import (
 )
 from ._transcript import parse_result
 from ._user import holds_value, mentions, user_scores
+
+if TYPE_CHECKING:
+    from ._extra import (
+        Check,
+        NumericGroundingScorer,
+        SafetyScorer,
+        SimilarityScorer,
+        VerdictSource,
+        final_expectation,
+        longest_shared_run,
+    )
+    from ._numeric_grounding import check_numeric_grounding, extract_numeric
+
+#: the model-free extra scorers, imported on first use (a run without ``scorers:`` has none)
+_EXTRA: dict[str, str] = {
+    "Check": "._extra",
+    "NumericGroundingScorer": "._extra",
+    "SafetyScorer": "._extra",
+    "SimilarityScorer": "._extra",
+    "VerdictSource": "._extra",
+    "final_expectation": "._extra",
+    "longest_shared_run": "._extra",
+    "check_numeric_grounding": "._numeric_grounding",
+    "extract_numeric": "._numeric_grounding",
+}
 
 __all__ = [
     "JUDGE_ERROR",
@@ -72,3 +92,5 @@ __all__ = [
     "user_scores",
     "user_texts",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXTRA, __all__)
