@@ -3,6 +3,7 @@ seed writes the same bytes; privileged tools are chosen as marked or by their wo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -258,3 +259,35 @@ def test_travel_example_with_fakes_copied_beside_the_output(tmp_path: Path) -> N
     )
     assert again.returncode == 0, again.stderr
     assert (tmp_path / "b.yaml").read_bytes() == (tmp_path / "rt" / "suite.yaml").read_bytes()
+
+
+@pytest.mark.parametrize("how", ["dotdot", "absolute", "symlink"])
+def test_redteam_never_copies_code_from_outside_the_suite_folder(how: str, tmp_path: Path) -> None:
+    """A suite's fake named ``../evil.py:f`` (or an absolute path, or a symlink out of the
+    folder) was copied from outside the suite's folder to outside the output folder."""
+    outside = tmp_path / "a" / "evil.py"
+    outside.parent.mkdir()
+    outside.write_text("def weather(city):\n    return {'t': 1}\n", encoding="utf-8")
+    folder = tmp_path / "a" / "b"
+    folder.mkdir()
+    ref = {"dotdot": "../evil.py:weather", "absolute": f"{outside}:weather",
+           "symlink": "fakes.py:weather"}[how]  # fmt: skip
+    (folder / "suite.yaml").write_text(
+        "name: s\ntools:\n  - name: get_weather\n"
+        "    parameters: {type: object, properties: {city: {type: string}}, required: [city]}\n"
+        f"    simulation: {{function: '{ref}'}}\n"
+        "cases:\n  - id: w\n    input: Weather in Paris?\n"
+        "    expect: {tool_calls: [{name: get_weather, arguments: {city: Paris}}]}\n",
+        encoding="utf-8",
+    )
+    if how == "symlink":
+        (folder / "fakes.py").symlink_to(outside)
+    out = tmp_path / "o" / "x"
+    env = {k: v for k, v in os.environ.items() if k != "AGENTGAUGE_ALLOW_SUITE_CODE"}
+    res = run_agentgauge("redteam", str(folder), "-o", str(out / "r.yaml"), cwd=tmp_path, env=env)
+    assert res.returncode == 2, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert "Traceback" not in res.stderr
+    assert not out.exists()  # refused before anything is written
+    assert not (tmp_path / "o" / "evil.py").exists()  # where ../evil.py would have gone
+    assert not (tmp_path / "evil.py").exists()

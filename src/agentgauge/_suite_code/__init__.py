@@ -45,6 +45,7 @@ from ._code import (
     import_suite_file,
     resolve_attr,
 )
+from ._copy import copy_suite_code, suite_code_files
 from ._endpoints import EndpointUse, Verdict, shown_url
 from ._optin import (
     CONFIG_KEY,
@@ -96,6 +97,7 @@ __all__ = [
     "code_prefix",
     "code_refs",
     "confined_child",
+    "copy_suite_code",
     "defined_names",
     "endpoints_allowed",
     "field_where",
@@ -107,6 +109,7 @@ __all__ = [
     "resolve_attr",
     "shown_url",
     "spec_refs",
+    "suite_code_files",
     "user_config_file",
     "with_checked_judges",
     "writable_file",

@@ -4,21 +4,18 @@ the cases. The same source and seed give the same bytes."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 
-from .._suite_code import SuiteCodePolicy
+from .._suite_code import copy_suite_code, suite_code_files
 from ..errors import UserError
 from ..schema import Suite
 from ._text import USER_DEFAULTS
 
 __all__ = ["code_files", "copy_code", "head_record", "render", "suite_path"]
-
-FileKind = Literal["tool function", "world class"]
 
 
 def head_record(
@@ -65,37 +62,9 @@ def render(header: Sequence[str], head: Mapping[str, Any], cases: Sequence[Any])
     return "\n".join(f"# {h}" if h else "#" for h in header) + "\n\n" + body
 
 
-def _code_refs(suite: Suite) -> list[tuple[str, FileKind]]:
-    refs: list[tuple[str, FileKind]] = [
-        (t.simulation.function, "tool function")
-        for t in suite.tools
-        if t.simulation is not None and t.simulation.function
-    ]
-    for case in suite.cases:
-        for given in case.tool_results.values():
-            sims = given if isinstance(given, list) else [given]
-            refs += [(s.function, "tool function") for s in sims if s.function]
-    if suite.world is not None and suite.world.class_ is not None:
-        refs.append((suite.world.class_, "world class"))
-    return refs
-
-
-def code_files(suite: Suite, root: Path | None = None) -> list[str]:
-    """The suite-code files the suite names (its fakes, its Python world), relative to its
-    folder. With ``root`` (the suite's folder) each must pass the location rule of suite code
-    (a ``.py`` file inside the folder: no absolute path, no ``..``, no symlink out of it;
-    SuiteCodeRefused otherwise), so that copying it never reads or writes outside the two
-    folders. Nothing is imported."""
-    files = []
-    policy = SuiteCodePolicy(root=root.resolve(), allowed=False) if root is not None else None
-    for ref, kind in _code_refs(suite):
-        if policy is not None:
-            target = policy.locate_function(ref, kind)
-            files.append(target.file.relative_to(policy.root).as_posix())
-            continue
-        name = ref.rpartition(":")[0]
-        files.append(name if name.endswith(".py") else name.replace(".", "/") + ".py")
-    return sorted(set(files))
+#: the suite's code files and their copy: the one rule ``generate`` and ``redteam`` share
+code_files = suite_code_files
+copy_code = copy_suite_code
 
 
 def suite_path(out: Path) -> Path:
@@ -104,20 +73,3 @@ def suite_path(out: Path) -> Path:
     if path.is_dir():
         raise UserError(f"{path} is a folder; give a .yaml file or a folder to write suite.yaml in")
     return path
-
-
-def copy_code(files: Sequence[str], source_dir: Path | None, dest_dir: Path) -> list[Path]:
-    """Copy the suite's code files next to the written suite (suite code lives in its folder)."""
-    copied: list[Path] = []
-    if source_dir is None:
-        return copied
-    top, out = source_dir.resolve(), dest_dir.resolve()
-    for rel in files:
-        src, dst = (top / rel).resolve(), (out / rel).resolve()
-        if not (src.is_relative_to(top) and dst.is_relative_to(out)):
-            raise UserError(f"{rel}: suite code must be a file inside the suite's folder")
-        if src.is_file() and src != dst:
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dst)
-            copied.append(dest_dir / rel)
-    return copied

@@ -10,12 +10,12 @@ suite code must live in the suite's own folder.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .._suite_code import copy_suite_code, suite_code_files
 from ..errors import UserError
 from ._generate import RedteamSuite
 
@@ -90,19 +90,7 @@ def _check_lines(result: RedteamSuite) -> list[str]:
 
 def _fakes(result: RedteamSuite) -> list[str]:
     """The suite-code files the generated suite names: its fakes and its Python world."""
-    files = []
-    sims = [t.simulation for t in result.suite.tools]
-    for case in result.suite.cases:
-        for given in case.tool_results.values():
-            sims.extend(given if isinstance(given, list) else [given])
-    refs = [s.function for s in sims if s is not None and s.function is not None]
-    world = result.suite.world
-    if world is not None and world.class_ is not None:  # a Python world is suite code too
-        refs.append(world.class_)
-    for ref in refs:
-        name = ref.rpartition(":")[0]
-        files.append(name if name.endswith(".py") else name.replace(".", "/") + ".py")
-    return sorted(set(files))
+    return suite_code_files(result.suite)
 
 
 def write_redteam(
@@ -114,15 +102,9 @@ def write_redteam(
     path = out if out.suffix in (".yaml", ".yml") else out / "suite.yaml"
     if path.exists() and path.is_dir():
         raise UserError(f"{path} is a folder; give a .yaml file or a folder to write suite.yaml in")
+    # each code file passes the location rule before anything is written: a fake named
+    # '../x.py:f' (or absolute, or a symlink out of the folder) is refused, never copied
+    files = suite_code_files(result.suite, source_dir) if source_dir is not None else []
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render_redteam(result), encoding="utf-8")
-    written = [path]
-    for rel in _fakes(result):
-        if source_dir is None:
-            continue
-        src, dst = source_dir / rel, path.parent / rel
-        if src.is_file() and src.resolve() != dst.resolve():
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dst)
-            written.append(dst)
-    return written
+    return [path, *copy_suite_code(files, source_dir, path.parent)]
