@@ -80,6 +80,9 @@ NOT_IMPORTED = (
     "agentgauge.users._model",
     "agentgauge.providers._frameworks._turn",
     "agentgauge.runner._driven",
+    # shards merged (only ``--shard`` / ``merge``), the date parser (only a ``date`` comparison)
+    "agentgauge.rundir._shards",
+    "agentgauge._dates",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state

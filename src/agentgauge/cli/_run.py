@@ -15,7 +15,7 @@ from ._history import history_options, judge_samples_option
 from ._options import allow_suite_code_option, allow_suite_endpoints_option, judge_option
 
 if TYPE_CHECKING:
-    from ..runner import RunConfig, RunOutcome
+    from ..runner import RunConfig, RunOutcome, Shard
 
 
 def _finish(
@@ -548,9 +548,18 @@ def _rate(f: dict[str, Any]) -> float | None:
     return None if text is None else parse_rate(text)
 
 
+def _shard(text: str | None) -> Shard | None:
+    """``--shard i/N`` parsed (the shard module is imported only when the option is given)."""
+    if not text:
+        return None
+    from ..runner import Shard
+
+    return Shard.parse(text)
+
+
 def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
     """The options of a new run, from the flags (and their environment variables)."""
-    from ..runner import RunConfig, Shard
+    from ..runner import RunConfig
     from ..scoring import ScoringConfig
 
     tool_mode = f["tool_mode"]
@@ -576,7 +585,7 @@ def _new_config(suite: Path, f: dict[str, Any]) -> RunConfig:
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode else None,
         judge=f["judge"],
         judge_samples=f["judge_samples"],
-        shard=Shard.parse(f["shard"]) if f["shard"] else None,
+        shard=_shard(f["shard"]),
         executor=f["executor"] or "local",
         workers=f["workers"],
         provider_concurrency=f["provider_concurrency"],

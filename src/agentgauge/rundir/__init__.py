@@ -2,6 +2,11 @@
 place (``_rundir``: the lock, atomic writes, truncation rules), and shards of one run merged
 into one (``_shards``)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 from ._rundir import (
     LOCK_FILE,
     RESULTS_FILE,
@@ -22,7 +27,14 @@ from ._rundir import (
     write_json_atomic,
     write_record,
 )
-from ._shards import MergeReport, Shard, merge_runs, pair_bucket
+
+if TYPE_CHECKING:
+    from ._shards import MergeReport, Shard, merge_runs, pair_bucket
+
+#: shards merged into one run, imported on first use (a run without ``--shard`` merges none)
+_SHARDS: dict[str, str] = dict.fromkeys(
+    ("MergeReport", "Shard", "merge_runs", "pair_bucket"), "._shards"
+)
 
 __all__ = [
     "LOCK_FILE",
@@ -48,3 +60,5 @@ __all__ = [
     "write_json_atomic",
     "write_record",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _SHARDS, __all__)

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..providers import GenerateConfig
-from ..rundir import Shard
 from ..scoring import ScoringConfig
 
 if TYPE_CHECKING:
     from .._suite_code import SuiteCodePolicy
+    from ..rundir import Shard
     from ..schema import Case, CaseResult, Message, RunRecord, Score, ToolMode
 
 #: used when neither ``--agent`` nor the suite's ``defaults.agent`` names an agent
@@ -263,7 +263,7 @@ def _config_from_record(
         },
         agent=recorded_agent,
         resume=True,
-        shard=Shard.parse(record.shard) if record.shard else None,
+        shard=_recorded_shard(record.shard),
         progress=progress,
         suite_path=record.suite_path,
         tool_mode="real" if tool_mode == "real" else "mock" if tool_mode == "mock" else None,
@@ -425,3 +425,12 @@ def public_spec(spec: str) -> str:
     if spec.startswith(("http://", "https://")):
         spec = public_url(spec)  # an http agent's userinfo password
     return redact(spec)
+
+
+def _recorded_shard(text: str | None) -> Shard | None:
+    """The shard a resumed run's ``run.json`` names (the shard module only when it names one)."""
+    if not text:
+        return None
+    from ..rundir import Shard
+
+    return Shard.parse(text)

@@ -10,13 +10,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._secrets import public_url
 from .._version import __version__
 from ..errors import UserError
 from ..rundir import (
     Finished,
-    Shard,
     journal_has_results,
     load_record,
     scan_finished,
@@ -26,6 +26,9 @@ from ..rundir import (
 from ..schema import Case, JsonValue, RunRecord, Suite, UserSimulator
 from ._config import RunConfig
 from ._users import run_users
+
+if TYPE_CHECKING:
+    from ..rundir import Shard
 
 __all__ = [
     "CaseSource",

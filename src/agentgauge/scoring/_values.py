@@ -25,8 +25,6 @@ import math
 import unicodedata
 from typing import Any, Final, Protocol
 
-from .._dates import dates_equal
-
 __all__ = [
     "MISSING",
     "STRICT",
@@ -231,6 +229,8 @@ def _str_equal(e: str, a: str, o: CompareOptions) -> bool:
     if e == a:
         return True
     if o.date:
+        from .._dates import dates_equal  # only a ``date`` comparison parses dates
+
         same = dates_equal(e, a)
         if same is not None:
             return same
