@@ -223,6 +223,28 @@ _SLOT = "\x00agentgauge-scored-turn\x00"
 _MODELS: dict[tuple[str, int, int], _LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
 
+#: the cancel flag of the call this thread serves (set when its case timed out): an abandoned
+#: call stops at its next token and frees the lock (the next case's time ran out waiting for it)
+_CALL = threading.local()
+
+
+class _Cancelled(Exception):
+    """The call was abandoned by its caller; nothing reads its result."""
+
+
+def _check_cancelled() -> None:
+    flag: threading.Event | None = getattr(_CALL, "cancelled", None)
+    if flag is not None and flag.is_set():
+        raise _Cancelled
+
+
+def _stop_when_cancelled() -> Any:
+    """A llama.cpp stopping criterion that ends the decoding once the call is abandoned."""
+    flag: threading.Event | None = getattr(_CALL, "cancelled", None)
+    if flag is None:
+        return None
+    return _llama_cpp().StoppingCriteriaList([lambda _ids, _logits: flag.is_set()])
+
 
 def _llama_cpp() -> Any:
     # OpenMP threads that spin at barriers collapse when the cores are shared (CI, a busy
@@ -374,9 +396,11 @@ class LocalProvider:
             system = model.tokens(before)
             if prompt[: len(system)] == system and len(system) < len(prompt):
                 model.reuse_prefix(system)
+        _check_cancelled()
         try:
             out = model.llama.create_completion(
                 prompt=prompt,
+                stopping_criteria=_stop_when_cancelled(),
                 grammar=grammar,
                 temperature=0.0 if config.temperature is None else config.temperature,
                 top_k=1 if not config.temperature else 40,
@@ -401,6 +425,7 @@ class LocalProvider:
 
     def _score(self, model: _LoadedModel, messages: list[Message], card: str) -> tuple[float, int]:
         """log P(latest user message | ``card`` as system prompt, earlier turns); its tokens."""
+        _check_cancelled()  # one forward pass per tool card: stop between them once abandoned
         turns = choice_turns(messages, card)
         if turns is None:
             raise ProviderError(f"{self.name}: no user turn to answer", transient=False)
@@ -469,6 +494,7 @@ class LocalProvider:
         """A reply constrained to ``schema`` (a judge's verdict): the text is one JSON object."""
         model = self._loaded()
         with model.lock:
+            _check_cancelled()  # abandoned while it waited for the model
             grammar = self._grammar(model, schema, {"type": "object"})
             turns = structured_messages(request.messages)
             text, usage, finish = self._generate(model, turns, grammar, request.config)
@@ -485,6 +511,7 @@ class LocalProvider:
         model = self._loaded()
         allowed = allowed_tools(request.messages, request.tools, chain=self.chain)
         with model.lock:
+            _check_cancelled()  # abandoned while it waited for the model
             if allowed and request.messages and request.messages[-1].role == "user":
                 return self._call_or_ask(model, request, allowed)
             # a text turn (after a tool result, or no tools), or chain=1 after a result: one
@@ -506,10 +533,24 @@ class LocalProvider:
             message=message, usage=usage, model=self.model_name, finish_reason=finish
         )
 
+    def _serve(self, request: ModelRequest, cancelled: threading.Event) -> ModelResponse:
+        _CALL.cancelled = cancelled
+        try:
+            return self._complete(request)
+        finally:
+            _CALL.cancelled = None
+
     async def generate(self, request: ModelRequest) -> ModelResponse:
         # the lock serialises calls on the one model; abandoning on cancel lets a case timeout
-        # fire while the (bounded) generation finishes in its thread
-        return await anyio.to_thread.run_sync(self._complete, request, abandon_on_cancel=True)
+        # fire at once, and the flag stops the abandoned thread at its next token (or before)
+        cancelled = threading.Event()
+        try:
+            return await anyio.to_thread.run_sync(
+                self._serve, request, cancelled, abandon_on_cancel=True
+            )
+        except BaseException:
+            cancelled.set()
+            raise
 
 
 def _int_option(options: dict[str, Any], key: str, default: int) -> int:
