@@ -42,6 +42,7 @@ from ._case import CaseContext
 from ._executor_spec import ExecutorStartError, available_cores
 from ._proc_worker import BOOTSTRAP, FRAME, PATH_VARIABLE, encode_frame
 from ._ray_worker import WorkerReply, WorkerSetup
+from ._start_once import StartOnce
 from ._workers import Drive, EncodedResult, error_result
 
 __all__ = [
@@ -252,11 +253,13 @@ class _ProcessDrive:
         self._frames = frames
         self._children: list[_Child | None] = [None] * len(frames)
         self._starting: dict[int, anyio.Event] = {}
-        self._started = False
-        self._lock = anyio.Lock()
-        #: why the children could not start (every later pair raises it again)
-        self.failure: UserError | None = None
+        self._start_once = StartOnce()
         self.restarts = 0
+
+    @property
+    def failure(self) -> UserError | None:
+        """Why the children could not start (every later pair raises it again)."""
+        return self._start_once.failure
 
     async def _start_all(self) -> None:
         t0 = time.perf_counter()
@@ -287,17 +290,7 @@ class _ProcessDrive:
 
     async def _child(self, index: int) -> _Child:
         """The live child of ``index``; a new process in place of a dead one."""
-        if not self._started:
-            async with self._lock:
-                if self.failure is not None:
-                    raise self.failure
-                if not self._started:
-                    try:
-                        await self._start_all()
-                    except UserError as err:
-                        self.failure = err
-                        raise
-                    self._started = True
+        await self._start_once(self._start_all)
         child = self._children[index]
         if child is not None and child.alive:
             return child

@@ -37,6 +37,7 @@ from ._case import CaseContext
 from ._executor_spec import ExecutorSpec, ExecutorStartError
 from ._loop import RunStats
 from ._ray_worker import CaseWorker, SharedLimiter, WorkerReply, WorkerSetup
+from ._start_once import StartOnce
 from ._workers import Drive, EncodedResult, error_result
 
 __all__ = ["TASK_RETRIES", "import_ray", "ray_drive"]
@@ -176,9 +177,12 @@ class _RayDrive:
         self._started_ray = False
         self._actors: list[Any] = []
         self._limiter: Any = None
-        self._lock = anyio.Lock()
-        #: why the workers could not start (every later pair raises it again)
-        self.failure: UserError | None = None
+        self._start_once = StartOnce()
+
+    @property
+    def failure(self) -> UserError | None:
+        """Why the workers could not start (every later pair raises it again)."""
+        return self._start_once.failure
 
     async def _start(self) -> None:
         try:
@@ -253,16 +257,7 @@ class _RayDrive:
         return max(1, min(fits, self._slots))
 
     async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult | EncodedResult:
-        if not self._actors:
-            async with self._lock:
-                if self.failure is not None:
-                    raise self.failure
-                if not self._actors:
-                    try:
-                        await self._start()
-                    except UserError as err:
-                        self.failure = err
-                        raise
+        await self._start_once(self._start)
         actor = self._actors[slot % len(self._actors)]
         try:
             reply: WorkerReply = await actor.run.remote(case, trial)
