@@ -20,13 +20,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._suite_code import copy_suite_code
 from ._agents import GuessingAgent, IgnoringAgent, OracleAgent
 from ._check import Dropped
 from ._config import FAMILIES, FAMILY_CATEGORY, MULTI_TURN, GenerateConfig
 from ._generate import generate_cases
 from ._result import FamilyCount, GeneratedSuite
 from ._source import read_source
-from ._write import copy_code, suite_path
+from ._write import suite_path
 
 if TYPE_CHECKING:
     from ..providers import Provider
@@ -89,4 +90,4 @@ def write_generated(
     path = suite_path(Path(out))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(result.text, encoding="utf-8")
-    return [path, *copy_code(result.code, source_dir, path.parent)]
+    return [path, *copy_suite_code(result.code, source_dir, path.parent)]

@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .._messages import one_line
-from .._suite_code import SuiteCodePolicy
+from .._suite_code import SuiteCodePolicy, copy_suite_code, suite_code_files
 from ..errors import UserError
 from ..schema import Case, Suite
 from ._build import BUILDERS
@@ -21,7 +21,7 @@ from ._families import Builder, Candidate, Propose, Rewrite
 from ._header import header_lines
 from ._result import FamilyCount, GeneratedSuite
 from ._world import WorldContext
-from ._write import code_files, copy_code, head_record, render
+from ._write import head_record, render
 
 __all__ = ["generate_cases"]
 
@@ -113,7 +113,7 @@ def generate_cases(
         raise UserError(f"{source or suite.name}: the suite has no tools to generate cases from")
     try:
         # the code the written suite runs: its tools' fakes and its world (not the source's cases')
-        files = code_files(suite.model_copy(update={"cases": []}), source_dir)
+        files = suite_code_files(suite.model_copy(update={"cases": []}), source_dir)
     except UserError as err:  # the location rule of suite code (nothing was imported)
         raise UserError(f"{source or suite.name}: {err}") from None
     world = _world(suite, config, source)
@@ -131,7 +131,7 @@ def generate_cases(
     with tempfile.TemporaryDirectory(prefix="agentgauge-generate-") as tmp:
         path = Path(tmp) / "suite.yaml"
         path.write_text(render([], head, [c.record for c in candidates]), encoding="utf-8")
-        copy_code(files, source_dir, Path(tmp))
+        copy_suite_code(files, source_dir, Path(tmp))
         _, failed, figures = check_written(
             path, allow_code=config.allow_suite_code, satisfiable=config.check, seed=config.seed
         )

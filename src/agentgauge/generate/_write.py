@@ -10,12 +10,11 @@ from typing import Any
 
 import yaml
 
-from .._suite_code import copy_suite_code, suite_code_files
 from ..errors import UserError
 from ..schema import Suite
 from ._text import USER_DEFAULTS
 
-__all__ = ["code_files", "copy_code", "head_record", "render", "suite_path"]
+__all__ = ["head_record", "render", "suite_path"]
 
 
 def head_record(
@@ -60,11 +59,6 @@ def render(header: Sequence[str], head: Mapping[str, Any], cases: Sequence[Any])
         default_flow_style=False,
     )
     return "\n".join(f"# {h}" if h else "#" for h in header) + "\n\n" + body
-
-
-#: the suite's code files and their copy: the one rule ``generate`` and ``redteam`` share
-code_files = suite_code_files
-copy_code = copy_suite_code
 
 
 def suite_path(out: Path) -> Path:
