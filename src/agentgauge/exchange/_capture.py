@@ -264,9 +264,31 @@ def transcript_conversations(path: Path) -> list[TracedConversation]:
     return out
 
 
+def _check_names(c: TracedConversation) -> None:
+    """Refuse a conversation naming a tool no provider accepts (the rule of a tools file's
+    names, docs/tool-formats.md#tool-names): the names become the case's tools, expectations
+    and simulated results, which a suite file and every later run would carry. One line:
+    ``file:line: trace ID: field: why``."""
+    from ..formats import tool_name_problem
+
+    named = [(f"tools[{i}].name", t.name) for i, t in enumerate(c.tools)]
+    for j, m in enumerate(c.messages):
+        named += [
+            (f"messages[{j}].tool_calls[{k}].name", t.name) for k, t in enumerate(m.tool_calls)
+        ]
+        if m.role == "tool" and m.name is not None:
+            named.append((f"messages[{j}].name", m.name))
+    for field, name in named:
+        why = tool_name_problem(name)
+        if why is not None:
+            raise UserError(f"{c.where}: trace {c.trace_id}: {field}: {why}")
+
+
 def capture_cases(paths: Sequence[str | Path], turn: int | None = None) -> list[CapturedCase]:
     """A case per conversation in OTLP/JSON trace files or transcript files (see the module
-    docstring); a transcript has no failing span, so its last turn (or ``turn``) is tested."""
+    docstring); a transcript has no failing span, so its last turn (or ``turn``) is tested.
+    A tool name no provider accepts is refused (:class:`UserError`, ``file:line: trace ID:
+    field: why``)."""
     traces = [Path(p) for p in paths if looks_like_otlp(Path(p))]
     conversations = read_conversations(traces) if traces else []
     for p in paths:
@@ -275,6 +297,7 @@ def capture_cases(paths: Sequence[str | Path], turn: int | None = None) -> list[
     out: list[CapturedCase] = []
     seen: set[str] = set()
     for conversation in conversations:
+        _check_names(conversation)
         captured = _capture_one(conversation, turn)
         if captured.case.id in seen:
             continue  # the same conversation exported twice

@@ -18,7 +18,7 @@ import os
 import shlex
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -222,10 +222,14 @@ def _last_line(errlog: TextIO | None) -> str:
     return ""
 
 
+def _innermost(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 def _failure(source: McpSource, exc: BaseException, where: str) -> str:
-    inner = exc
-    while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
-        inner = inner.exceptions[0]
+    inner = _innermost(exc)
     detail = str(inner).splitlines()[0] if str(inner) else type(inner).__name__
     how = "start" if source.command is not None else "connect to"
     return (
@@ -238,6 +242,9 @@ def _open_error(
     source: McpSource, where: str, watch: McpWatch, exc: BaseException | None, errlog: TextIO | None
 ) -> UserError:
     """The one line for a server that could not be started, reached or listed."""
+    inner = None if exc is None else _innermost(exc)
+    if isinstance(inner, UserError):
+        return inner  # our own refusal, raised inside the client's task group
     detail = _last_line(errlog)
     if watch.fault is not None:
         return UserError(f"{where}: the MCP server '{source.target}' {watch.fault}{detail}")
@@ -276,6 +283,7 @@ async def _list_tools(client: Any, source: McpSource, where: str) -> list[Any]:
 def _chosen(source: McpSource, raw: list[Any], where: str) -> list[ToolSpec]:
     tools = [_tool_spec(t) for t in raw]
     if not source.tools:
+        _check_names(source, tools, range(len(tools)), where)
         return tools
     by_name = {t.name: t for t in tools}
     missing = [n for n in source.tools if n not in by_name]
@@ -284,7 +292,27 @@ def _chosen(source: McpSource, raw: list[Any], where: str) -> list[ToolSpec]:
             f"{where}: the MCP server '{source.target}' has no tool "
             f"{', '.join(repr(m) for m in missing)} (it has: {', '.join(sorted(by_name))})"
         )
+    index = {t.name: i for i, t in reversed(list(enumerate(tools)))}
+    _check_names(source, tools, [index[n] for n in source.tools], where)
     return [by_name[n] for n in source.tools]
+
+
+def _check_names(
+    source: McpSource, tools: Sequence[ToolSpec], chosen: Iterable[int], where: str
+) -> None:
+    """Refuse a served tool whose name no provider accepts (the rule a tools file's names
+    follow, docs/tools.md), before any of it is sent to an agent or written: only the tools a
+    suite takes (``tools_from.mcp.tools``) are checked, so naming the others leaves it out."""
+    from ..formats import tool_name_problem
+
+    for i in chosen:
+        why = tool_name_problem(tools[i].name)
+        if why is not None:
+            keep = "" if source.tools else " (name the tools to use in tools_from.mcp.tools)"
+            raise UserError(
+                f"{where}: the MCP server '{source.target}': tools/list: tools[{i}].name: "
+                f"{why}{keep}"
+            )
 
 
 @contextlib.asynccontextmanager
