@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from .._version import __version__
+from ._interrupt import interrupt_status, terminate_as_interrupt
 
 #: command name -> (module under agentgauge.cli, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -92,7 +93,7 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             # click would print "Aborted!" and exit 1, which reads as a failed gate
             click.echo("interrupted", err=True)
-            ctx.exit(130)
+            ctx.exit(interrupt_status())
         finally:
             sys.stdout, sys.stderr = saved
 
@@ -118,10 +119,11 @@ def main(argv: list[str] | None = None) -> None:
             reconfigure(errors="replace")
     gc.disable()  # until the command's modules are imported: see startup_done
     try:
-        cli.main(args=argv, prog_name="agentgauge")
+        with terminate_as_interrupt():
+            cli.main(args=argv, prog_name="agentgauge")
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(interrupt_status())
     finally:
         # at exit the interpreter's last collections would walk every object still alive
         # (about 60 ms after a one-case run); what is left is freed without them

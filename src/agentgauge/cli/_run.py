@@ -344,6 +344,7 @@ def command(
     from ..report import render_console  # noqa: F401
     from ..runner import arun_suite, run_suite_file  # noqa: F401
     from . import startup_done
+    from ._interrupt import interrupt_status
 
     startup_done()
     agents: tuple[str, ...] = flags["agent"]
@@ -367,7 +368,7 @@ def command(
         )
     except RunInterrupted as err:
         click.echo(str(err), err=True)
-        sys.exit(130)
+        sys.exit(interrupt_status())
     if otel_endpoint:
         _export_otel(outcome, otel_endpoint)
     status = _finish(outcome, gate, flags["history"], not flags["no_history"])

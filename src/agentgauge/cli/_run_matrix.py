@@ -115,13 +115,14 @@ def new_matrix(
     """Run the members (``agents``, else the suite's matrix) and compare them."""
     from ..errors import RunInterrupted
     from ..runner import parse_agents, run_matrix
+    from ._interrupt import interrupt_status
 
     members = parse_agents(agents) if agents else None
     try:
         result = run_matrix(suite, config, members, out_dir, notify=_warn, on_member=finish)
     except RunInterrupted as err:
         click.echo(str(err), err=True)
-        return 130
+        return interrupt_status()
     return matrix_status(result, finish)
 
 
@@ -131,6 +132,7 @@ def resumed_matrix(
     """Continue the matrix in ``out_dir`` and compare its members."""
     from ..errors import RunInterrupted
     from ..runner import resume_matrix
+    from ._interrupt import interrupt_status
 
     try:
         result = resume_matrix(
@@ -150,7 +152,7 @@ def resumed_matrix(
         )
     except RunInterrupted as err:
         click.echo(str(err), err=True)
-        return 130
+        return interrupt_status()
     return matrix_status(result, finish)
 
 

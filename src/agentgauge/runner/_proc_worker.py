@@ -136,8 +136,11 @@ class _Outbox:
 
 def main() -> None:
     """The child's entry point (see :data:`BOOTSTRAP`)."""
-    # Ctrl-C reaches every process of the terminal's group: the parent decides what stops
+    # Ctrl-C reaches every process of the terminal's group, and a CI runner's SIGTERM often the
+    # whole group too: the parent decides what stops (it closes our stdin; a parent killed
+    # outright closes it as well, and we leave)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     fd_in, fd_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
