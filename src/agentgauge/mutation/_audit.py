@@ -3,9 +3,10 @@
 The scorers are the ones a run uses: ``scoring.score_case`` with the suite's scoring defaults,
 then the suite's extra scorers that need no model — ``numeric_grounding``,
 ``instruction_following``, and ``task_completion`` / ``safety`` with their deterministic rules
-(their judge is not used). Scorers that need a judge model (``equivalence``, the rubrics,
+(their judge is not used), and the suite's own ``python:`` scorers when the user allows suite
+code (``AuditConfig.code``). Scorers that need a judge model (``equivalence``, the rubrics,
 ``groundedness``, ``behavior_judge``) and ``similarity`` (an embedding model) are skipped and
-listed in the audit.
+listed in the audit, as are ``python:`` scorers without the opt-in.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Final
 import anyio
 
 from .._suite_code import SuiteCodePolicy
-from ..errors import UserError
+from ..errors import SuiteCodeRefused, UserError
 from ..schema import Case, CaseResult, Message, Suite, ToolCall, ToolSpec, UserSpec
 from ..scoring import ScoringConfig, score_case, user_scores
 from ..worlds import WorldBuilder, WorldOutcome
@@ -172,7 +173,9 @@ class SuiteAudit:
 # ------------------------------------------------------------------------------------ scorers
 
 
-def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScorer]]:
+def _extra_scorers(
+    suite: Suite, code: SuiteCodePolicy | None
+) -> tuple[list[Any], list[Any], list[SkippedScorer]]:
     """(scorers to run, their refs, skipped entries) of the suite's ``scorers:`` section."""
     if not suite.scorers:
         return [], [], []
@@ -182,8 +185,12 @@ def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScor
     skipped: list[SkippedScorer] = []
     for ref in suite.scorers:
         info = SCORER_INFO.get(ref.scorer)
-        if ref.scorer.startswith("python:"):  # suite code: the audit runs none
-            skipped.append(SkippedScorer(scorer=ref.scorer, reason="your own code, not run"))
+        if ref.scorer.startswith("python:"):
+            checked, why = _own_scorer(ref.scorer, code)
+            if checked is None:
+                skipped.append(SkippedScorer(scorer=ref.scorer, reason=why))
+            else:  # the user's opt-in: their check is audited like the built-in ones
+                kept.append(ref.model_copy(update={"scorer": checked, "judge": None}))
         elif info is None:
             skipped.append(SkippedScorer(scorer=ref.scorer, reason="unknown scorer"))
         elif info.judge == "required":
@@ -194,6 +201,17 @@ def _extra_scorers(suite: Suite) -> tuple[list[Any], list[Any], list[SkippedScor
             # the deterministic rules only: a scorer that may use a judge is built without one
             kept.append(ref.model_copy(update={"judge": None}))
     return build_scorers(kept, judge_spec=None) if kept else [], kept, skipped
+
+
+def _own_scorer(spec: str, code: SuiteCodePolicy | None) -> tuple[str | None, str]:
+    """(the checked spec, "") of a suite's ``python:`` scorer the user's opt-in lets run, else
+    (None, why it is not run)."""
+    if code is None or not code.allowed:
+        return None, "your own code: audited only with --allow-suite-code"
+    try:
+        return code.check_spec(spec, "scorer"), ""
+    except SuiteCodeRefused as err:
+        return None, f"not run: {err}"
 
 
 def _grounding(c: Case, refs: Sequence[Any], skipped: Sequence[Any]) -> str:
@@ -447,7 +465,7 @@ def audit_suite(suite: Suite, config: AuditConfig | None = None) -> SuiteAudit:
     refs: list[Any] = []
     skipped: list[SkippedScorer] = []
     if config.extra_scorers:
-        scorers, refs, skipped = _extra_scorers(suite)
+        scorers, refs, skipped = _extra_scorers(suite, config.code)
     skipped_refs = [r for r in suite.scorers if any(s.scorer == r.scorer for s in skipped)]
     world, world_problem = _world(suite, config.code)
     s = _Scoring(
