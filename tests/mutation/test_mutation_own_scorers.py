@@ -92,18 +92,21 @@ def test_an_own_check_outside_the_suite_folder_is_not_run_even_with_the_opt_in(
     audit = _audit(path, allow=True)
     [skipped] = audit.skipped_scorers
     assert skipped.reason.startswith("not run: ")
-    assert not (tmp_path / "imported").exists() and not (inner / "imported").exists()
+    assert not (tmp_path / "imported").exists()
+    assert not (inner / "imported").exists()
     assert audit.reference_failures == []
 
 
 def test_a_crashing_own_check_leaves_its_transcripts_undecided(tmp_path: Path) -> None:
     audit = _audit(_suite(tmp_path, "checks.py:crashes"), allow=True)
     ref = audit.cases[0].reference
-    assert ref is not None and ref.passed is None
+    assert ref is not None
+    assert ref.passed is None
     assert "scorer 'crashes' crashed: RuntimeError: boom" in ref.explanation
 
 
 @pytest.mark.parametrize("allow", [True, False])
 def test_a_working_own_check_keeps_the_audit_clean(tmp_path: Path, allow: bool) -> None:
     audit = _audit(_suite(tmp_path, "checks.py:quotes_price"), allow=allow)
-    assert audit.reference_failures == [] and not audit.failed
+    assert audit.reference_failures == []
+    assert not audit.failed
