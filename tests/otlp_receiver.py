@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -58,14 +59,22 @@ def decode_protobuf(body: bytes) -> dict[str, Any]:
 
 
 class Receiver:
-    def __init__(self, mode: str = "ok") -> None:
+    def __init__(self, mode: str = "ok", tls: ssl.SSLContext | None = None) -> None:
         self.mode = mode
         self.requests: list[Request] = []
+        #: the subject common name of each TLS client certificate presented (mutual TLS)
+        self.client_names: list[str] = []
         self.release = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                if isinstance(self.connection, ssl.SSLSocket):
+                    peer = self.connection.getpeercert() or {}
+                    subject = peer.get("subject", ())
+                    outer.client_names.extend(
+                        v for rdn in subject for k, v in rdn if k == "commonName"
+                    )
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 request = Request(self.path, headers, body)
@@ -103,7 +112,11 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        scheme = "http"
+        if tls is not None:  # the handshake (and the client certificate's check) at accept
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
 
     def spans(self) -> list[dict[str, Any]]:
         return [
@@ -123,8 +136,8 @@ def attrs(span: dict[str, Any]) -> dict[str, Any]:
 def receiver_factory() -> Iterator[Any]:
     made: list[Receiver] = []
 
-    def make(mode: str = "ok") -> Receiver:
-        r = Receiver(mode)
+    def make(mode: str = "ok", tls: ssl.SSLContext | None = None) -> Receiver:
+        r = Receiver(mode, tls)
         threading.Thread(target=r.server.serve_forever, daemon=True).start()
         made.append(r)
         return r

@@ -14,7 +14,10 @@ OTLP/JSON on request. The environment is read as the SDK specification says:
 - ``OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`` / ``OTEL_EXPORTER_OTLP_PROTOCOL``: ``http/protobuf``
   (default) or ``http/json`` (``grpc`` is refused: this exporter speaks HTTP);
 - ``OTEL_EXPORTER_OTLP_TRACES_COMPRESSION`` / ``OTEL_EXPORTER_OTLP_COMPRESSION``: ``gzip`` or
-  ``none``; ``OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`` / ``_CERTIFICATE``: a CA bundle to trust.
+  ``none``; ``OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`` / ``_CERTIFICATE``: a CA bundle to trust;
+- ``OTEL_EXPORTER_OTLP_TRACES_CLIENT_CERTIFICATE`` / ``_CLIENT_CERTIFICATE`` and
+  ``..._CLIENT_KEY``: the client's certificate chain and private key (PEM) for mutual TLS (a
+  key alone is refused; a certificate file may hold the key too).
 
 A 429, 502, 503 or 504 (and a dropped connection) is retried with backoff (1, 2, 4 ... s, or
 the receiver's ``Retry-After``) as the specification says, within the same timeout; a refused
@@ -68,6 +71,10 @@ class OtlpTarget:
     compression: str = "none"
     #: a CA bundle to verify the receiver's certificate with (None: the system's)
     certificate: str | None = None
+    #: mutual TLS: the client certificate chain and its key (PEM files; the key may be in the
+    #: certificate file), as ``(variable, path)`` so that an error names the variable
+    client_certificate: tuple[str, str] | None = None
+    client_key: tuple[str, str] | None = None
     #: where the timeout came from, for the error that names it
     timeout_from: str = "default"
 
@@ -182,6 +189,12 @@ def otlp_target(
         return None
     timeout, timeout_from = _timeout(env, timeout_s)
     cert = _env(env, "CERTIFICATE")
+    client_cert, client_key = _env(env, "CLIENT_CERTIFICATE"), _env(env, "CLIENT_KEY")
+    if client_key is not None and client_cert is None:
+        raise UserError(
+            f"{client_key[0]}: a client key without {_PREFIX}CLIENT_CERTIFICATE (mutual TLS "
+            "needs the certificate too)"
+        )
     return OtlpTarget(
         url=url,
         headers=_headers(env),
@@ -190,6 +203,8 @@ def otlp_target(
         protocol=_choice(env, "PROTOCOL", protocol, PROTOCOLS, "http/protobuf"),
         compression=_choice(env, "COMPRESSION", None, ("gzip", "none"), "none"),
         certificate=cert[1] if cert else None,
+        client_certificate=client_cert,
+        client_key=client_key,
     )
 
 
@@ -289,6 +304,8 @@ def _refusal(target: OtlpTarget, refused: _Refused) -> UserError:
 async def _send(client: Any, target: OtlpTarget, body: bytes, headers: dict[str, str]) -> None:
     """One document: retried on 429 / 502 / 503 / 504 and on a dropped connection, with
     backoff (1, 2, 4 ... s, or the receiver's ``Retry-After``), all within the timeout."""
+    import ssl
+
     import anyio
     import httpx
 
@@ -311,6 +328,9 @@ async def _send(client: Any, target: OtlpTarget, body: bytes, headers: dict[str,
                 reason = _hide(f"{type(err).__name__}: {err}", target)
                 raise UserError(f"{target.shown}: OTLP export failed: {reason}") from None
             refused = _Refused(0, f"{type(err).__name__}: {err}")
+        except ssl.SSLError as err:  # e.g. the receiver's alert after the handshake (TLS 1.3)
+            reason = _hide(f"TLS: {_why(err)}", target)
+            raise UserError(f"{target.shown}: OTLP export failed: {reason}") from None
         if refused is None:
             return
         last = refused if refused.status else last
@@ -325,10 +345,45 @@ async def _send(client: Any, target: OtlpTarget, body: bytes, headers: dict[str,
         delay *= 2
 
 
+def _tls(target: OtlpTarget) -> Any:
+    """httpx's ``verify``: True (the system's CAs), or an SSL context trusting the CA bundle
+    and, for mutual TLS, holding the client's certificate and key. A file that cannot be used
+    is a one-line error naming its variable (never the key's contents)."""
+    if target.certificate is None and target.client_certificate is None:
+        return True
+    import ssl
+
+    for found in (target.client_certificate, target.client_key):
+        if found is not None and not os.path.isfile(found[1]):
+            raise UserError(f"{found[0]}: no such file: {found[1]}")
+    try:
+        context = ssl.create_default_context(cafile=target.certificate)
+    except (OSError, ssl.SSLError) as err:
+        raise UserError(f"{_PREFIX}CERTIFICATE: cannot use the CA bundle: {_why(err)}") from None
+    if target.client_certificate is None:
+        return context
+    var, path = target.client_certificate
+    key = target.client_key[1] if target.client_key is not None else None
+    try:
+        # an encrypted key gets an empty password (an error) instead of OpenSSL's terminal prompt
+        context.load_cert_chain(path, key, password=lambda: b"")
+    except (OSError, ssl.SSLError) as err:
+        raise UserError(
+            f"{var}: cannot use the client certificate and key: {_why(err)} (a PEM certificate "
+            "chain and the private key that matches it, unencrypted)"
+        ) from None
+    return context
+
+
+def _why(err: BaseException) -> str:
+    text = getattr(err, "reason", None) or getattr(err, "strerror", None) or str(err)
+    return str(text).splitlines()[0][:200] if str(text) else type(err).__name__
+
+
 async def _post_all(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) -> int:
     import httpx
 
-    verify: Any = target.certificate if target.certificate else True
+    verify: Any = _tls(target)
     base = dict(target.headers)
     sent = 0
     async with httpx.AsyncClient(timeout=target.timeout_s, verify=verify) as client:
