@@ -179,9 +179,9 @@ def _users_table(summary: Summary) -> Table | None:
         return None
     table = Table(title="simulated users", title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("")
-    table.add_column("value")
+    table.add_column("value", overflow="fold")
     for name, value in rows:
-        table.add_row(name, value)
+        table.add_row(name, _plain(value))  # from run.json / results.jsonl: never markup
     return table
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import escape
 
 from ..metrics import Rate
+from ._escape import html_text
 
 __all__ = [
     "Bar",
@@ -29,7 +29,7 @@ PALETTE = 8
 
 
 def esc(value: object) -> str:
-    return escape(str(value), quote=True)
+    return html_text(value)  # markup as entities, hidden characters (ESC, bidi) visible
 
 
 def colour(agent: int) -> str:

@@ -12,13 +12,14 @@ from xml.sax.saxutils import escape, quoteattr
 from .._secrets import ScrubbingStream, register_env
 from ..rundir import iter_light_results
 from ..schema import CaseResult
+from ._escape import visible
 
 #: characters XML 1.0 does not allow (control characters other than tab, newline, return)
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _x(text: str) -> str:
-    return _BAD_XML.sub("\ufffd", text)
+    return visible(_BAD_XML.sub("\ufffd", text))  # C1 controls, bidi overrides: as escapes
 
 
 def _attr(text: str) -> str:

@@ -7,9 +7,9 @@ the most frequent tools only).
 from __future__ import annotations
 
 from collections import Counter
-from html import escape
 
 from ..metrics import ConfusionCell, Latency, Rate
+from ._escape import html_text
 from ._fmt import ms, rate
 from ._html_data import Bin
 
@@ -20,7 +20,7 @@ TOP_CONFUSIONS = 10
 
 
 def esc(value: object) -> str:
-    return escape(str(value), quote=True)
+    return html_text(value)  # markup as entities, hidden characters (ESC, bidi) visible
 
 
 def _cell(e: str, a: str, n: int, top: int) -> str:

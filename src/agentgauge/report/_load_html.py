@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 
 import orjson
 
 from ..load import LoadReport, StepStats, WindowStats
+from ._escape import html_text
 
 __all__ = ["LOAD_HTML_FILE", "render_load_html", "write_load_html"]
 
@@ -29,7 +29,7 @@ Series = tuple[str, list[float | None]]
 
 
 def _esc(value: object) -> str:
-    return escape(str(value), quote=True)
+    return html_text(value)  # markup as entities, hidden characters (ESC, bidi) visible
 
 
 def _nice(top: float) -> float:

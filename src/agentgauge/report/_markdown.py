@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .._messages import printable
 from .._secrets import scrub
 from ..metrics import Comparison, Failure, GateReport, Summary, fold_small_samples
+from ._escape import md_cell
 from ._fmt import (
     latency,
     mean,
@@ -40,10 +42,8 @@ def _code(text: str) -> str:
 
 
 def _cell(text: str) -> str:
-    """Table-cell text: pipes escaped, one line, and ``<``/``>`` as entities (so ``<no tool>``
-    is not taken for an HTML tag by GitHub)."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Table-cell text: one line, nothing hidden, pipes escaped, HTML characters as entities."""
+    return md_cell(text)
 
 
 #: characters that start Markdown inline syntax (emphasis, links, code, headings, tables...)
@@ -54,7 +54,7 @@ def _inline(text: str) -> str:
     """Untrusted text (a suite name) as literal inline Markdown: one line, HTML characters as
     entities, Markdown punctuation backslash-escaped, so it can neither open a link, an image,
     emphasis or a code span nor start a new heading or inject HTML."""
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))  # ESC, a bidi override: written as escapes
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _INLINE.sub(r"\\\1", text)
 

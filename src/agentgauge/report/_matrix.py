@@ -23,6 +23,7 @@ from ..metrics import (
     Quantile,
 )
 from ..schema import agent_label
+from ._escape import md_cell
 from ._fmt import mean, ms, pct, prompt_text, rate, scored_mean, unit_delta, unit_interval
 
 __all__ = [
@@ -291,8 +292,7 @@ def matrix_lines(c: MatrixComparison) -> list[str]:
 
 
 def _md_cell(text: str) -> str:
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|").replace("\n", " ")
+    return md_cell(text)
 
 
 def render_matrix_markdown(c: MatrixComparison) -> str:

@@ -82,7 +82,9 @@ def pairwise_lines(p: PairwiseComparison, *, listed: int = 30) -> list[str]:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    from ._escape import md_cell
+
+    return md_cell(text)
 
 
 def pairwise_markdown(p: PairwiseComparison, *, listed: int = 30) -> str:

@@ -4,7 +4,13 @@ to the agent's rates, and the users' own turns, tokens, cost and time, apart fro
 from __future__ import annotations
 
 from ..metrics import Summary
-from ._fmt import rate
+from ._fmt import one_line, rate
+
+#: a value of the users' table is one line of at most this many characters (the simulator
+#: spec and the endings come from run.json and results.jsonl: a run directory is untrusted)
+VALUE_WIDTH = 100
+#: the most frequent endings shown; the others are counted in one "+N more"
+ENDINGS_SHOWN = 6
 
 __all__ = [
     "pass_hat_curve",
@@ -52,11 +58,10 @@ def user_rows(summary: Summary) -> list[tuple[str, str]]:
     u = summary.users
     if u is None:
         return []
-    ended = ", ".join(f"{k} {n}" for k, n in u.ended_by.items())
     rows = [
-        ("simulated users", u.simulator or "(not recorded)"),
+        ("simulated users", one_line(u.simulator or "(not recorded)", VALUE_WIDTH)),
         ("conversations", f"{u.results} ({u.turns_mean or 0:.1f} user turns each on average)"),
-        ("ended by", ended),
+        ("ended by", _endings(u.ended_by)),
         ("user errors", f"{u.user_errors}"),
     ]
     if u.model_calls or u.input_tokens or u.output_tokens:
@@ -66,6 +71,16 @@ def user_rows(summary: Summary) -> list[tuple[str, str]]:
         rows.append(("user cost (total)", f"${u.cost_usd:.4f}"))
     rows.append(("user time (total)", f"{u.latency_ms / 1000:.2f} s"))
     return rows
+
+
+def _endings(ended_by: dict[str, int]) -> str:
+    """``stop 3, max_turns 1``: the most frequent endings first, each one line, the whole at
+    most :data:`VALUE_WIDTH` characters and :data:`ENDINGS_SHOWN` endings (``+N more``)."""
+    ranked = sorted(ended_by.items(), key=lambda kv: -kv[1])
+    shown = ", ".join(f"{one_line(k, 40)} {n}" for k, n in ranked[:ENDINGS_SHOWN])
+    rest = len(ranked) - ENDINGS_SHOWN
+    more = f" (+{rest} more)" if rest > 0 else ""
+    return one_line(shown, VALUE_WIDTH - len(more)) + more
 
 
 def users_html(summary: Summary) -> str:

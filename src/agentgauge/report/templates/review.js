@@ -23,8 +23,18 @@
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
-    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    if (text !== undefined && text !== null) { e.textContent = shown(String(text)); }
     return e;
+  }
+
+  // a control or bidi character (ESC, U+202E) would hide itself or reorder its neighbours:
+  // shown as its escape, as the report's server-written text shows it (report/_escape.py)
+  var HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function shown(s) {
+    return s.replace(HIDDEN, function (c) {
+      var n = c.charCodeAt(0);
+      return n < 256 ? "\\x" + ("0" + n.toString(16)).slice(-2) : "\\u" + ("000" + n.toString(16)).slice(-4);
+    });
   }
   function graded() {
     return data.items.filter(function (it) { return grades[it.id] && grades[it.id].label; });
