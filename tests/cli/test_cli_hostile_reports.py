@@ -19,6 +19,8 @@ from click.testing import CliRunner, Result
 from lxml import etree
 
 from agentgauge.cli import cli
+from agentgauge.schema import ToolCall
+from agentgauge.testing import FakeOpenAIServer
 
 EVIL = (
     "n\nFORGED\rFORGED-CR\x1b[31mred\x1b]8;;http://evil.example/\x07link\x1b]8;;\x07"
@@ -146,6 +148,27 @@ def test_load_prints_and_writes_hostile_text_shown(tmp_path: Path) -> None:
         _shown(_outside_data(text), page=True)
         assert r"\u202egnp.exe" in text
     _reports(out, tmp_path)  # the load run's journal is a run: its reports too
+
+
+def test_load_against_a_server_replying_hostile_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent's server answers with a call to a tool named with escapes and a reply full of
+    them: the load summary and the run's reports show it all without acting on it."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-hostile-load-0123456789")
+    call = ToolCall(id="c1", name="get\x1b]0;pwned\x07" + EVIL, arguments={"a" + EVIL: EVIL})
+    out = tmp_path / "load"
+    with FakeOpenAIServer([call, "done" + EVIL], record=False) as srv:
+        args = ["load", str(_suite(tmp_path)), "--agent", "openai:fake", "--base-url",
+                srv.base_url, "--users", "1", "--sessions", "3", "-o", str(out)]  # fmt: skip
+        result = _invoke(*args)
+    assert result.exit_code == 0, result.output
+    _shown(result.output)
+    _shown(_outside_data((out / "load.html").read_text(encoding="utf-8")), page=True)
+    _reports(out, tmp_path)
+    md = (tmp_path / "report.markdown").read_text(encoding="utf-8")
+    # the server's tool name, shown
+    assert r"got get\x1b]0;pwned\x07n / FORGED / FORGED-CR\x1b[31m" in md
 
 
 def test_load_refuses_a_suite_nested_too_deep_in_one_line(tmp_path: Path) -> None:

@@ -88,3 +88,24 @@ def test_tools_list_mcp_exits_2_in_one_line(
     assert "tools/list: tools[0].name: " in result.output
     assert "\x1b" not in result.output
     assert not result.output.startswith("FORGED")
+
+
+def test_a_suite_run_is_refused_before_any_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _source(tmp_path, ["get_weather", "get weather"])
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "name: mcp-names\n"
+        f"tools_from: {{mcp: {{command: [{json.dumps(sys.executable)}, server.py]}}}}\n"
+        "cases:\n  - {id: a, input: hi}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("AGENTGAUGE_HISTORY", str(tmp_path / "h.sqlite"))
+    args = ["run", str(suite), "--agent", "mock:echo", "--allow-suite-code", "-o",
+            str(tmp_path / "out"), "--no-progress", "--no-cache"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    assert "tools/list: tools[1].name: 'get weather' holds a space;" in result.output
+    assert not (tmp_path / "out" / "results.jsonl").exists()
