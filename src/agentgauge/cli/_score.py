@@ -3,6 +3,7 @@
 ::
 
     agentgauge score SUITE --responses FILE -o RUN_DIR [--mode default|bfcl] [--judge SPEC]
+        [--workers N]
 
 The work is done by :func:`agentgauge.runner.score_responses` (scored as ``run`` scores, with
 the suite's ``scorers:``); the command parses flags, writes the summary and prints.
@@ -105,6 +106,14 @@ def _read_feedback_file(path: Path) -> bytes:
     help="User feedback on the traced conversations (JSONL keyed by trace_id or case_id): "
     "copied to RUN_DIR/feedback.jsonl, the user-satisfaction metric (docs/metrics.md).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    envvar="AGENTGAUGE_WORKERS",
+    help="Processes of this machine that score the responses (1: this process alone; "
+    "default: the cores other programs leave idle, when the file is big enough to pay, see "
+    "docs/bring-your-agent.md). This process stays the only writer of the run directory.",
+)
 @allow_suite_code_option
 @judge_option
 @allow_suite_endpoints_option
@@ -118,6 +127,7 @@ def command(
     overwrite: bool,
     skip_missing: bool,
     feedback_file: Path | None,
+    workers: int | None,
     allow_suite_code: bool,
     judge: str | None,
     allow_suite_endpoints: bool,
@@ -137,12 +147,15 @@ def command(
     from ..scoring import ScoringConfig
     from . import startup_done
 
-    startup_done()
     t0 = time.perf_counter()
     if journal_has_results(run_dir) and not overwrite:
         raise UserError(f"{run_dir}: already holds results.jsonl (use --overwrite or a new folder)")
+    # the collector stays off while the suite and the responses are read (objects that live
+    # to the end: each collection would walk them all again, a third of reading a large
+    # suite), and never walks them afterwards
     loaded = load_suite_any(suite)
     responses = read_responses(responses_file)
+    startup_done()
     if not responses:
         raise UserError(f"{responses_file}: no responses in the file")
     feedback = _read_feedback_file(feedback_file) if feedback_file is not None else None
@@ -161,6 +174,7 @@ def command(
             judge=judge or None,
             allow_suite_endpoints=allow_suite_endpoints or None,
             judge_samples=judge_samples,
+            workers=workers,
         ),
     )
     # the suite's gates are given here so that metrics does not load the suite file again

@@ -15,12 +15,15 @@ away).
 
 The cases run in one event loop, as many at once as the parent sends (its share of the run's
 concurrency), through :class:`._ray_worker.CaseWorker`: the agent loop, tools, faults, worlds,
-scoring and judges are exactly those of a run in one process.
+scoring and judges are exactly those of a run in one process. A setup of another kind brings
+its own worker (``setup.make_worker()``: ``agentgauge score --workers``, whose requests are
+batches of recorded responses: ``_recorded_procs.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import pickle
 import signal
@@ -77,15 +80,21 @@ async def _serve(fd_in: int, fd_out: int) -> None:
 
     reader, writer = await _pipes(fd_in, fd_out)
     setup = await _read_frame(reader)
-    if not isinstance(setup, WorkerSetup):
+    worker: Any
+    if isinstance(setup, WorkerSetup):
+        worker = CaseWorker(setup)
+    elif callable(getattr(setup, "make_worker", None)):  # another job (runner/_recorded_procs)
+        worker = setup.make_worker()
+    else:
         return
-    worker = CaseWorker(setup)
     try:
         await worker.ready()
     except Exception as exc:  # a setup error is the parent's to report, once
         writer.write(encode_frame(("failed", f"{type(exc).__name__}: {exc}")))
         await writer.drain()
         return
+    gc.freeze()
+    gc.enable()
     writer.write(encode_frame(("ready", os.getpid())))
     await writer.drain()
     tasks: set[asyncio.Task[None]] = set()
@@ -136,6 +145,10 @@ class _Outbox:
 
 def main() -> None:
     """The child's entry point (see :data:`BOOTSTRAP`)."""
+    # the collector is off while agentgauge imports, the setup is unpickled and the worker is
+    # built (a large suite's objects, which live to the end: collections walking them again
+    # and again cost more than the unpickling); it never walks them afterwards (_serve)
+    gc.disable()
     # Ctrl-C reaches every process of the terminal's group, and a CI runner's SIGTERM often the
     # whole group too: the parent decides what stops (it closes our stdin; a parent killed
     # outright closes it as well, and we leave)

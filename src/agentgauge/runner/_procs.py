@@ -27,7 +27,7 @@ import pickle
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -49,7 +49,9 @@ __all__ = [
     "START_TIMEOUT_S",
     "TASK_RETRIES",
     "available_cores",
+    "died_reason",
     "process_drive",
+    "process_pool",
     "read_only",
     "worker_setups",
 ]
@@ -72,7 +74,7 @@ class _Died(Exception):
 class _Waiter:
     done: anyio.Event = field(default_factory=anyio.Event)
     #: the reply, or why the child could not drive the pair at all
-    reply: WorkerReply | str | None = None
+    reply: Any = None
 
 
 class _Child:
@@ -165,13 +167,18 @@ class _Child:
                 self.exit_reason = f"killed by signal {-code}"
 
     async def run(self, case: Case, trial: int) -> WorkerReply | str:
+        reply: WorkerReply | str = await self.ask(_wire_case(case), trial)
+        return reply
+
+    async def ask(self, payload: object, trial: int) -> Any:
+        """The child's worker's reply to ``run(payload, trial)`` (``_Died``: it went away)."""
         if not self.alive or self.process is None or self.process.stdin is None:
             raise _Died(self.exit_reason)
         self._seq += 1
         seq = self._seq
         waiter = _Waiter()
         self._waiting[seq] = waiter
-        self._put(encode_frame((seq, _wire_case(case), trial)))
+        self._put(encode_frame((seq, payload, trial)))
         await waiter.done.wait()
         if waiter.reply is None:
             raise _Died(self.exit_reason)
@@ -247,7 +254,9 @@ def worker_setups(setup: WorkerSetup, count: int, slots: int) -> list[WorkerSetu
 class _ProcessDrive:
     """The run's child processes, started on first use; each call drives one pair on one."""
 
-    def __init__(self, frames: list[bytes], ctx: CaseContext, tg: anyio.abc.TaskGroup) -> None:
+    def __init__(
+        self, frames: list[bytes], ctx: CaseContext | None, tg: anyio.abc.TaskGroup
+    ) -> None:
         self._ctx = ctx
         self._tg = tg
         self._frames = frames
@@ -310,30 +319,35 @@ class _ProcessDrive:
         assert found is not None
         return found
 
-    async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult | EncodedResult:
+    async def ask(
+        self, payload: object, slot: int, *, trial: int = 0, attempts: int = TASK_RETRIES + 1
+    ) -> tuple[Any, str]:
+        """The reply of the child of ``slot`` to ``(payload, trial)`` and "", or (None, why the
+        last child died) after ``attempts`` children died with it. A request sent again goes
+        to another child: one that kills its process every time takes a different one down
+        each time, not the same slot's requests again and again."""
         count = len(self._children)
         reason = "exited"
-        for attempt in range(TASK_RETRIES + 1):
-            # a pair sent again goes to another child: one that kills its process every time
-            # takes a different one down each time, not the same slot's pairs again and again
+        for attempt in range(attempts):
             child = await self._child((slot + attempt) % count)
             try:
-                reply = await child.run(case, trial)
+                return await child.ask(payload, trial), ""
             except _Died as died:
                 reason = str(died)
-                continue
-            if isinstance(reply, str):
-                return error_result(case, trial, reply)
-            stats = self._ctx.stats
-            stats.provider_calls += reply.provider_calls
-            stats.cache_hits += reply.cache_hits
-            return reply.result
-        return error_result(
-            case,
-            trial,
-            f"worker process died: {reason} (after {TASK_RETRIES + 1} attempts, each in "
-            "another process)",
-        )
+        return None, reason
+
+    async def __call__(self, case: Case, trial: int, slot: int) -> CaseResult | EncodedResult:
+        reply, reason = await self.ask(_wire_case(case), slot, trial=trial)
+        if reply is None:
+            return error_result(case, trial, died_reason(reason, TASK_RETRIES + 1))
+        if isinstance(reply, str):
+            return error_result(case, trial, reply)
+        assert isinstance(reply, WorkerReply)
+        assert self._ctx is not None
+        stats = self._ctx.stats
+        stats.provider_calls += reply.provider_calls
+        stats.cache_hits += reply.cache_hits
+        return reply.result
 
     async def close(self) -> None:
         with anyio.CancelScope(shield=True):
@@ -352,7 +366,7 @@ def _reduce_proxy(proxy: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[An
     return read_only, (dict(proxy),)
 
 
-def _pickled(setup: WorkerSetup) -> bytes:
+def _pickled(setup: object) -> bytes:
     """The setup frame of a child. Read-only mappings (the scoring weights) go as their
     contents (as Ray's cloudpickle sends them), through this pickler's own table only."""
     buffer = io.BytesIO()
@@ -370,13 +384,33 @@ def _pickled(setup: WorkerSetup) -> bytes:
         ) from None
 
 
+def died_reason(reason: str, attempts: int) -> str:
+    """The error recorded on a pair whose every attempt killed its worker process."""
+    return f"worker process died: {reason} (after {attempts} attempts, each in another process)"
+
+
 @contextlib.asynccontextmanager
 async def process_drive(
     setup: WorkerSetup, ctx: CaseContext, *, count: int, slots: int
 ) -> AsyncIterator[Drive]:
     """A :data:`Drive` that runs pairs in ``count`` child processes sharing ``slots`` pairs in
     flight; the processes go when the block ends."""
-    frames = [_pickled(s) for s in worker_setups(setup, count, max(slots, count))]
+    async with process_pool(worker_setups(setup, count, max(slots, count)), ctx) as drive:
+        yield drive
+
+
+@contextlib.asynccontextmanager
+async def process_pool(
+    setups: Sequence[object], ctx: CaseContext | None = None
+) -> AsyncIterator[_ProcessDrive]:
+    """One child process per setup (a :class:`WorkerSetup`, or any setup whose
+    ``make_worker()`` builds the child's worker: ``ready()``, ``run(payload, trial)``,
+    ``close()``), started on the first request; they go when the block ends."""
+    pickled: dict[int, bytes] = {}  # the same setup for every child: pickled once
+    for s in setups:
+        if id(s) not in pickled:
+            pickled[id(s)] = _pickled(s)
+    frames = [pickled[id(s)] for s in setups]
     async with anyio.create_task_group() as tg:
         drive = _ProcessDrive(frames, ctx, tg)
         try:

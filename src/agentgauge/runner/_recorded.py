@@ -9,46 +9,36 @@ through :mod:`agentgauge.io` (results, ``run.json``); the summary is the caller'
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
 import anyio
 
-from .._suite_code import SuiteCodePolicy
 from .._version import __version__
 from ..exchange import RecordedResponse
 from ..rundir import ResultsWriter, run_dir_lock, suite_hash, write_record
-from ..schema import (
-    Case,
-    CaseResult,
-    JsonValue,
-    Message,
-    RunRecord,
-    Suite,
-    ToolSpec,
-    TraceEvent,
-    UserSpec,
-)
+from ..schema import Case, JsonValue, RunRecord, Suite
 from ..scoring import ScoringConfig
-from ..users import recorded_user_error
-from ..worlds import WorldBuilder
-from ._case import build_result, grade_with_user, score_result
-from ._config import ExtraScorer, RunConfig
+from ._config import RunConfig
+from ._executor import idle_cores
 from ._file import located
-from ._loop import Transcript
 from ._plan import git_fields
+from ._recorded_case import BATCH, Item, RecordedScoring, suite_world
 from ._suite_setup import with_suite_scorers
-from ._world import recorded_world
 
-__all__ = ["ScoreOutcome", "score_responses"]
+__all__ = ["AUTO_MIN_PAIRS", "ScoreOutcome", "score_responses", "score_workers"]
 
 _V3_SIMPLE: Final = re.compile(r"^simple_(\d+)$")
-_NO_RESPONSE: Final = "no response"
+#: auto mode: at least this many (case, trial) pairs per extra process (a worker's start —
+#: importing agentgauge, the suite unpickled, its scorers built — costs ≈ 1 s of CPU;
+#: benchmarks/README.md, "Scoring with worker processes")
+AUTO_MIN_PAIRS: Final = 10_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,84 +70,6 @@ def _by_case(
         if alias != cid and alias in case_ids and alias not in by_case:
             by_case[alias] = by_case.pop(cid)
     return by_case
-
-
-async def _recorded_result(
-    case: Case,
-    trial: int,
-    response: RecordedResponse | None,
-    tools: dict[str, ToolSpec],
-    scoring: ScoringConfig,
-    extra: Sequence[ExtraScorer],
-    world: tuple[WorldBuilder, SuiteCodePolicy] | None = None,
-    user: UserSpec | None = None,
-) -> CaseResult:
-    """The result of one recorded response, built and scored as the runner does for a driven
-    case (a case without a response is an ``error``: "no response"). With a suite world, the
-    recorded calls are applied to a fresh one, turn by turn, and its state graded. A case with
-    a simulated user (``user``) is graded as a run grades it: the recorded conversation's user
-    messages checked against the user's instructions, ``expect`` on the whole conversation."""
-    if response is None:
-        result = build_result(case, trial, Transcript(), 0.0)
-        result.error = result.explanation = _NO_RESPONSE
-        return result
-    turns = response.turns(tools.keys(), 1 + len(case.turns))
-    whole = response.conversation if response.conversation is not None else response.messages
-    messages = list(whole) if whole is not None else []
-    user_error = None
-    if user is not None:  # one turn: every agent message after the opening
-        turns = [_agent_part(messages) if messages else turns[0]]
-        opening = [case.input] if isinstance(case.input, str) else []
-        user_error = recorded_user_error(user, opening, messages)
-    tr = Transcript(messages=messages, turns=turns, labels=response.labels)
-    if response.trace is not None:
-        _steps_into(tr, response.trace)
-    result = build_result(case, trial, tr, response.latency_ms or 0.0)
-    result.text = response.text
-    result.trace_id, result.feedback = response.trace_id, response.feedback
-    if not any(e.kind == "tool" for e in tr.trace):
-        result.tool_calls = len(result.calls)
-    models = [e for e in tr.trace if e.kind == "model"]
-    result.usage_recorded = not models or any(e.usage is not None for e in models)
-    outcome = None
-    if world is not None:
-        run, outcome, problem = recorded_world(case, world[0], turns, world[1])
-        if problem is not None:
-            result.error = result.explanation = problem
-            return result
-        assert run is not None
-        result.world = run.record()
-    if user is not None:
-        await grade_with_user(case, result, turns, user, user_error, tools, scoring, extra, outcome)
-    else:
-        await score_result(case, result, turns, tools, scoring, extra, world=outcome)
-    if response.decode_error and result.status != "passed":
-        note = f"(response not decodable: {response.decode_error})"
-        result.explanation = f"{result.explanation}\n{note}".strip()
-    return result
-
-
-def _agent_part(conversation: list[Message]) -> list[Message]:
-    """The agent's messages (and the tool results) after the first user message."""
-    first = next((i for i, m in enumerate(conversation) if m.role == "user"), -1)
-    return [m for m in conversation[first + 1 :] if m.role not in ("user", "system")]
-
-
-def _steps_into(tr: Transcript, steps: Sequence[TraceEvent]) -> None:
-    """A traced response's steps as the transcript's performance record (what a driven run
-    counts): the steps, model and tool call counts, tokens summed over the model steps that
-    report usage, and the first time to first token. A step without usage adds nothing."""
-    tr.trace = list(steps)
-    for e in steps:
-        if e.kind == "tool":
-            tr.tool_calls += 1
-            continue
-        tr.model_calls += 1
-        if e.usage is not None:
-            tr.input_tokens += e.usage.input_tokens
-            tr.output_tokens += e.usage.output_tokens
-        if tr.ttft_ms is None and e.ttft_ms is not None:
-            tr.ttft_ms = e.ttft_ms
 
 
 def _options(
@@ -207,17 +119,6 @@ def score_responses(
         )  # fmt: skip
 
 
-def _world(suite: Suite, base: RunConfig) -> tuple[WorldBuilder, SuiteCodePolicy] | None:
-    """The suite's world builder (a Python world's class checked as suite code, then
-    imported) and the policy to build under; None without a world."""
-    if suite.world is None:
-        return None
-    policy = base.code_policy()
-    builder = WorldBuilder(suite.world)
-    builder.load(policy)
-    return builder, policy
-
-
 async def _score_locked(
     suite: Suite, responses: Sequence[RecordedResponse], run_dir: Path, config: ScoringConfig,
     suite_path: Path | None, responses_path: Path | None, skip_missing: bool,
@@ -233,33 +134,27 @@ async def _score_locked(
     )
     scoring = config.for_suite(suite)
     by_case = _by_case(suite, responses)
-    world = _world(suite, base)
-    unknown = sorted(cid for cid in by_case if cid not in {c.id for c in suite.cases})
-    statuses: Counter[str] = Counter()
-    categories: dict[str, list[int]] = {}
-    undecodable = skipped = 0
+    case_ids = {c.id for c in suite.cases}  # once: in the condition it was built per response
+    unknown = sorted(cid for cid in by_case if cid not in case_ids)
+    tally = _Tally()
+    skipped = sum(not by_case.get(c.id) for c in suite.cases) if skip_missing else 0
+    undecodable = sum(bool(r.decode_error) for c in suite.cases for r in by_case.get(c.id, ()))
+    items = _items(suite, by_case, skip_missing)
+    todo = sum(len(by_case.get(c.id, ())) or (not skip_missing) for c in suite.cases)
+    count = score_workers(base, todo)
+    # built here in either case: a world's class refused is the same one-line error
+    one = RecordedScoring(
+        suite=suite, scoring=scoring, extra=wired.extra_scorers, world=suite_world(suite, base)
+    )
     try:
         with ResultsWriter(run_dir, fresh=True) as writer:
-            for case in suite.cases:
-                recorded = sorted(by_case.get(case.id, []), key=lambda r: r.trial)
-                if not recorded and skip_missing:
-                    skipped += 1
-                    continue
-                tools = _case_tools(case, suite)
-                pairs: list[tuple[int, RecordedResponse | None]] = [
-                    (r.trial, r) for r in recorded
-                ] or [(0, None)]
-                for trial, response in pairs:
-                    undecodable += bool(response is not None and response.decode_error)
-                    result = await _recorded_result(
-                        case, trial, response, tools, scoring, wired.extra_scorers, world,
-                        suite.user_for(case),
-                    )  # fmt: skip
+            if count > 1:
+                await _in_processes(suite, scoring, base, items, count, writer, tally)
+            else:
+                for _, case, trial, response in items:
+                    result = await one.result(case, trial, response)
                     writer.write(result)
-                    statuses[result.status] += 1
-                    cat = categories.setdefault(case.category, [0, 0])
-                    cat[1] += 1
-                    cat[0] += result.status == "passed"
+                    tally.add(case, result.status)
     finally:
         for scorer in wired.extra_scorers:  # judges hold provider sessions
             aclose = getattr(scorer, "aclose", None)
@@ -290,24 +185,71 @@ async def _score_locked(
     write_record(run_dir, record)
     return ScoreOutcome(
         run_dir=run_dir,
-        total=sum(statuses.values()),
-        statuses=dict(statuses),
-        categories={k: (v[0], v[1]) for k, v in categories.items()},
+        total=sum(tally.statuses.values()),
+        statuses=dict(tally.statuses),
+        categories={k: (v[0], v[1]) for k, v in tally.categories.items()},
         unknown_case_ids=unknown,
         undecodable=undecodable,
         skipped=skipped,
     )
 
 
-def _case_tools(case: Case, suite: Suite) -> dict[str, ToolSpec]:
-    """The tools the case offers, by name (its own list, else every suite tool)."""
-    suite_tools = {t.name: t for t in suite.tools}
-    if case.tools is None:
-        return suite_tools
-    out: dict[str, ToolSpec] = {}
-    for t in case.tools:
-        if isinstance(t, ToolSpec):
-            out[t.name] = t
-        elif t in suite_tools:
-            out[t] = suite_tools[t]
-    return out
+def score_workers(config: RunConfig, todo: int) -> int:
+    """How many processes score ``todo`` (case, trial) pairs: ``config.workers`` when given
+    (never more than the batches), else the cores other programs leave idle, one per
+    :data:`AUTO_MIN_PAIRS` pairs (below that a worker's start costs more than it saves)."""
+    batches = max(1, -(-todo // BATCH))
+    if config.workers is not None:
+        return max(1, min(config.workers, batches))
+    return max(1, min(idle_cores(), todo // AUTO_MIN_PAIRS, batches))
+
+
+class _Tally:
+    """Results per status, and (passed, scored) per category."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[str] = Counter()
+        self.categories: dict[str, list[int]] = {}
+
+    def add(self, case: Case, status: str) -> None:
+        self.statuses[status] += 1
+        cat = self.categories.setdefault(case.category, [0, 0])
+        cat[1] += 1
+        cat[0] += status == "passed"
+
+
+def _items(
+    suite: Suite, by_case: Mapping[str, list[RecordedResponse]], skip_missing: bool
+) -> Iterator[Item]:
+    """Every (case, trial) to score, in suite order and trial order: a case's responses, or
+    the case alone (no response) unless ``skip_missing``."""
+    for index, case in enumerate(suite.cases):
+        recorded = sorted(by_case.get(case.id, ()), key=lambda r: r.trial)
+        if not recorded:
+            if not skip_missing:
+                yield index, case, 0, None
+            continue
+        for response in recorded:
+            yield index, case, response.trial, response
+
+
+async def _in_processes(
+    suite: Suite, scoring: ScoringConfig, base: RunConfig, items: Iterator[Item], count: int,
+    writer: ResultsWriter, tally: _Tally,
+) -> None:  # fmt: skip
+    """The items scored in ``count`` worker processes, written here in their order."""
+    from ._recorded_procs import ScoreSetup, score_in_processes
+
+    policy = base.code_policy()  # decided once, here, and sent
+    setup = ScoreSetup(
+        suite=suite,
+        scoring=scoring,
+        config=replace(base, allow_suite_code=policy.allowed, progress=False),
+        cwd=os.getcwd(),
+    )
+
+    def written(case: Case, status: str, line: bytes) -> None:
+        writer.write_line(line, flush=False)
+        tally.add(case, status)
+
+    await score_in_processes(setup, items, count=count, written=written, flush=writer.flush)
