@@ -171,6 +171,15 @@ def test_load_against_a_server_replying_hostile_text(
     assert r"got get\x1b]0;pwned\x07n / FORGED / FORGED-CR\x1b[31m" in md
 
 
+def test_load_json_output_is_ascii(tmp_path: Path) -> None:
+    args = ["load", str(_suite(tmp_path)), "--agent", "mock:echo", "--users", "1",
+            "--sessions", "2", "-o", str(tmp_path / "load"), "--format", "json"]  # fmt: skip
+    result = _invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.isascii()  # no raw U+202E or C1 control on the terminal
+    assert json.loads(result.stdout)["suite"] == "s" + EVIL  # the same data
+
+
 def test_load_refuses_a_suite_nested_too_deep_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     deep = "[" * 150 + "]" * 150  # past the depth limit (100), under the parser's

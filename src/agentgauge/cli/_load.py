@@ -440,5 +440,7 @@ def _write(outcome: Any, html_file: Path | None, echo: bool) -> None:
         for line in load_lines(report):
             click.echo(line)
         click.echo(f"run: {outcome.run.run_dir}  (load.json, load.jsonl, {page.name})", err=True)
-    else:
-        click.echo(report.model_dump_json(indent=2))
+    else:  # ASCII-only: a bidi override or a C1 control from the suite reaches no terminal raw
+        import json
+
+        click.echo(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=True))
