@@ -76,6 +76,7 @@ async def _pipes(fd_in: int, fd_out: int) -> tuple[asyncio.StreamReader, asyncio
 
 async def _serve(fd_in: int, fd_out: int) -> None:
     from ..schema import Case
+    from ._gc import call_phase_gc
     from ._ray_worker import CaseWorker, WorkerSetup
 
     reader, writer = await _pipes(fd_in, fd_out)
@@ -111,10 +112,11 @@ async def _serve(fd_in: int, fd_out: int) -> None:
         outbox.put(encode_frame((seq, reply)))
 
     try:
-        while (request := await _read_frame(reader)) is not None:
-            task = asyncio.get_running_loop().create_task(answer(*request))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
+        with call_phase_gc():  # the child's whole life is a call phase
+            while (request := await _read_frame(reader)) is not None:
+                task = asyncio.get_running_loop().create_task(answer(*request))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
         for task in list(tasks):  # told to stop: nothing is in flight unless the parent died
             task.cancel()
     finally:

@@ -14,6 +14,7 @@ from ..rundir import ResultsWriter
 from ..schema import Case, CaseResult
 from ._case import CaseContext, run_case
 from ._config import RunConfig
+from ._gc import call_phase_gc
 from ._mcp import case_tool_mode
 from ._plan import RunPlan
 from ._progress import ProgressReporter
@@ -160,6 +161,12 @@ async def run_workers(
 
     ``drive``: where each pair runs (None: here); the results are written here either way."""
     workers = _Workers(plan, ctx, config, replay, writer, progress, drive)
+    with call_phase_gc():
+        await _start(workers, plan, config)
+    return workers.tally
+
+
+async def _start(workers: _Workers, plan: RunPlan, config: RunConfig) -> None:
     async with anyio.create_task_group() as tg:
         # workers start config.stagger_s apart: started together, N requests would go out
         # and come back together, and every round trip would wait for the whole batch
@@ -168,4 +175,3 @@ async def run_workers(
         todo = plan.todo
         for i in range(plan.workers if todo is None else max(1, min(plan.workers, todo))):
             tg.start_soon(workers.work, i * config.stagger_s, i)
-    return workers.tally
