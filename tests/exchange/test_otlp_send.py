@@ -126,7 +126,7 @@ def test_the_sdk_environment_names_the_endpoint_headers_protocol_and_compression
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, "OTEL_EXPORTER_OTLP_PROTOCOL: expected one of"),
+        ({"OTEL_EXPORTER_OTLP_PROTOCOL": "thrift"}, "OTEL_EXPORTER_OTLP_PROTOCOL: expected one of"),
         ({"OTEL_EXPORTER_OTLP_COMPRESSION": "br"}, "OTEL_EXPORTER_OTLP_COMPRESSION: expected"),
         ({"OTEL_EXPORTER_OTLP_TIMEOUT": "soon"}, "OTEL_EXPORTER_OTLP_TIMEOUT: expected a positive"),
         ({"OTEL_EXPORTER_OTLP_HEADERS": "a=1,broken"}, "OTEL_EXPORTER_OTLP_HEADERS: entry 2:"),

@@ -27,14 +27,16 @@ __all__ = ["command"]
 @click.option(
     "--endpoint",
     envvar="AGENTGAUGE_OTEL_ENDPOINT",
-    help="Send the traces to this OTLP/HTTP receiver (a base URL, e.g. http://localhost:4318; "
-    "/v1/traces is appended). Default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is), else "
+    help="Send the traces to this OTLP receiver: over HTTP a base URL (e.g. "
+    "http://localhost:4318; /v1/traces is appended), over gRPC http(s)://HOST:PORT (e.g. "
+    "http://localhost:4317). Default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is), else "
     "$OTEL_EXPORTER_OTLP_ENDPOINT.",
 )
 @click.option(
     "--protocol",
-    type=click.Choice(["http/protobuf", "http/json"]),
-    help="The body sent: OTLP protobuf (default; needs agentgauge[otlp]) or OTLP/JSON. "
+    type=click.Choice(["http/protobuf", "http/json", "grpc"]),
+    help="OTLP/HTTP with a protobuf body (default; needs agentgauge[otlp]), OTLP/HTTP with a "
+    "JSON body, or OTLP/gRPC (needs agentgauge[otlp-grpc]). "
     "Default: $OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / $OTEL_EXPORTER_OTLP_PROTOCOL.",
 )
 @click.option(

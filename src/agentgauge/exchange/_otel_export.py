@@ -31,7 +31,8 @@ from ._otlp import (
     SpanEvent,
     otlp_document,
 )
-from ._otlp_send import OtlpTarget, otlp_target, post_documents
+from ._otlp_post import post_documents
+from ._otlp_send import OtlpTarget, otlp_target
 
 __all__ = [
     "OtelExport",

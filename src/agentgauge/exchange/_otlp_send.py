@@ -12,7 +12,7 @@ OTLP/JSON on request. The environment is read as the SDK specification says:
 - ``OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`` / ``OTEL_EXPORTER_OTLP_TIMEOUT``: milliseconds (the
   specification's unit; default 10 s), the most one request may take, as a hard deadline;
 - ``OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`` / ``OTEL_EXPORTER_OTLP_PROTOCOL``: ``http/protobuf``
-  (default) or ``http/json`` (``grpc`` is refused: this exporter speaks HTTP);
+  (default), ``http/json`` or ``grpc`` (``_otlp_grpc``: the endpoint is then used as is);
 - ``OTEL_EXPORTER_OTLP_TRACES_COMPRESSION`` / ``OTEL_EXPORTER_OTLP_COMPRESSION``: ``gzip`` or
   ``none``; ``OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`` / ``_CERTIFICATE``: a CA bundle to trust;
 - ``OTEL_EXPORTER_OTLP_TRACES_CLIENT_CERTIFICATE`` / ``_CLIENT_CERTIFICATE`` and
@@ -42,18 +42,22 @@ from .. import _secrets
 from ..errors import MissingExtraError, UserError
 
 __all__ = [
+    "DEFAULT_GRPC_PORT",
     "DEFAULT_TIMEOUT_S",
     "PROTOCOLS",
     "OtlpTarget",
     "encode_request",
+    "grpc_address",
     "otlp_target",
-    "post_documents",
+    "post_http",
     "shown_url",
     "traces_url",
 ]
 
-PROTOCOLS: Final = ("http/protobuf", "http/json")
+PROTOCOLS: Final = ("http/protobuf", "http/json", "grpc")
 DEFAULT_TIMEOUT_S: Final = 10.0
+#: the port of an OTLP/gRPC endpoint that names none
+DEFAULT_GRPC_PORT: Final = 4317
 #: the most of a receiver's reply read (it is only shown in an error)
 MAX_REPLY_BYTES: Final = 4096
 _TOKEN: Final = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
@@ -163,9 +167,38 @@ def _choice(environ: Mapping[str, str], name: str, given: str | None, allowed: t
         what, value = found
     value = value.strip().lower()
     if value not in allowed:
-        hint = " (this exporter speaks OTLP over HTTP)" if value == "grpc" else ""
-        raise UserError(f"{what}: expected one of {', '.join(allowed)}, got {value[:40]!r}{hint}")
+        raise UserError(f"{what}: expected one of {', '.join(allowed)}, got {value[:40]!r}")
     return value
+
+
+def grpc_address(url: str, what: str) -> tuple[str, bool]:
+    """``("host:port", tls)`` of an ``http://`` or ``https://`` gRPC endpoint."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise UserError(f"{what}: not a valid URL") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UserError(
+            f"{what}: an OTLP/gRPC endpoint is http://HOST:PORT (plain) or https://HOST:PORT (TLS)"
+        )
+    if parts.username or parts.password:
+        raise UserError(f"{what}: credentials in the URL are not sent (use the headers)")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{host}:{port or DEFAULT_GRPC_PORT}", parts.scheme == "https"
+
+
+def _grpc_endpoint(endpoint: str | None, env: Mapping[str, str]) -> str | None:
+    """The OTLP/gRPC endpoint, used as is (gRPC has no ``/v1/traces`` path), checked."""
+    if endpoint is not None:
+        url, what = endpoint.strip(), "--endpoint"
+    else:
+        found = _env(env, "ENDPOINT")
+        if found is None:
+            return None
+        what, url = found
+    grpc_address(url, what)
+    return url
 
 
 def otlp_target(
@@ -178,7 +211,13 @@ def otlp_target(
     """The target for ``endpoint`` (a base URL) or, without one, for the environment's
     endpoint; None when neither names one. Raises :class:`UserError` for a bad setting."""
     env = os.environ if environ is None else environ
-    if endpoint is not None:
+    chosen = _choice(env, "PROTOCOL", protocol, PROTOCOLS, "http/protobuf")
+    if chosen == "grpc":
+        found_grpc = _grpc_endpoint(endpoint, env)
+        if found_grpc is None:
+            return None
+        url = found_grpc
+    elif endpoint is not None:
         url = traces_url(endpoint)
     elif (found := env.get(f"{_PREFIX}TRACES_ENDPOINT", "").strip()) != "":
         url = found
@@ -200,7 +239,7 @@ def otlp_target(
         headers=_headers(env),
         timeout_s=timeout,
         timeout_from=timeout_from,
-        protocol=_choice(env, "PROTOCOL", protocol, PROTOCOLS, "http/protobuf"),
+        protocol=chosen,
         compression=_choice(env, "COMPRESSION", None, ("gzip", "none"), "none"),
         certificate=cert[1] if cert else None,
         client_certificate=client_cert,
@@ -397,7 +436,7 @@ async def _post_all(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) 
     return sent
 
 
-def post_documents(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) -> int:
+def post_http(documents: Iterable[Mapping[str, Any]], target: OtlpTarget) -> int:
     """POST each OTLP/JSON document to ``target`` (encoded for its protocol); the number of
     spans sent. Each request gets at most ``target.timeout_s`` seconds, however the receiver
     behaves. Raises :class:`UserError` when it cannot be reached, refuses or does not answer."""
