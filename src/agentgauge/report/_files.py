@@ -152,21 +152,35 @@ xml_attr = _attr
 CSV_COLUMNS = ("id", "trial", "category", "expected", "actual", "status", "score", "explanation")
 
 
+#: what a spreadsheet reads as the start of a formula (``=HYPERLINK(...)``, ``+cmd|...``,
+#: ``-1+1``, ``@SUM(...)``; a tab or carriage return before one of them), full-width forms too
+_FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` as a spreadsheet shows it, never as a formula it runs: a cell starting like a
+    formula gets a leading ``'`` (OWASP's advice for CSV injection). Text that comes from a
+    suite, an agent or a tool — case ids, categories, tool names, explanations quoting a
+    reply — is untrusted."""
+    return f"'{text}" if text and text[0] in _FORMULA_START else text
+
+
 def write_csv(run_dir: Path, out: IO[str]) -> None:
-    """One row per case × trial, for spreadsheets."""
+    """One row per case × trial, for spreadsheets (text cells neutralised: :func:`csv_cell`)."""
     out = scrubbing(out)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for r in iter_light_results(run_dir):
+        text = (r.explanation or r.error or "").replace("\r", "")
         writer.writerow(
             [
-                r.case_id,
+                csv_cell(r.case_id),
                 r.trial,
-                r.category,
-                expected_label(r),
-                actual_label(r),
+                csv_cell(r.category or ""),
+                csv_cell(expected_label(r)),
+                csv_cell(actual_label(r)),
                 r.status,
                 f"{r.score:.4g}",
-                (r.explanation or r.error or "").replace("\r", ""),
+                csv_cell(text),
             ]
         )
