@@ -83,6 +83,8 @@ NOT_IMPORTED = (
     # shards merged (only ``--shard`` / ``merge``), the date parser (only a ``date`` comparison)
     "agentgauge.rundir._shards",
     "agentgauge._dates",
+    # pydantic's plugin discovery (the command line gives it no plugins: cli/_startup.py)
+    "importlib.metadata",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state

@@ -1,0 +1,178 @@
+"""A bytecode cache for the source Python compiles while classes are built (issue 26, start-up).
+
+``dataclasses`` writes each generated method (``__init__``, ``__repr__``, ``__eq__``, a frozen
+class's ``__setattr__`` ...) as Python source and ``exec``s it, and ``typing.ForwardRef``
+``compile``s every annotation written as a string (``from __future__ import annotations``,
+which pydantic then resolves). A one-case ``agentgauge run`` builds ~150 dataclasses (pydantic's,
+anyio's, annotated_types', agentgauge's) and ~1,500 forward references: parsing and compiling
+that source was a quarter of the whole process's instructions, the same text every time.
+
+:func:`install` (the command line's ``main`` only, never a library import) gives those two
+modules a ``compile`` that keeps each code object, keyed by its exact source text and mode, in
+one file beside agentgauge's own bytecode (``importlib.util.cache_from_source``: the package's
+``__pycache__``, or ``PYTHONPYCACHEPREFIX``); :func:`save` writes what was new at exit. The code
+object of a text is what ``compile`` makes of it (same file name, mode, no inherited
+``__future__`` flags, the interpreter's optimisation level is part of the file's header), so a
+class is built exactly as before, only faster. The file is trusted as the ``.pyc`` files beside
+it are: written like them (never with ``PYTHONDONTWRITEBYTECODE``), read only if it is a regular
+file of this user, of bounded size, for this interpreter (magic number), else ignored and
+rewritten. ``AGENTGAUGE_CODE_CACHE=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import importlib.util
+import marshal
+import os
+import stat
+import sys
+from types import CodeType
+from typing import Any
+
+__all__ = ["cache_path", "install", "save", "stats", "uninstall"]
+
+#: the file's header: the interpreter's bytecode magic number and optimisation level
+_HEADER = importlib.util.MAGIC_NUMBER + bytes([sys.flags.optimize & 0xFF])
+#: a file larger than this is ignored (the cache of a run is ~0.7 MB)
+MAX_BYTES = 16 * 1024 * 1024
+#: entries kept at most; above it, a save keeps only what this process used
+MAX_ENTRIES = 20_000
+
+_Key = tuple[str, str]
+_cache: dict[_Key, CodeType] = {}
+_used: set[_Key] = set()
+_new: set[_Key] = set()
+_counts = {"read": 0, "compiled": 0, "hits": 0}
+_installed: list[tuple[Any, str, Any]] = []  # (module, attribute, what it was), to undo
+
+
+def cache_path() -> str:
+    """Where the cache lives: beside this module's own ``.pyc``."""
+    pyc = importlib.util.cache_from_source(__file__)
+    return pyc[: -len(".pyc")] + ".codes"
+
+
+def _read(path: str) -> dict[_Key, CodeType]:
+    """The cache file's entries; nothing if it is missing, not ours, too large or not valid."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return {}
+    try:
+        info = os.fstat(fd)
+        mine = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+        if not stat.S_ISREG(info.st_mode) or not mine or info.st_size > MAX_BYTES:
+            return {}
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    if not raw.startswith(_HEADER) or len(raw) > MAX_BYTES:
+        return {}
+    try:
+        data = marshal.loads(raw[len(_HEADER) :])
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        k: v
+        for k, v in data.items()
+        if isinstance(k, tuple)
+        and len(k) == 2
+        and all(isinstance(p, str) for p in k)
+        and isinstance(v, CodeType)
+    }
+
+
+def _code(source: str, mode: str) -> CodeType:
+    key = (mode, source)
+    code = _cache.get(key)
+    if code is None:
+        # as dataclasses' exec and typing's compile make it: no __future__ flag of this module
+        code = builtins.compile(source, "<string>", mode, dont_inherit=True)
+        _cache[key] = code
+        _new.add(key)
+        _counts["compiled"] += 1
+    else:
+        _counts["hits"] += 1
+    _used.add(key)
+    return code
+
+
+def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
+    """``exec`` for ``dataclasses``: a source text's code object comes from the cache."""
+    if type(source) is str:
+        source = _code(source, "exec")
+    builtins.exec(source, globals, locals)
+
+
+def _compile(source: Any, filename: Any, mode: str, *args: Any, **kwargs: Any) -> Any:
+    """``compile`` for ``typing`` (a forward reference's ``compile(text, '<string>', 'eval')``)."""
+    if type(source) is str and filename == "<string>" and not args and not kwargs:
+        return _code(source, mode)
+    return builtins.compile(source, filename, mode, *args, **kwargs)
+
+
+def install() -> bool:
+    """Give ``dataclasses`` and ``typing`` the cached ``exec`` / ``compile``; False if turned off
+    (``AGENTGAUGE_CODE_CACHE=0``) or already installed."""
+    if os.environ.get("AGENTGAUGE_CODE_CACHE", "1") == "0" or _installed:
+        return False
+    import dataclasses
+    import typing
+
+    _cache.update(_read(cache_path()))
+    _counts["read"] = len(_cache)
+    for module, name, replacement in ((dataclasses, "exec", _exec), (typing, "compile", _compile)):
+        _installed.append((module, name, module.__dict__.get(name, _MISSING)))
+        setattr(module, name, replacement)
+    return True
+
+
+_MISSING = object()
+
+
+def stats() -> dict[str, int]:
+    """This process's figures: entries read from the file, sources compiled, cache hits."""
+    return dict(_counts)
+
+
+def uninstall() -> None:
+    """Give ``dataclasses`` and ``typing`` back the built-ins and forget the cache (tests)."""
+    while _installed:
+        module, name, was = _installed.pop()
+        if was is _MISSING:
+            delattr(module, name)
+        else:
+            setattr(module, name, was)
+    _cache.clear()
+    _used.clear()
+    _new.clear()
+    _counts.update(read=0, compiled=0, hits=0)
+
+
+def save() -> bool:
+    """Write the cache if this process compiled something new (never with
+    ``PYTHONDONTWRITEBYTECODE``); True if written. Failures are silent, as a ``.pyc``'s are."""
+    if not _installed or not _new or sys.dont_write_bytecode:
+        return False
+    keep = _cache if len(_cache) <= MAX_ENTRIES else {k: _cache[k] for k in _used}
+    path = cache_path()
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(_HEADER + marshal.dumps(keep))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    _new.clear()
+    return True

@@ -1,0 +1,78 @@
+"""What the command line does before a command's modules import (issue 26, start-up).
+
+Two things a library import never does, only ``agentgauge`` the command:
+
+- the bytecode cache of the source ``dataclasses`` and ``typing`` compile (``_codecache``);
+- **no pydantic plugin discovery.** pydantic looks for plugins the first time it builds a model:
+  ``importlib.metadata`` (with ``email``, ``zipfile``, ``csv`` ...) and a scan of every installed
+  distribution's entry points, ~3 % of a one-case run. A pydantic plugin observes the validation
+  of models; in this process those are agentgauge's own records (and those of an in-process
+  ``python:`` agent), which no plugin of the user's is for. So the command line gives pydantic
+  an empty plugin list, in this process only (the environment is untouched: an MCP server, a
+  suite's code or a worker process started from here sees the user's plugins).
+  ``AGENTGAUGE_PYDANTIC_PLUGINS=1`` keeps pydantic's own discovery, and so does any
+  ``PYDANTIC_DISABLE_PLUGINS`` the user set (pydantic then reads it itself).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from typing import Any
+
+from .. import _codecache
+
+__all__ = ["begin", "end"]
+
+_LOADER = "pydantic.plugin._loader"
+
+
+def _no_plugins() -> tuple[()]:
+    return ()
+
+
+def _real_loader(name: str) -> Any:
+    """Any other name of pydantic's plugin loader (a pydantic newer than this code): the real
+    module is loaded in the stand-in's place and answers. (Not a dunder: the import system asks
+    every module for ``__path__``.)"""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import importlib.machinery
+    import importlib.util
+
+    import pydantic.plugin
+
+    spec = importlib.machinery.PathFinder.find_spec(_LOADER, list(pydantic.plugin.__path__))
+    if spec is None or spec.loader is None:
+        raise AttributeError(name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_LOADER] = module
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+
+
+def skip_pydantic_plugins() -> bool:
+    """Put an empty plugin loader where pydantic looks for its own; False if the user keeps
+    pydantic's (``AGENTGAUGE_PYDANTIC_PLUGINS=1``, ``PYDANTIC_DISABLE_PLUGINS`` set) or pydantic
+    already loaded it."""
+    if os.environ.get("AGENTGAUGE_PYDANTIC_PLUGINS") == "1":
+        return False
+    if "PYDANTIC_DISABLE_PLUGINS" in os.environ or _LOADER in sys.modules:
+        return False
+    stand_in = types.ModuleType(_LOADER, "agentgauge's stand-in: pydantic plugins off (cli)")
+    stand_in.get_plugins = _no_plugins  # type: ignore[attr-defined]
+    stand_in.__getattr__ = _real_loader  # type: ignore[method-assign]
+    sys.modules[_LOADER] = stand_in
+    return True
+
+
+def begin() -> None:
+    """Before the command's modules import."""
+    _codecache.install()
+    skip_pydantic_plugins()
+
+
+def end() -> None:
+    """After the command: the new entries of the bytecode cache written."""
+    _codecache.save()
