@@ -329,6 +329,167 @@ def bench_phases(args: argparse.Namespace) -> None:
     print(f"  {total * 1000:7.1f}  whole process (CPU {cpu * 1000:.0f} ms)")
 
 
+#: the child program of ``runphases``: a many-case ``agentgauge run`` (as ``throughput`` runs
+#: it) with a mark (``time.time()``, the clock of the results' traces) between its phases,
+#: written to $BENCH_PHASES_FD at exit; a function that a tree does not have is not marked
+RUN_PHASES_DRIVER = r"""
+import time
+T = [("python", time.time())]
+import atexit, gc, json, os, sys
+gc.disable()  # as agentgauge.cli.main does while modules import
+def mark(name):
+    T.append((name, time.time()))
+def timed(module, attr, name):
+    fn = getattr(module, attr, None)
+    if fn is None:
+        return
+    if hasattr(fn, "__aenter__") or attr in ASYNC:
+        async def awrapper(*a, **k):
+            mark(name + ":start")
+            try:
+                return await fn(*a, **k)
+            finally:
+                mark(name)
+        setattr(module, attr, awrapper)
+        return
+    def wrapper(*a, **k):
+        mark(name + ":start")
+        try:
+            return fn(*a, **k)
+        finally:
+            mark(name)
+    setattr(module, attr, wrapper)
+ASYNC = {"run_workers"}
+import agentgauge.cli
+import agentgauge.cli._run, agentgauge.metrics as m, agentgauge.report as r, agentgauge.runner as ru
+import agentgauge.suites as su
+m.finish_run, r.render_console, ru.arun_suite, ru.run_suite_file, su.open_suite
+import agentgauge.runner._suite as rs
+mark("imports")
+timed(ru, "run_suite_file", "run")
+timed(su, "open_suite", "suite read")
+timed(rs, "plan_run", "plan")
+timed(rs, "run_workers", "workers")
+timed(m, "finish_run", "summary")
+timed(r, "render_console", "console")
+def done():
+    mark("atexit")
+    os.write(int(os.environ["BENCH_PHASES_FD"]), json.dumps(T).encode())
+atexit.register(done)
+agentgauge.cli.main(sys.argv[1:])
+"""
+
+#: the phases of ``runphases``, each from the mark before it (``first call`` and ``last call``
+#: from the results' traces)
+RUN_PHASE_ROWS = [
+    ("interpreter start (python, site)", "python"),
+    ("imports (cli, pydantic, runner, schema, metrics, report)", "imports"),
+    ("click parsing, RunConfig", "run:start"),
+    ("run: the suite read and checked (every case)", "suite read"),
+    ("run: suite code, scorers, provider, MCP, lock", "plan:start"),
+    ("run: plan, resume, run.json (git state)", "plan"),
+    ("run: cache, context, executor, workers start", "workers:start"),
+    ("to the first model call's start", "first call"),
+    ("the call phase (first call's start to last call's end)", "last call"),
+    ("after the last call: the workers end", "workers"),
+    ("run: journal closed, run.json finished", "run"),
+    ("summary.json (finish_run)", "summary"),
+    ("console report (rich)", "console"),
+    ("to the end of main", "atexit"),
+    ("interpreter exit", "exit"),
+]
+
+
+def _call_span(run_dir: Path) -> tuple[float, float]:
+    """The first model call's start and the last one's end (``time.time()``, the traces)."""
+    first, last = float("inf"), 0.0
+    with open(run_dir / "results.jsonl", "rb") as fh:
+        for line in fh:
+            trace = json.loads(line)["trace"]
+            if trace:
+                first = min(first, trace[0]["start"])
+                last = max(last, trace[-1]["end"])
+    return first, last
+
+
+def _run_phases_once(
+    args: argparse.Namespace, suite: Path, out: Path, env: dict[str, str]
+) -> tuple[dict[str, float], float]:
+    server = FakeServer(args.latency_ms)
+    try:
+        cmd = [sys.executable, "-c", RUN_PHASES_DRIVER, "run", str(suite)]
+        cmd += ["--agent", "openai:fake-model", "--base-url", server.url, "-o", str(out)]
+        cmd += ["--no-cache", "--max-concurrency", str(args.concurrency), "--no-progress"]
+        cmd += ["--no-history", "--workers", "1"]
+        read, write = os.pipe()
+        cpu0, t0 = _children_cpu(), time.time()
+        subprocess.run(
+            cmd,
+            env={**env, "BENCH_PHASES_FD": str(write)},
+            capture_output=True,
+            check=True,
+            pass_fds=(write,),
+        )
+        end, cpu = time.time(), _children_cpu() - cpu0
+    finally:
+        server.close()
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        marks = [(str(n), float(t)) for n, t in json.loads(fh.read())]
+    first, last = _call_span(out)
+    shutil.rmtree(out, ignore_errors=True)
+    marks += [("first call", first), ("last call", last), ("exit", end)]
+    order = [key for _, key in RUN_PHASE_ROWS]
+    at: dict[str, float] = {}
+    when = dict(marks)
+    last_t = t0
+    for key in order:  # each phase from the mark before it in RUN_PHASE_ROWS' order
+        if key in when:
+            at[key] = when[key] - last_t
+            last_t = when[key]
+    at["total"], at["to first call"] = end - t0, first - t0
+    return at, cpu
+
+
+def bench_run_phases(args: argparse.Namespace) -> None:
+    """Where a many-case run's wall time goes (medians), bytecode cached, ``--workers 1``."""
+    limit = args.concurrency / (args.latency_ms / 1000.0)
+    trees = [("this tree", SRC)] + ([("--tree", Path(args.tree) / "src")] if args.tree else [])
+    tmp = Path(tempfile.mkdtemp(prefix="bench-runphases-"))
+    runs: dict[str, list[tuple[dict[str, float], float, float]]] = {n: [] for n, _ in trees}
+    try:
+        suite = _write_suite(tmp, args.cases)
+        for run in range(args.runs + 1):
+            for name, src in trees if run % 2 == 0 else trees[::-1]:
+                env = _env(src, tmp / name.replace(" ", "-"))
+                load = os.getloadavg()[0]
+                at, cpu = _run_phases_once(args, suite, tmp / "run", env)
+                if run:  # the first run writes the bytecode
+                    runs[name].append((at, cpu, load))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(
+        f"{args.cases}-case run by phase, C={args.concurrency} L={args.latency_ms:g} ms "
+        f"(C/L: {args.cases / limit * 1000:.0f} ms of calls), wall ms, median of {args.runs}"
+    )
+    for name, rows in runs.items():
+        loads = [x[2] for x in rows]
+        print(f"  {name} (load {min(loads):.1f}-{max(loads):.1f}):")
+        for label, key in RUN_PHASE_ROWS:
+            print(
+                f"    {statistics.median(r.get(key, 0.0) for r, _, _ in rows) * 1000:7.1f}  {label}"
+            )
+        total = statistics.median(r["total"] for r, _, _ in rows)
+        first = statistics.median(r["to first call"] for r, _, _ in rows)
+        cpu = statistics.median(c for _, c, _ in rows)
+        whole = ", ".join(f"{args.cases / r['total'] / limit:.2f}" for r, _, _ in rows)
+        print(f"    {first * 1000:7.1f}  start to the first model call")
+        print(
+            f"    {total * 1000:7.1f}  whole process (CPU {cpu * 1000:.0f} ms, not the server's)"
+            f"; whole {args.cases / total / limit:.2f} of C/L ({whole})"
+        )
+
+
 def bench_importtime(args: argparse.Namespace) -> None:
     """``-X importtime`` of a one-case run: the self time of each top-level package (median)."""
     import re
@@ -365,7 +526,9 @@ def bench_importtime(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--only", choices=["throughput", "startup", "phases", "imports"], action="append"
+        "--only",
+        choices=["throughput", "startup", "phases", "runphases", "imports"],
+        action="append",
     )
     parser.add_argument("--top", type=int, default=20, help="packages shown (imports)")
     parser.add_argument("-n", "--cases", type=int, default=2000)
@@ -380,6 +543,8 @@ def main() -> None:
         bench_startup(args)
     if "phases" in parts:
         bench_phases(args)
+    if "runphases" in parts:
+        bench_run_phases(args)
     if "imports" in parts:
         bench_importtime(args)
     if "throughput" in parts:

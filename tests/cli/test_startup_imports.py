@@ -85,6 +85,8 @@ NOT_IMPORTED = (
     "agentgauge._dates",
     # pydantic's plugin discovery (the command line gives it no plugins: cli/_startup.py)
     "importlib.metadata",
+    # the locating of refused suite code (only when the policy refuses some)
+    "agentgauge.runner._code_check",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state

@@ -15,20 +15,26 @@ from ._history import history_options, judge_samples_option
 from ._options import allow_suite_code_option, allow_suite_endpoints_option, judge_option
 
 if TYPE_CHECKING:
+    from ..metrics import LiveSummary
     from ..runner import RunConfig, RunOutcome, Shard
 
 
 def _finish(
-    outcome: RunOutcome, gate: bool, history: Path | None = None, record: bool = True
+    outcome: RunOutcome,
+    gate: bool,
+    history: Path | None = None,
+    record: bool = True,
+    live: LiveSummary | None = None,
 ) -> int:
-    """Write ``summary.json``, print the summary (and gate verdicts); returns the exit status."""
+    """Write ``summary.json``, print the summary (and gate verdicts); returns the exit status.
+    ``live``: the summary folded while the run wrote its journal."""
     from rich.console import Console
 
     from ..metrics import finish_run
     from ..report import render_console
 
     run_dir = outcome.run_dir
-    summary, gates = finish_run(run_dir, gate=gate, record=record, history=history)
+    summary, gates = finish_run(run_dir, gate=gate, record=record, history=history, live=live)
     render_console(summary, Console(file=sys.stdout), gates=gates)
     failed = gates is not None and not gates.passed
     source = outcome.record.options.get("tool_source")
@@ -340,7 +346,7 @@ def command(
 ) -> None:
     """Run SUITE (a suite file or folder) against an agent and score every case."""
     from ..errors import RunInterrupted, UserError
-    from ..metrics import finish_run  # noqa: F401  (start-up: imported with the collector off)
+    from ..metrics import LiveSummary, finish_run  # noqa: F401  (imported with the collector off)
     from ..report import render_console  # noqa: F401
     from ..runner import arun_suite, run_suite_file  # noqa: F401
     from . import startup_done
@@ -362,46 +368,25 @@ def command(
         raise UserError("run: give a SUITE file or folder (or --resume RUN_DIR)")
     else:
         suite_path, config = suite, _new_config(suite, flags)
-    try:
-        outcome = run_suite_file(
-            suite_path, config, run_dir, notify=lambda m: click.echo(f"warning: {m}", err=True)
-        )
-    except RunInterrupted as err:
-        click.echo(str(err), err=True)
-        sys.exit(interrupt_status())
-    if otel_endpoint:
-        _export_otel(outcome, otel_endpoint)
-    status = _finish(outcome, gate, flags["history"], not flags["no_history"])
+    with LiveSummary() as live:  # the summary folded while the cases run
+        try:
+            outcome = run_suite_file(
+                suite_path,
+                config,
+                run_dir,
+                notify=lambda m: click.echo(f"warning: {m}", err=True),
+                observer=live,
+            )
+        except RunInterrupted as err:
+            click.echo(str(err), err=True)
+            sys.exit(interrupt_status())
+        if otel_endpoint:
+            from ._run_otel import export_otel
+
+            export_otel(outcome, otel_endpoint)
+        status = _finish(outcome, gate, flags["history"], not flags["no_history"], live)
     if status:
         sys.exit(status)
-
-
-def _export_otel(outcome: RunOutcome, endpoint: str) -> None:
-    """Send the run to the OTLP receiver: the OTEL_EXPORTER_OTLP_* variables say how (headers,
-    protocol, compression); each request gets the OTLP timeout ($OTEL_EXPORTER_OTLP_TIMEOUT,
-    else the run's --timeout when given, else 10 s) and no more."""
-    import os
-
-    from ..errors import UserError
-    from ..exchange import OtelExport, export_run_otlp, otlp_target
-
-    rec = outcome.record
-    export = OtelExport(run_id=rec.run_id, agent=rec.agent, suite=rec.suite)
-    given = rec.options.get("timeout_s")
-    env_timeout = any(
-        os.environ.get(f"OTEL_EXPORTER_OTLP_{k}TIMEOUT", "").strip() for k in ("TRACES_", "")
-    )
-    timeout = float(given) if isinstance(given, int | float) and not env_timeout else None
-    try:  # the run is on disk: a receiver that is down must not cost its summary or gate
-        target = otlp_target(endpoint, timeout_s=timeout)
-        sent = export_run_otlp(outcome.run_dir, export, endpoint=target)
-        click.echo(f"otel: sent {sent} span(s) to the OTLP endpoint")
-    except UserError as err:
-        click.echo(
-            f"warning: {err} (send it later: agentgauge export-otel {outcome.run_dir} "
-            "--endpoint URL)",
-            err=True,
-        )
 
 
 def _matrix(
@@ -431,7 +416,9 @@ def _matrix(
 
     def export(member: Any) -> None:
         if otel_endpoint and member.outcome is not None:
-            _export_otel(member.outcome, otel_endpoint)
+            from ._run_otel import export_otel
+
+            export_otel(member.outcome, otel_endpoint)
 
     finish = MatrixFinish(
         gate=gate, history=f["history"], record=not f["no_history"], export=export

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         read_history,
         record_run,
     )
+    from ._live import LiveSummary
     from ._matrix import (
         COMPARISON_FILE,
         compare_matrix,
@@ -100,6 +101,7 @@ _EXPORTS: dict[str, str] = {
     "baseline_summary": "._gating",
     "evaluate_gates": "._gating",
     "gate_run": "._gating",
+    "LiveSummary": "._live",
     "HISTORY_METRICS": "._history",
     "HistoryEntry": "._history",
     "default_history_path": "._history",
@@ -184,6 +186,7 @@ __all__ = [
     "HistoryEntry",
     "IntentStats",
     "Latency",
+    "LiveSummary",
     "MatrixAgentStats",
     "MatrixComparison",
     "MatrixPair",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+from typing import Protocol
 
 import orjson
 
@@ -202,6 +204,30 @@ def resolve_gates(run_dir: Path, gates_file: Path | None = None) -> Gates:
     return suite_gates(load_run(run_dir)) or Gates()
 
 
+#: the run directory's files besides the journal that a summary reads (see below)
+_SIDE_FILES = ("reviews.jsonl", "feedback.jsonl")
+
+
+def has_side_files(run_dir: Path) -> bool:
+    """Whether ``run_dir`` holds expert reviews or a feedback file (which the summary reads)."""
+    return any(os.path.lexists(run_dir / name) for name in _SIDE_FILES)
+
+
+class Folded(Protocol):
+    """A summary folded as the run wrote its results (:class:`~._live.LiveSummary`)."""
+
+    def summary(
+        self,
+        run: RunRecord | None,
+        *,
+        gates: Gates,
+        modules: ModuleSettings | None,
+        confidence: float,
+    ) -> Summary | None:
+        """The summary of the journal as it is now, made with these inputs (None: the fold
+        cannot be sure it is the file pass's; the file is read)."""
+
+
 def _reviews(run_dir: Path) -> dict[tuple[str, int], int]:
     """RUN_DIR/reviews.jsonl's grades; its module (a model to build) only when there is one."""
     path = run_dir / "reviews.jsonl"
@@ -228,13 +254,16 @@ def summarize(
     gates: Gates | None = None,
     confidence: float = 0.95,
     modules: ModuleSettings | None = None,
+    live: Folded | None = None,
 ) -> Summary:
     """Every metric of the run in ``run_dir`` (one streaming pass over ``results.jsonl``).
 
     ``gates`` supplies the latency budgets and the sample-size floor, ``modules`` where the
     module metrics read retrieval and fallbacks; by default both come from the suite file named
     in ``run.json``. The planning-path grades are ``RUN_DIR/reviews.jsonl``'s, the user
-    feedback not on the results themselves ``RUN_DIR/feedback.jsonl``'s.
+    feedback not on the results themselves ``RUN_DIR/feedback.jsonl``'s. ``live``: the
+    summary folded while the run wrote the journal, taken instead of the pass when it is sure
+    to be the same (:class:`~agentgauge.metrics.LiveSummary`).
     """
     from ..rundir import iter_light_results, iter_results
 
@@ -246,6 +275,10 @@ def summarize(
         gates = suite_gates(run) or Gates()
     if modules is None:
         modules = suite_modules(run)
+    if live is not None:
+        folded = live.summary(run, gates=gates, modules=modules, confidence=confidence)
+        if folded is not None:
+            return folded
     # retrieval read from tool results needs the trace the light reader leaves out
     reader = iter_results if modules is not None and modules.retrieval else iter_light_results
     return summarize_results(

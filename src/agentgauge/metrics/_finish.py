@@ -10,7 +10,7 @@ import orjson
 
 from ..errors import UserError
 from ..schema import Gates
-from ._files import summarize
+from ._files import Folded, summarize
 from ._model import Summary
 from ._summarize import SUMMARY_FILE
 
@@ -64,17 +64,20 @@ def finish_run(
     gates: Gates | None = None,
     record: bool = True,
     history: Path | str | None = None,
+    live: Folded | None = None,
 ) -> tuple[Summary, GateReport | None]:
     """What follows a run: its summary written to ``summary.json`` (and, with ``record``, the
     run history ``history``: see :func:`write_summary`), and with ``gate`` the suite's gates
     evaluated (:func:`gate_run`). What ``agentgauge run`` and ``agentgauge score`` call after
-    the run; ``gates`` spares reading the suite file again."""
+    the run; ``gates`` spares reading the suite file again; ``live``: the summary folded while
+    the run wrote its journal (:class:`~agentgauge.metrics.LiveSummary`), taken when it is sure
+    to be the file's."""
     report: GateReport | None = None
     if gate:  # the gates (and the comparison modules a baseline needs) only when asked
         from ._gating import gate_run
 
-        summary, report, _ = gate_run(run_dir, gates=gates)
+        summary, report, _ = gate_run(run_dir, gates=gates, live=live)
     else:
-        summary = summarize(run_dir, gates=gates)
+        summary = summarize(run_dir, gates=gates, live=live)
     write_summary(run_dir, summary, record=record, history=history)
     return summary, report

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from ..rundir import load_record as load_run
@@ -15,6 +16,9 @@ from ._model import Latency, Mean, Rate, ScorerStats, Summary
 from ._regression import baseline_of, regressions
 from ._stats import wilson
 from ._summarize import IDS_KEPT, small_sample_warnings
+
+if TYPE_CHECKING:
+    from ._files import Folded
 
 
 def _rate_text(r: Rate) -> str:
@@ -501,11 +505,13 @@ def gate_run(
     gates: Gates | None = None,
     gates_file: Path | None = None,
     baseline: Path | None = None,
+    live: Folded | None = None,
 ) -> tuple[Summary, GateReport, Comparison | None]:
     """Summarize ``run_dir``, compare it with ``baseline`` if given, and evaluate the gates.
 
     This is what ``agentgauge gate`` and ``agentgauge run --gate`` call. Gates come from
-    ``gates``, else ``gates_file``, else the suite file recorded in ``run.json``.
+    ``gates``, else ``gates_file``, else the suite file recorded in ``run.json``. ``live``:
+    the summary folded during the run (see :func:`~._files.summarize`).
     """
     from ._files import resolve_gates, summarize
 
@@ -514,7 +520,7 @@ def gate_run(
         if gates_file is None:
             missing = _missing_suite(Path(run_dir))
         gates = resolve_gates(Path(run_dir), gates_file)
-    summary = summarize(Path(run_dir), gates=gates)
+    summary = summarize(Path(run_dir), gates=gates, live=live)
     comparison = compare(baseline, Path(run_dir)) if baseline is not None else None
     report = evaluate_gates(summary, gates, comparison, baseline_summary(gates, baseline))
     if missing is not None:

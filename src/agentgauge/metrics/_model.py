@@ -77,6 +77,18 @@ class IntentStats(Model):
     precision: float | None = None
     recall: float | None = None
 
+    @classmethod
+    def of(cls, intent: str, tp: int, fp: int, fn: int) -> IntentStats:
+        """The counts of ``intent`` with their precision and recall (None: nothing to divide)."""
+        return cls(
+            intent=intent,
+            tp=tp,
+            fp=fp,
+            fn=fn,
+            precision=tp / (tp + fp) if tp + fp else None,
+            recall=tp / (tp + fn) if tp + fn else None,
+        )
+
 
 class Coverage(Model):
     """Multi-intent cases: how many of their expected intents the agent served."""

@@ -430,7 +430,7 @@ class _Acc:
                 fp[intent] = fp.get(intent, 0) + count
         names = sorted(set(self.intent_tp) | set(self.intent_fn) | set(fp))
         intents = [
-            _intent_stats(i, self.intent_tp[i], fp.get(i, 0), self.intent_fn[i]) for i in names
+            IntentStats.of(i, self.intent_tp[i], fp.get(i, 0), self.intent_fn[i]) for i in names
         ]
         return Diagnosis(
             intent_accuracy=self.intent_acc.build(c),
@@ -537,20 +537,32 @@ class _Acc:
         )
 
 
-def _intent_stats(intent: str, tp: int, fp: int, fn: int) -> IntentStats:
-    return IntentStats(
-        intent=intent,
-        tp=tp,
-        fp=fp,
-        fn=fn,
-        precision=tp / (tp + fp) if tp + fp else None,
-        recall=tp / (tp + fn) if tp + fn else None,
-    )
-
-
 def _failure_order(w: _FailureRow) -> tuple[bool, float, str, int]:
     """Errors first, then the lowest score; ties by case id and trial (deterministic)."""
     return w[0], w[1], w[2], w[3]
+
+
+def new_accumulator(
+    *,
+    run: RunRecord | None,
+    gates: Gates | None,
+    confidence: float,
+    modules: ModuleSettings | None,
+    reviews: Mapping[tuple[str, int], int] | None,
+    feedback: Mapping[str, Feedback] | None,
+) -> _Acc:
+    """The empty accumulators of one summary: results go in with ``add`` (in the journal's
+    order), ``finish`` builds the :class:`Summary`; close ``per_case`` after."""
+    acc = _Acc(gates=gates or Gates(), confidence=confidence)
+    acc.modules = ModuleAcc(
+        settings=modules or ModuleSettings(),
+        reviews=reviews or {},
+        feedback_file=feedback or {},
+        run_id=run.run_id if run is not None else None,
+    )
+    # with one trial per case (as run.json records) pass@k needs no per-case state
+    acc.track_cases = run is None or run.trials != 1
+    return acc
 
 
 def summarize_results(
@@ -567,15 +579,14 @@ def summarize_results(
     (where retrieval and fallbacks are read); ``reviews``: the planning-path grades by
     (case id, trial) of ``RUN_DIR/reviews.jsonl``; ``feedback``: a feedback file's entries by
     ``feedback_key`` (``RUN_DIR/feedback.jsonl``; docs/metrics.md#module-metrics)."""
-    acc = _Acc(gates=gates or Gates(), confidence=confidence)
-    acc.modules = ModuleAcc(
-        settings=modules or ModuleSettings(),
-        reviews=reviews or {},
-        feedback_file=feedback or {},
-        run_id=run.run_id if run is not None else None,
+    acc = new_accumulator(
+        run=run,
+        gates=gates,
+        confidence=confidence,
+        modules=modules,
+        reviews=reviews,
+        feedback=feedback,
     )
-    # with one trial per case (as run.json records) pass@k needs no per-case state
-    acc.track_cases = run is None or run.trials != 1
     try:
         for r in results:
             acc.add(r)

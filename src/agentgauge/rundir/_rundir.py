@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+from typing import IO, Protocol
 
 import orjson
 from pydantic import BaseModel
@@ -51,6 +51,7 @@ __all__ = [
     "RESULTS_FILE",
     "RUN_FILE",
     "Finished",
+    "JournalObserver",
     "ResultsWriter",
     "encode_result",
     "header_hash",
@@ -59,6 +60,7 @@ __all__ = [
     "journal_has_results",
     "load_record",
     "read_record",
+    "result_from_line",
     "result_pair",
     "run_dir_lock",
     "scan_finished",
@@ -184,6 +186,17 @@ def encode_result(result: CaseResult) -> bytes:
         return result.model_dump_json().encode() + b"\n"
 
 
+class JournalObserver(Protocol):
+    """Sees every line a :class:`ResultsWriter` appends, as written (secrets scrubbed), in
+    order: e.g. a summary folded while the run goes on (``metrics.LiveSummary``)."""
+
+    def opened(self, path: Path, offset: int) -> None:
+        """The journal ``path`` was opened; it held ``offset`` bytes (a resume's results)."""
+
+    def line(self, raw: bytes) -> None:
+        """``raw`` (one whole line, its newline included) was appended. Must not raise."""
+
+
 class ResultsWriter:
     """Append :class:`CaseResult` lines to ``RUN_DIR/results.jsonl``, flushing each line.
 
@@ -191,20 +204,33 @@ class ResultsWriter:
     so a run killed at any moment leaves at most one truncated last line, which the reader skips.
     """
 
-    def __init__(self, run_dir: Path, *, fsync: bool = False, fresh: bool = False) -> None:
-        """``fresh``: start an empty journal (replace the lines already there)."""
+    def __init__(
+        self,
+        run_dir: Path,
+        *,
+        fsync: bool = False,
+        fresh: bool = False,
+        observer: JournalObserver | None = None,
+    ) -> None:
+        """``fresh``: start an empty journal (replace the lines already there); ``observer``
+        sees every line written."""
         register_env()
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / RESULTS_FILE
         self._fsync = fsync
         # a regular file only: a symlink planted in its place (to ~/.bashrc) or a FIFO is refused
         self._fh: IO[bytes] = open_regular(self.path, "wb" if fresh else "ab")
+        self._observer = observer
+        if observer is not None:
+            observer.opened(self.path, os.fstat(self._fh.fileno()).st_size)
 
     def write(self, result: CaseResult) -> bytes:
         """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
         line = scrub_bytes(encode_result(result))
         self._fh.write(line)
         self.flush()
+        if self._observer is not None:
+            self._observer.line(line)
         return line
 
     def write_line(self, line: bytes, *, flush: bool = True) -> None:
@@ -213,9 +239,12 @@ class ResultsWriter:
         ``flush=False`` leaves it buffered until the next flushed line or :meth:`flush` (for
         lines that are cheap to write again, e.g. replayed from a cache).
         """
-        self._fh.write(scrub_bytes(line))
+        line = scrub_bytes(line)
+        self._fh.write(line)
         if flush:
             self.flush()
+        if self._observer is not None:
+            self._observer.line(line)
 
     def flush(self) -> None:
         self._fh.flush()
@@ -278,6 +307,12 @@ def _result(path: Path, lineno: int, raw: bytes, *, light: bool = False) -> Case
         if deep is not None:
             raise UserError(f"{too_deep_message(display, lineno, deep)} (not a valid {what})")
     return validated(CaseResult, data, display=display, locator=lineno, what=what)
+
+
+def result_from_line(path: Path, lineno: int, raw: bytes, *, light: bool = False) -> CaseResult:
+    """Line ``lineno`` of the journal ``path`` as :func:`iter_results` (``light``:
+    :func:`iter_light_results`) reads it: the same result, or the same UserError."""
+    return _result(path, lineno, raw, light=light)
 
 
 def iter_results(path: Path) -> Iterator[CaseResult]:

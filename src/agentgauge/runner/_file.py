@@ -22,6 +22,7 @@ from ._config import RunConfig, RunOutcome
 from ._suite_setup import resolvable_agent, with_suite_scorers
 
 if TYPE_CHECKING:
+    from ..rundir import JournalObserver
     from ._sessions import Schedule
 
 __all__ = [
@@ -45,11 +46,11 @@ def default_run_dir(suite_name: str) -> Path:
 def located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
     """``check()``; code of the suite it refuses is reported as ``file:line: field: message``
     lines (the suite is read again, with line numbers, only then)."""
-    from ._code_check import refuse_located
-
     try:
         return check()
     except SuiteCodeRefused:
+        from ._code_check import refuse_located  # its modules only when code is refused
+
         refuse_located(
             str(path),
             config.code_policy(),
@@ -70,6 +71,7 @@ def run_suite_file(
     *,
     notify: Callable[[str], None] | None = None,
     schedule: Schedule | None = None,
+    observer: JournalObserver | None = None,
 ) -> RunOutcome:
     """Run the suite file or folder ``path`` (blocking); ``run_dir`` None: a new
     ``runs/<suite>-<timestamp>`` (``config.resume``: the run to continue).
@@ -77,7 +79,8 @@ def run_suite_file(
     ``notify`` receives warnings (a ``case_filter`` that matches nothing; default: the
     :mod:`warnings` module). Ctrl-C after the run started raises :class:`RunInterrupted`, which
     names the run directory whose finished cases are kept. ``schedule``: a load test's
-    (runner/_sessions.py), deciding when each session runs.
+    (runner/_sessions.py), deciding when each session runs. ``observer`` sees every journal
+    line as it is written (``metrics.LiveSummary``: the summary folded during the run).
     """
     from ..suites import open_suite
     from ._suite import SuiteSurvey, run_suite
@@ -112,6 +115,7 @@ def run_suite_file(
             suite_hash=survey.suite_hash,
             users=survey.users,
             schedule=schedule,
+            observer=observer,
         )
     except KeyboardInterrupt:
         # every finished case is already in the journal: say how to go on

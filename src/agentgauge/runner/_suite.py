@@ -16,6 +16,7 @@ from ..rundir import (
     LOCK_FILE,
     RESULTS_FILE,
     RUN_FILE,
+    JournalObserver,
     ResultsWriter,
     header_hash,
     journal_has_results,
@@ -194,6 +195,7 @@ async def arun_suite(
     suite_hash: str | None = None,
     users: UserSimulator | None = None,
     schedule: Schedule | None = None,
+    observer: JournalObserver | None = None,
 ) -> RunOutcome:
     """Run every case of ``suite`` (× trials) and append each result to ``run_dir/results.jsonl``.
 
@@ -204,6 +206,7 @@ async def arun_suite(
     (see :class:`SuiteSurvey`).
     A failing case is recorded with status ``error``; it never stops the run.
     ``schedule``: a load test's, deciding when each session runs (runner/_sessions.py).
+    ``observer`` sees every journal line as it is written (``metrics.LiveSummary``).
     """
     run_dir = Path(run_dir)
     t0 = time.perf_counter()
@@ -241,7 +244,7 @@ async def arun_suite(
                 # run.json keeps the hash of the suite file; the replay keys see the override
                 merged = with_system(merged, config.system)
                 args = (run_dir, provider, agent, source, t0, run_tools, remote, schedule)
-                return await _run(merged, config, *args)
+                return await _run(merged, config, *args, observer=observer)
     except (ExecutorStartError, MissingExtraError):
         if fresh:  # the executor never started: no stub run folder left behind
             _remove_stub(run_dir)
@@ -267,6 +270,8 @@ async def _run(
     run_tools: RunTools | None = None,
     remote: RemoteAgent | None = None,
     schedule: Schedule | None = None,
+    *,
+    observer: JournalObserver | None = None,
 ) -> RunOutcome:
     executor = parse_executor(config.executor)
     plan = plan_run(
@@ -282,7 +287,7 @@ async def _run(
     cache = open_cache(config)
     ctx = build_context(suite, config, provider, cache, run_tools)
     progress = ProgressReporter(plan.todo, enabled=config.progress)
-    writer = ResultsWriter(run_dir, fsync=config.fsync)
+    writer = ResultsWriter(run_dir, fsync=config.fsync, observer=observer)
     remote = remote or RemoteAgent(config=config, policy=config.code_policy(), provider=provider)
     try:
         async with open_drive(
@@ -336,6 +341,7 @@ def run_suite(
     suite_hash: str | None = None,
     users: UserSimulator | None = None,
     schedule: Schedule | None = None,
+    observer: JournalObserver | None = None,
 ) -> RunOutcome:
     """Run a suite (blocking): ``anyio.run`` of :func:`arun_suite`."""
     return anyio.run(
@@ -349,5 +355,6 @@ def run_suite(
             suite_hash=suite_hash,
             users=users,
             schedule=schedule,
+            observer=observer,
         )
     )
