@@ -14,6 +14,17 @@ acceptable value of each parameter, a text reply for the irrelevance categories)
 Medians of ``--runs`` runs.
 
     python benchmarks/bench_score.py [--runs 5]
+
+``--workers 1,2`` measures ``agentgauge score --workers N`` instead: a native responses file of
+``--entries`` lines (every BFCL case's reference answer, as many trials as it takes, each with
+a reply text the extra scorers read) against the BFCL suite with four model-free ``scorers:``
+(assert, instruction_following, safety, numeric_grounding), whole processes, the worker
+counts alternating run after run: entries per second, CPU seconds of the process and of its
+worker processes, and peak RSS (the largest process). ``--tree DIR`` adds the tree at DIR
+(its ``src``, one process: an old tree has no ``--workers``) to the alternation;
+``--rss 5000,10000,20000`` prints the one-process peak RSS at several file sizes.
+
+    python benchmarks/bench_score.py --workers 1,2 --entries 20000 --runs 5 [--tree DIR]
 """
 
 from __future__ import annotations
@@ -117,12 +128,127 @@ def _subprocess(suite: Path, responses: Path, runs: int) -> tuple[float, float, 
     return statistics.median(walls), statistics.median(cpus), max(rss) / 1024, line
 
 
+HEAVY_SCORERS: list[dict[str, Any]] = [
+    {"scorer": "assert", "args": {"not_contains": ["sorry"]}},
+    {"scorer": "instruction_following", "args": {"max_words": 40}},
+    {"scorer": "safety"},
+    {"scorer": "numeric_grounding"},
+]
+
+
+def _heavy_files(suite: Suite, work: list[Any], entries: int, folder: Path) -> tuple[Path, Path]:
+    """The scoring-heavy suite (BFCL's cases with :data:`HEAVY_SCORERS`) and ``entries``
+    native response lines over it (trial after trial of every case's reference answer)."""
+    data = json.loads(suite.model_dump_json(exclude_defaults=True))
+    data["scorers"] = HEAVY_SCORERS
+    suite_path = folder / "heavy.json"
+    suite_path.write_text(json.dumps(data), encoding="utf-8")
+    responses = folder / f"responses-{entries}.jsonl"
+    with open(responses, "w", encoding="utf-8") as fh:
+        for n in range(entries):
+            case, turns, _ = work[n % len(work)]
+            message = turns[0][0]
+            calls = [{"name": c.name, "arguments": c.arguments} for c in message.tool_calls]
+            text = message.content or f"Done: {len(calls)} call(s), result 42 of 100."
+            line = {"case_id": case.id, "trial": n // len(work), "calls": calls, "text": text}
+            fh.write(json.dumps(line) + "\n")
+    return suite_path, responses
+
+
+def _score_once(tree: Path | None, workers: int | None, suite: Path, responses: Path,
+                tmp: str) -> tuple[float, float, float]:  # fmt: skip
+    """(wall, CPU of the whole process tree, peak RSS MiB of its largest process) of one
+    ``agentgauge score`` process (``tree``: another tree's ``src`` on PYTHONPATH)."""
+    env = {**os.environ, "AGENTGAUGE_HISTORY": f"{tmp}/history.sqlite"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree / "src")
+    run_dir = f"{tmp}/run-{time.monotonic_ns()}"
+    cmd = [sys.executable, "-m", "agentgauge", "score", str(suite), "-r", str(responses),
+           "-o", run_dir, "--no-history"]  # fmt: skip
+    if workers is not None:
+        cmd += ["--workers", str(workers)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, env=env, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, after.ru_maxrss / 1024
+
+
+def _rss_only(tree: Path | None, workers: int | None, suite: Path, responses: Path) -> float:
+    """Peak RSS (MiB) of one score process measured alone (ru_maxrss of this benchmark's
+    children is a maximum over every child so far)."""
+    code = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "AGENTGAUGE_HISTORY": f"{tmp}/h.sqlite"}
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree / "src")
+        cmd = [sys.executable, "-m", "agentgauge", "score", str(suite), "-r", str(responses),
+               "-o", f"{tmp}/run", "--no-history"]  # fmt: skip
+        if workers is not None:
+            cmd += ["--workers", str(workers)]
+        out = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True,
+                             text=True, env=env, check=True)  # fmt: skip
+    return int(out.stdout.strip()) / 1024
+
+
+def _workers_bench(args: argparse.Namespace) -> None:
+    suite = import_suite("bfcl", [DATA])
+    work = _workload(suite)
+    counts = [int(w) for w in args.workers.split(",")]
+    variants: list[tuple[str, Path | None, int | None]] = [
+        (f"--workers {w}", None, w) for w in counts
+    ]
+    if args.tree:
+        variants.append((f"{args.tree} (one process)", Path(args.tree), None))
+    with tempfile.TemporaryDirectory() as tmp:
+        suite_path, responses = _heavy_files(suite, work, args.entries, Path(tmp))
+        _score_once(None, 1, suite_path, responses, tmp)  # bytecode cached, not counted
+        figures: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in variants}
+        loads = []
+        for _ in range(args.runs):
+            for label, tree, workers in variants:
+                loads.append(os.getloadavg()[0])
+                wall, cpu, _ = _score_once(tree, workers, suite_path, responses, tmp)
+                figures[label].append((wall, cpu))
+        print(f"{args.entries:,} entries, {len(work):,} BFCL cases, scorers: "
+              f"{', '.join(x['scorer'] for x in HEAVY_SCORERS)}")  # fmt: skip
+        base = statistics.median(w for w, _ in figures[variants[0][0]])
+        for label, tree, workers in variants:
+            walls = [w for w, _ in figures[label]]
+            wall = statistics.median(walls)
+            cpu = statistics.median(c for _, c in figures[label])
+            rss = _rss_only(tree, workers, suite_path, responses)
+            print(
+                f"{label:>28}: {args.entries / wall:7,.0f} entries/s (wall {wall:.2f} s, runs "
+                f"{', '.join(f'{w:.2f}' for w in walls)}; {wall / base:.2f} of the first), "
+                f"CPU {cpu:.2f} s, peak RSS {rss:.0f} MiB"
+            )
+        print(f"(medians of {args.runs} runs, alternating; load average "
+              f"{min(loads):.1f}-{max(loads):.1f}; {os.cpu_count()} CPUs)")  # fmt: skip
+        for size in [int(x) for x in args.rss.split(",")] if args.rss else []:
+            _, sized = _heavy_files(suite, work, size, Path(tmp))
+            rss = _rss_only(None, 1, suite_path, sized)
+            print(f"one process, {size:>7,} entries: peak RSS {rss:.0f} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--workers", help="worker counts to compare, e.g. 1,2")
+    parser.add_argument("--entries", type=int, default=20_000)
+    parser.add_argument("--tree", help="another checkout to alternate with (one process)")
+    parser.add_argument("--rss", help="file sizes for the one-process peak RSS, e.g. 5000,20000")
     args = parser.parse_args()
     if not DATA.is_dir():
         sys.exit(f"BFCL data not found at {DATA}")
+    if args.workers:
+        _workers_bench(args)
+        return
     cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     if cpus:
         os.sched_setaffinity(0, {min(cpus)})  # in-process figures: one core

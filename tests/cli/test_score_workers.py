@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from agentgauge.cli import cli
 from agentgauge.runner import RunConfig
 from agentgauge.runner import _recorded as recorded
+from agentgauge.runner._recorded_case import BATCH
 
 SHOP = """\
 import os
@@ -209,6 +210,7 @@ def _same_run(one: Path, two: Path) -> None:
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     """Batches of 5 responses: a dozen batches in flight and back in any order."""
     monkeypatch.setattr("agentgauge.runner._recorded_procs.BATCH", 5)
+    monkeypatch.setattr("agentgauge.runner._recorded.BATCH", 5)  # the processes' cap
 
 
 @pytest.mark.usefixtures("small_batches")
@@ -267,6 +269,7 @@ def test_a_response_that_kills_its_worker_is_an_error_on_its_case_only(tmp_path:
     assert "after 3 attempts, each in another process" in crash["error"]
 
 
+@pytest.mark.usefixtures("small_batches")
 def test_a_malformed_file_is_the_same_error_and_starts_no_worker(tmp_path: Path) -> None:
     suite = _suite(tmp_path)
     path = _write(tmp_path, _native(crash=False))
@@ -281,12 +284,12 @@ def test_a_malformed_file_is_the_same_error_and_starts_no_worker(tmp_path: Path)
 
 
 def test_ctrl_c_stops_the_workers_as_it_stops_one_process(tmp_path: Path) -> None:
-    suite = _suite(tmp_path, repeat=30)
-    responses = _write(tmp_path, _native(repeat=30, crash=False))
+    suite = _suite(tmp_path, repeat=60)
+    responses = _write(tmp_path, _native(repeat=60, crash=False))
     run_dir = tmp_path / "run"
     cmd = [sys.executable, "-m", "agentgauge", "score", str(suite), "-r", str(responses),
            "-o", str(run_dir), "--no-history", "--allow-suite-code", "--workers", "2"]  # fmt: skip
-    env = {**os.environ, "SCORE_WORKERS_SLOW": "0.01"}  # ≈ 4 s of scoring over two children
+    env = {**os.environ, "SCORE_WORKERS_SLOW": "0.01"}  # ≈ 4 s of scoring, 7 batches
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.monotonic() + 120
@@ -298,7 +301,7 @@ def test_ctrl_c_stops_the_workers_as_it_stops_one_process(tmp_path: Path) -> Non
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     lines = results.read_bytes().splitlines()
-    assert 0 < len(lines) < len(_native(repeat=30, crash=False))  # stopped before the end
+    assert 0 < len(lines) < len(_native(repeat=60, crash=False))  # stopped before the end
     assert all(json.loads(x)["case_id"] for x in lines)  # every line whole
     assert not (run_dir / "run.json").exists()  # as one process: no record of a finished run
     children = _pids(tmp_path)
@@ -310,13 +313,15 @@ def test_ctrl_c_stops_the_workers_as_it_stops_one_process(tmp_path: Path) -> Non
 
 def test_auto_uses_the_idle_cores_only_for_a_big_file(monkeypatch: pytest.MonkeyPatch) -> None:
     big = 2 * recorded.AUTO_MIN_PAIRS
-    monkeypatch.setattr(recorded, "idle_cores", lambda: 2)
+    monkeypatch.setattr(recorded, "idle_cores", lambda: recorded.AUTO_MIN_CORES)
     assert recorded.score_workers(RunConfig(), big) == 2
-    assert recorded.score_workers(RunConfig(), big - 1) == 1  # one extra process per block
+    assert recorded.score_workers(RunConfig(), big - 1) == 1  # one process per block of pairs
     assert recorded.score_workers(RunConfig(), 100) == 1
-    monkeypatch.setattr(recorded, "idle_cores", lambda: 1)  # a busy machine: one process
-    assert recorded.score_workers(RunConfig(), 10 * big) == 1
+    assert recorded.score_workers(RunConfig(), 100 * big) == recorded.AUTO_MIN_CORES
+    # fewer idle cores (a 2-core or a busy machine): one process, whatever the file
+    monkeypatch.setattr(recorded, "idle_cores", lambda: recorded.AUTO_MIN_CORES - 1)
+    assert recorded.score_workers(RunConfig(), 100 * big) == 1
     # given: as asked, but never more processes than batches of responses
     assert recorded.score_workers(RunConfig(workers=4), big) == 4
-    assert recorded.score_workers(RunConfig(workers=4), 40) == 2
-    assert recorded.score_workers(RunConfig(workers=1), 10 * big) == 1
+    assert recorded.score_workers(RunConfig(workers=4), 2 * BATCH) == 2
+    assert recorded.score_workers(RunConfig(workers=1), 100 * big) == 1

@@ -32,13 +32,17 @@ from ._plan import git_fields
 from ._recorded_case import BATCH, Item, RecordedScoring, suite_world
 from ._suite_setup import with_suite_scorers
 
-__all__ = ["AUTO_MIN_PAIRS", "ScoreOutcome", "score_responses", "score_workers"]
+__all__ = ["AUTO_MIN_CORES", "AUTO_MIN_PAIRS", "ScoreOutcome", "score_responses", "score_workers"]
 
 _V3_SIMPLE: Final = re.compile(r"^simple_(\d+)$")
-#: auto mode: at least this many (case, trial) pairs per extra process (a worker's start —
-#: importing agentgauge, the suite unpickled, its scorers built — costs ≈ 1 s of CPU;
-#: benchmarks/README.md, "Scoring with worker processes")
-AUTO_MIN_PAIRS: Final = 10_000
+#: auto mode: worker processes only with at least this many idle cores, and one per this
+#: many (case, trial) pairs. Measured on 2 cores (benchmarks/README.md, "Scoring with worker
+#: processes"): two workers were level with one process at 20,000 and 60,000 scoring-heavy
+#: responses (the suite's and the responses' reading and the summary stay in this process,
+#: ≈ 40 % of it; each worker's start costs ≈ 1 s of CPU, every line crosses a pipe), so on
+#: fewer cores one process is the default
+AUTO_MIN_CORES: Final = 4
+AUTO_MIN_PAIRS: Final = 40_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -196,12 +200,15 @@ async def _score_locked(
 
 def score_workers(config: RunConfig, todo: int) -> int:
     """How many processes score ``todo`` (case, trial) pairs: ``config.workers`` when given
-    (never more than the batches), else the cores other programs leave idle, one per
-    :data:`AUTO_MIN_PAIRS` pairs (below that a worker's start costs more than it saves)."""
+    (never more than the batches), else the cores other programs leave idle when there are at
+    least :data:`AUTO_MIN_CORES` of them, one per :data:`AUTO_MIN_PAIRS` pairs."""
     batches = max(1, -(-todo // BATCH))
     if config.workers is not None:
         return max(1, min(config.workers, batches))
-    return max(1, min(idle_cores(), todo // AUTO_MIN_PAIRS, batches))
+    cores = idle_cores()
+    if cores < AUTO_MIN_CORES:
+        return 1
+    return max(1, min(cores, todo // AUTO_MIN_PAIRS, batches))
 
 
 class _Tally:

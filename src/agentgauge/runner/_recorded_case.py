@@ -25,7 +25,7 @@ __all__ = ["BATCH", "NO_RESPONSE", "Item", "RecordedScoring", "recorded_result",
 NO_RESPONSE: Final = "no response"
 #: responses per request to a worker process (a request and its reply each cost a wake-up of
 #: both processes and a pickle: one per response would cost more than scoring a simple case)
-BATCH: Final = 32
+BATCH: Final = 128
 #: one (case, trial) to score: (the case's index in the suite, the case, the trial, its
 #: recorded response or None)
 Item = tuple[int, Case, int, RecordedResponse | None]
