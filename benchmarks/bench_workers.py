@@ -252,6 +252,8 @@ def timed(module, attr, name):
             mark(name)
     setattr(module, attr, wrapper)
 import agentgauge.cli
+from agentgauge.cli import _startup
+_startup.begin()  # as main does first: the bytecode cache, no pydantic plugin discovery
 mark("cli")
 import pydantic.plugin._loader as loader
 mark("pydantic import")

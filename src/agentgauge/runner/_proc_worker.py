@@ -151,6 +151,9 @@ def main() -> None:
     # built (a large suite's objects, which live to the end: collections walking them again
     # and again cost more than the unpickling); it never walks them afterwards (_serve)
     gc.disable()
+    from .. import _codecache
+
+    _codecache.install()  # the classes the setup builds: code objects the parent cached
     # Ctrl-C reaches every process of the terminal's group, and a CI runner's SIGTERM often the
     # whole group too: the parent decides what stops (it closes our stdin; a parent killed
     # outright closes it as well, and we leave)
