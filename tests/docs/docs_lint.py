@@ -1,0 +1,411 @@
+"""Read the user-facing Markdown docs the way a reader does, and check what they name.
+
+Three kinds of claim are checked, each against the repository itself, offline:
+
+* ``agentgauge SUBCOMMAND ...`` command lines (fenced shell blocks and inline code): the
+  subcommand exists in the click tree of :data:`agentgauge.cli.cli` and each option it uses is
+  an option of that subcommand;
+* relative Markdown links ``[text](path#anchor)``: the file exists, and the anchor is a heading
+  of the target (GitHub's slug rules, or an explicit ``{#id}``);
+* repository paths in inline code (``examples/...``, ``docs/...``, ``src/agentgauge/...``, ...).
+
+:func:`check_docs` returns every finding as ``file:line: kind: message`` plus the counts of what
+was checked. Placeholders (``SUITE``, ``RUN_DIR``, ``<dir>``, ``...``) are allowed where a word
+of the reader's own goes.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+#: languages of fenced blocks whose lines are shell command lines
+SHELL_LANGS = frozenset({"console", "bash", "sh", "shell", "zsh", "shell-session"})
+#: fenced blocks without a language (or ``text``): only lines that start with ``agentgauge``
+LOOSE_LANGS = frozenset({"", "text"})
+#: tokens that end one shell command and may start the next
+SEPARATORS = frozenset({"|", "||", "&&", ";", "&", "(", ")", "$(", "`"})
+REDIRECTS = frozenset({">", ">>", "<", "2>", "&>", ">&", "2>&1", "<<", "|&"})
+#: words that run the command after them
+WRAPPERS = frozenset({"time", "env", "exec", "nohup", "sudo", "command"})
+#: the repository folders a path in inline code is taken to name
+PATH_PREFIXES = ("examples/", "docs/", "src/agentgauge/", "benchmarks/", "scripts/", "tests/")
+
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_EXPLICIT_ID = re.compile(r"\{#([\w-]+)\}")
+_HTML_ID = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\".*\")?\s*$")
+_HTML_LINK = re.compile(r"<(?:a|img)\s[^>]*?(?:href|src)=\"([^\"]+)\"")
+_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
+_PLACEHOLDER_PART = re.compile(r"[A-Z][A-Z0-9_]*|<[^>]*>|\.\.\.|…")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One false claim of a doc, where it is."""
+
+    path: str
+    line: int
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.kind}: {self.message}"
+
+
+@dataclass
+class Doc:
+    """A Markdown file cut into what the checks read."""
+
+    path: Path
+    blocks: list[tuple[str, int, list[str]]] = field(default_factory=list)  # lang, line, lines
+    spans: list[tuple[int, str]] = field(default_factory=list)  # inline code: line, text
+    links: list[tuple[int, str]] = field(default_factory=list)  # line, target
+    anchors: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Report:
+    """What was checked, and what was found false."""
+
+    findings: list[Finding] = field(default_factory=list)
+    commands: int = 0
+    links: int = 0
+    paths: int = 0
+    docs: int = 0
+
+
+def doc_files(root: Path) -> list[Path]:
+    """The docs users read: the top-level guides, docs/, the examples' and benchmarks' READMEs."""
+    names = ["README.md", "DEVELOPERS.md", "docs/*.md", "examples/**/README.md"]
+    names.append("benchmarks/README.md")
+    found: list[Path] = []
+    for name in names:
+        found += sorted(Path(p) for p in glob.glob(str(root / name), recursive=True))
+    return [p for p in found if p.is_file()]
+
+
+# --- reading Markdown --------------------------------------------------------------------
+
+
+def parse(path: Path) -> Doc:
+    """Fenced blocks, inline code, links and heading anchors of one Markdown file."""
+    doc = Doc(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    paragraph: list[tuple[int, str]] = []
+    fence: tuple[str, str, int, list[str]] | None = None  # marker, lang, start, lines
+    for number, line in enumerate(lines, start=1):
+        if fence is not None:
+            if line.strip().startswith(fence[0]) and not line.strip().strip(fence[0][0]):
+                doc.blocks.append((fence[1], fence[2], fence[3]))
+                fence = None
+            else:
+                fence[3].append(line)
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            _read_paragraph(doc, paragraph)
+            paragraph = []
+            fence = (opened.group(2), opened.group(3).lower(), number + 1, [])
+        elif not line.strip():
+            _read_paragraph(doc, paragraph)
+            paragraph = []
+        else:
+            paragraph.append((number, line))
+    _read_paragraph(doc, paragraph)
+    _read_anchors(doc, lines)
+    return doc
+
+
+def _read_paragraph(doc: Doc, paragraph: list[tuple[int, str]]) -> None:
+    if not paragraph:
+        return
+    first = paragraph[0][0]
+    text = "\n".join(line for _, line in paragraph)
+    for span in _CODE_SPAN.finditer(text):
+        line = first + text.count("\n", 0, span.start())
+        doc.spans.append((line, " ".join(span.group(2).split())))
+    # links are read with the code spans blanked out (newlines kept, so lines still count)
+    prose = _CODE_SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for pattern in (_LINK, _HTML_LINK):
+        for link in pattern.finditer(prose):
+            doc.links.append((first + prose.count("\n", 0, link.start()), link.group(1)))
+    for offset, line in enumerate(prose.split("\n")):
+        ref = _REF_DEF.match(line)
+        if ref:
+            doc.links.append((first + offset, ref.group(1)))
+
+
+def _read_anchors(doc: Doc, lines: list[str]) -> None:
+    counts: dict[str, int] = {}
+    in_fence: str | None = None
+    for line in lines:
+        opened = _FENCE.match(line)
+        if in_fence is not None:
+            if line.strip().startswith(in_fence) and not line.strip().strip(in_fence[0]):
+                in_fence = None
+            continue
+        if opened:
+            in_fence = opened.group(2)
+            continue
+        doc.anchors.update(_HTML_ID.findall(line))
+        heading = _HEADING.match(line)
+        if not heading:
+            continue
+        text = heading.group(2)
+        doc.anchors.update(_EXPLICIT_ID.findall(text))
+        for variant in {text, _EXPLICIT_ID.sub("", text).strip()}:
+            slug = github_slug(variant)
+            seen = counts.get(slug, 0)
+            counts[slug] = seen + 1
+            doc.anchors.add(slug if seen == 0 else f"{slug}-{seen}")
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: its rendered text in lower case, punctuation other than
+    ``-`` and ``_`` dropped, each space a ``-``."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # links and images: their text
+    text = re.sub(r"<[^>]+>", "", text)  # HTML tags
+    text = text.replace("`", "").replace("*", "")
+    kept = "".join(ch for ch in text.lower() if ch.isalnum() or ch in " -_")
+    return kept.replace(" ", "-")
+
+
+# --- command lines ---------------------------------------------------------------------
+
+
+def command_lines(doc: Doc) -> Iterator[tuple[int, str]]:
+    """Each shell line of the doc's fenced blocks and inline code, continuations joined."""
+    for lang, start, lines in doc.blocks:
+        if lang not in SHELL_LANGS | LOOSE_LANGS:
+            continue
+        prompted = any(line.lstrip().startswith("$ ") for line in lines)
+        for number, line in _joined(start, lines):
+            text = line.strip()
+            if prompted:
+                if not text.startswith("$ "):
+                    continue  # the command's output
+                text = text[2:]
+            elif lang in LOOSE_LANGS and not text.startswith("agentgauge "):
+                continue
+            yield number, text
+    for number, text in doc.spans:
+        if re.match(r"(\$ )?agentgauge\b", text):
+            yield number, text.removeprefix("$ ")
+
+
+def _joined(start: int, lines: list[str]) -> Iterator[tuple[int, str]]:
+    held: list[str] = []
+    first = start
+    for number, line in enumerate(lines, start=start):
+        if not held:
+            first = number
+        if line.rstrip().endswith("\\"):
+            held.append(line.rstrip()[:-1])
+            continue
+        held.append(line)
+        yield first, " ".join(held)
+        held = []
+    if held:
+        yield first, " ".join(held)
+
+
+def split_shell(text: str) -> list[str]:
+    """Shell words of a line, comments dropped; operators are words of their own."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars="|&;()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        return list(lexer)
+    except ValueError:  # an open quote: read the words as they stand
+        return text.split()
+
+
+def agentgauge_invocations(words: list[str]) -> Iterator[list[str]]:
+    """The argument words of each ``agentgauge`` command in one shell line."""
+    at_start = True
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word in SEPARATORS or word.startswith("$("):
+            at_start = True
+            continue
+        if at_start and (re.fullmatch(r"[A-Za-z_]\w*=\S*", word) or word in WRAPPERS):
+            continue
+        if at_start and word.rsplit("/", 1)[-1] == "agentgauge":
+            end = index
+            while end < len(words) and words[end] not in SEPARATORS | REDIRECTS:
+                end += 1
+            yield words[index:end]
+            index = end
+        at_start = False
+
+
+def _is_placeholder(word: str) -> bool:
+    return bool(re.search(r"[<>{}]|\.\.\.|…", word)) or word.isupper()
+
+
+def check_command(
+    words: list[str], root: click.Group, where: tuple[str, int], positionals: list[str]
+) -> list[Finding]:
+    """Findings for one ``agentgauge`` command's argument words against the click tree; its
+    positional words (not option values) are added to ``positionals``."""
+    ctx = click.Context(root, info_name="agentgauge")
+    command: click.Command = root
+    name = "agentgauge"
+    index = 0
+    while isinstance(command, click.Group):
+        while index < len(words) and words[index].startswith("-"):
+            index += 1  # the group's own options (--help, --version)
+        if index == len(words):
+            return []
+        word = words[index].strip("[]")
+        if not _SUBCOMMAND.fullmatch(word):
+            return []  # a placeholder: any command
+        sub = command.get_command(ctx, word)
+        if sub is None:
+            return [Finding(*where, "command", f"{name}: no such command {word!r}")]
+        command, name, index = sub, f"{name} {word}", index + 1
+    return _check_options(command, name, words[index:], where, positionals)
+
+
+def _check_options(
+    command: click.Command,
+    name: str,
+    words: list[str],
+    where: tuple[str, int],
+    positionals: list[str],
+) -> list[Finding]:
+    options: dict[str, click.Option] = {}
+    for param in command.params:
+        if isinstance(param, click.Option):
+            for opt in param.opts + param.secondary_opts:
+                options[opt] = param
+    findings: list[Finding] = []
+    index = 0
+    while index < len(words):
+        word = words[index].strip("[]")
+        index += 1
+        if word == "--":
+            break
+        if not word.startswith("-") or word == "-" or re.fullmatch(r"-[\d.]+", word):
+            positionals.append(word)
+            continue
+        opt, has_value = word.split("=", 1)[0], "=" in word
+        if opt in ("--help", "-h") or _is_placeholder(opt.lstrip("-")):
+            continue
+        param = options.get(opt)
+        if param is None:
+            findings.append(Finding(*where, "option", f"{name}: no such option {opt}"))
+        elif not (param.is_flag or param.count or has_value):
+            index += param.nargs if param.nargs > 0 else 1  # its value, whatever it looks like
+    return findings
+
+
+# --- paths and links -------------------------------------------------------------------
+
+
+def path_words(text: str) -> Iterator[str]:
+    """The words of a piece of inline code that name a repository path."""
+    for word in text.split():
+        word = word.strip("\"'`,;()[]")
+        if word.startswith("./"):
+            word = word[2:]
+        if word.startswith(PATH_PREFIXES):
+            yield word
+
+
+def path_exists(root: Path, word: str) -> bool:
+    """Whether a path named in a doc exists: ``:attr``/``:line`` and ``#anchor`` tails are
+    dropped, placeholder parts (``NAME``, ``<x>``, ``...``) and globs match any name."""
+    path = re.split(r"[:#]", word, maxsplit=1)[0].rstrip(".")
+    parts = []
+    for part in path.split("/"):
+        if _PLACEHOLDER_PART.fullmatch(part):
+            parts.append("*")
+        else:
+            parts.append(re.sub(r"<[^>]*>|[A-Z][A-Z0-9_]{2,}(?=[._-]|$)", "*", part))
+    pattern = "/".join(parts)
+    for alternative in _braces(pattern):
+        if glob.has_magic(alternative):
+            if not glob.glob(str(root / alternative)):
+                return False
+        elif not (root / alternative).exists():
+            return False
+    return True
+
+
+def _braces(pattern: str) -> list[str]:
+    match = re.search(r"\{([^{}]*,[^{}]*)\}", pattern)
+    if not match:
+        return [pattern]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
+    return [alt for choice in match.group(1).split(",") for alt in _braces(head + choice + tail)]
+
+
+def check_link(doc: Doc, target: str, docs: dict[Path, Doc]) -> str | None:
+    """Why a relative link of ``doc`` is broken, or None when it is not (or is not relative)."""
+    if re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("//"):
+        return None  # https:, mailto:, ...: not this repository's
+    file_part, _, anchor = target.partition("#")
+    path = (doc.path.parent / file_part).resolve() if file_part else doc.path.resolve()
+    if not path.exists():
+        return f"{target}: no such file {file_part}"
+    if not anchor or path.suffix != ".md":
+        return None
+    if path not in docs:
+        docs[path] = parse(path)
+    if anchor not in docs[path].anchors:
+        return f"{target}: no heading #{anchor} in {file_part or path.name}"
+    return None
+
+
+def check_docs(root: Path, files: list[Path] | None = None) -> Report:
+    """Every finding of the docs under ``root`` (or of ``files``), with the counts checked."""
+    from agentgauge.cli import cli
+
+    report = Report()
+    parsed = {path.resolve(): parse(path) for path in files or doc_files(root)}
+    report.docs = len(parsed)
+    for doc in list(parsed.values()):
+        shown = str(doc.path.relative_to(root)) if doc.path.is_relative_to(root) else str(doc.path)
+        positionals: list[tuple[int, str]] = []
+        for line, text in command_lines(doc):
+            for words in agentgauge_invocations(split_shell(text)):
+                report.commands += 1
+                named: list[str] = []
+                report.findings += check_command(words, cli, (shown, line), named)
+                positionals += [(line, word) for word in named]
+        for line, target in doc.links:
+            report.links += 1
+            problem = check_link(doc, target, parsed)
+            if problem:
+                report.findings.append(Finding(shown, line, "link", problem))
+        spans = [(line, word) for line, text in doc.spans for word in path_words(text)]
+        block_paths = [(line, w) for line, text in positionals for w in path_words(text)]
+        for line, word in sorted(set(spans + block_paths)):
+            report.paths += 1
+            if not path_exists(root, word):
+                report.findings.append(Finding(shown, line, "path", f"no such path {word}"))
+    report.findings.sort(key=lambda f: (f.path, f.line, f.message))
+    return report
+
+
+if __name__ == "__main__":
+    _report = check_docs(Path(__file__).resolve().parents[2])
+    for _finding in _report.findings:
+        print(_finding)
+    print(
+        f"{_report.docs} docs: {_report.commands} commands, {_report.links} links,"
+        f" {_report.paths} paths checked; {len(_report.findings)} findings"
+    )

@@ -1,0 +1,157 @@
+"""What users read must be true: every ``agentgauge`` command line of the docs names a real
+subcommand and real options, every relative link reaches a file and a heading, every repository
+path in inline code exists. Offline: the click tree and the files of this checkout only.
+
+``python tests/docs/docs_lint.py`` prints the findings and the counts checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from docs_lint import (
+    Report,
+    agentgauge_invocations,
+    check_docs,
+    command_lines,
+    github_slug,
+    parse,
+    split_shell,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _check(tmp_path: Path, text: str, files: dict[str, str] | None = None) -> Report:
+    for name, content in (files or {}).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(content, encoding="utf-8")
+    doc = tmp_path / "docs" / "guide.md"
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text, encoding="utf-8")
+    return check_docs(tmp_path, [doc])
+
+
+def _messages(report: Report) -> list[str]:
+    return [str(finding) for finding in report.findings]
+
+
+def test_the_docs_are_true() -> None:
+    report = check_docs(ROOT)
+    assert _messages(report) == []
+    # the extraction itself must keep finding what the docs say (a reader that finds nothing
+    # passes vacuously): the docs held 418 commands, 250 links and 173 paths when this was written
+    assert report.docs >= 30
+    assert report.commands >= 300
+    assert report.links >= 200
+    assert report.paths >= 120
+
+
+def test_a_wrong_option_is_found_with_its_line(tmp_path: Path) -> None:
+    text = "# Guide\n\n```bash\nagentgauge validate x\nagentgauge run SUITE --agnet mock:\n```\n"
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:5: option: agentgauge run: no such option --agnet"
+    ]
+
+
+def test_a_right_command_has_no_finding(tmp_path: Path) -> None:
+    text = (
+        "```console\n$ agentgauge run SUITE --agent mock: -o runs/new \\\n"
+        "    --max-concurrency 4 --no-cache --shard=2/4\nsummary --agnet is output, not a command\n"
+        "$ agentgauge cache clear --older-than 30d --yes && agentgauge tools list --mcp X\n```\n"
+        "Inline: `agentgauge report RUN_DIR --format markdown`, `agentgauge --version`.\n"
+    )
+    report = _check(tmp_path, text)
+    assert _messages(report) == []
+    assert report.commands == 5
+
+
+def test_unknown_commands_and_nested_commands(tmp_path: Path) -> None:
+    text = (
+        "```sh\nagentgauge rum x\nagentgauge cache infos\nagentgauge tools list --strict\n"
+        "FOO=1 agentgauge cache info --format json | jq . # agentgauge nothing --here\n```\n"
+        "and `agentgauge import bfcl F --to-yaml`\n"
+    )
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:2: command: agentgauge: no such command 'rum'",
+        "docs/guide.md:3: command: agentgauge cache: no such command 'infos'",
+        "docs/guide.md:4: option: agentgauge tools list: no such option --strict",
+        "docs/guide.md:7: option: agentgauge import: no such option --to-yaml",
+    ]
+
+
+def test_an_option_value_that_looks_like_an_option_is_a_value(tmp_path: Path) -> None:
+    text = "```bash\nagentgauge run S --filter '-slow' --agent mock: --seed -1 -o -\n```\n"
+    assert _messages(_check(tmp_path, text)) == []
+
+
+def test_placeholders_are_allowed(tmp_path: Path) -> None:
+    text = "`agentgauge COMMAND --help`, `agentgauge <command> ...`, `agentgauge run --<option>`\n"
+    assert _messages(_check(tmp_path, text)) == []
+
+
+def test_a_broken_link_and_a_broken_anchor_are_found(tmp_path: Path) -> None:
+    files = {"docs/other.md": "# Other\n\n## Gate `--baseline` (exit 1)\n\n## Memory {#memory}\n"}
+    text = (
+        "See [a](other.md#gate---baseline-exit-1), [b](other.md#memory), [c](#guide),\n"
+        "[d](../README.md) and [e](other.md#nope); ![f](img/x.png) [g](https://x.org/#y)\n\n"
+        "# Guide\n"
+    )
+    assert _messages(_check(tmp_path, text, files)) == [
+        "docs/guide.md:2: link: ../README.md: no such file ../README.md",
+        "docs/guide.md:2: link: img/x.png: no such file img/x.png",
+        "docs/guide.md:2: link: other.md#nope: no heading #nope in other.md",
+    ]
+
+
+def test_a_missing_repository_path_is_found(tmp_path: Path) -> None:
+    files = {"examples/quickstart/suite.yaml": "", "src/agentgauge/files/_limits.py": ""}
+    text = (
+        "`examples/quickstart/suite.yaml`, `src/agentgauge/files/_limits.py:40`,\n"
+        "`examples/NAME/suite.yaml`, `examples/*/suite.yaml`, `python examples/gone.py`\n\n"
+        "```bash\nagentgauge import bfcl examples/missing -o examples/output-is-not-checked\n```\n"
+    )
+    assert _messages(_check(tmp_path, text, files)) == [
+        "docs/guide.md:2: path: no such path examples/gone.py",
+        "docs/guide.md:5: path: no such path examples/missing",
+    ]
+
+
+def test_github_slugs() -> None:
+    assert github_slug("Gate `--baseline` (exit 1)") == "gate---baseline-exit-1"
+    assert github_slug("[Links](x.md) and *emphasis*: a_b, ≥ 3") == "links-and-emphasis-a_b--3"
+    assert github_slug("Ünïcode Heading") == "ünïcode-heading"
+
+
+def test_duplicate_headings_and_explicit_ids(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("# A\n\n## Notes\n\n## Notes\n\n```\n# Not a heading\n```\n## B {#bee}\n")
+    anchors = parse(path).anchors
+    assert {"a", "notes", "notes-1", "bee", "b", "b-bee"} <= anchors
+    assert "not-a-heading" not in anchors
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("agentgauge run s --agent a", [["run", "s", "--agent", "a"]]),
+        ("pip install agentgauge", []),
+        ("cd x && agentgauge gate r > out.txt", [["gate", "r"]]),
+        ("time .venv/bin/agentgauge validate s", [["validate", "s"]]),
+        ("echo agentgauge run --nope", []),
+    ],
+)
+def test_invocations_in_a_shell_line(line: str, expected: list[list[str]]) -> None:
+    assert list(agentgauge_invocations(split_shell(line))) == expected
+
+
+def test_continuations_and_prompts(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(
+        "```console\n$ agentgauge run s \\\n  --agent a\nagentgauge output line\n```\n"
+        "```\nagentgauge validate s\nnot a command\n```\n```python\nagentgauge = 1\n```\n"
+    )
+    assert list(command_lines(parse(path))) == [
+        (2, "agentgauge run s    --agent a"),
+        (7, "agentgauge validate s"),
+    ]
