@@ -16,6 +16,7 @@ of the reader's own goes.
 
 from __future__ import annotations
 
+import functools
 import glob
 import re
 import shlex
@@ -139,8 +140,8 @@ def _read_paragraph(doc: Doc, paragraph: list[tuple[int, str]]) -> None:
     for pattern in (_LINK, _HTML_LINK):
         for link in pattern.finditer(prose):
             doc.links.append((first + prose.count("\n", 0, link.start()), link.group(1)))
-    for offset, line in enumerate(prose.split("\n")):
-        ref = _REF_DEF.match(line)
+    for offset, prose_line in enumerate(prose.split("\n")):
+        ref = _REF_DEF.match(prose_line)
         if ref:
             doc.links.append((first + offset, ref.group(1)))
 
@@ -183,24 +184,40 @@ def github_slug(heading: str) -> str:
 # --- command lines ---------------------------------------------------------------------
 
 
-def command_lines(doc: Doc) -> Iterator[tuple[int, str]]:
-    """Each shell line of the doc's fenced blocks and inline code, continuations joined."""
+def command_lines(doc: Doc, names: frozenset[str] = frozenset()) -> Iterator[tuple[int, str]]:
+    """Each shell line of the doc's fenced blocks and inline code, continuations joined.
+
+    Shell blocks give every line (only the ``$ `` lines when it has prompts); other blocks
+    (YAML workflows, text, file headers) the ``agentgauge ...`` a line starts with, a
+    ``run:`` step or a ``# ...: agentgauge ...`` comment names; inline code each
+    ``agentgauge ...`` in it, and ``run --gate`` forms when ``names`` (the subcommands) is given.
+    """
     for lang, start, lines in doc.blocks:
-        if lang not in SHELL_LANGS | LOOSE_LANGS:
-            continue
         prompted = any(line.lstrip().startswith("$ ") for line in lines)
         for number, line in _joined(start, lines):
             text = line.strip()
-            if prompted:
-                if not text.startswith("$ "):
+            if lang in SHELL_LANGS or (prompted and lang in LOOSE_LANGS):
+                if prompted and not text.startswith("$ "):
                     continue  # the command's output
-                text = text[2:]
-            elif lang in LOOSE_LANGS and not text.startswith("agentgauge "):
-                continue
-            yield number, text
+                yield number, text.removeprefix("$ ")
+            elif lang not in ("python", "json", "jsonl"):
+                named = _EMBEDDED.match(text)
+                if named:
+                    yield number, named.group(1)
     for number, text in doc.spans:
-        if re.match(r"(\$ )?agentgauge\b", text):
-            yield number, text.removeprefix("$ ")
+        for named in _IN_PROSE.finditer(text):
+            # inside a sentence only a real subcommand makes it a command ("agentgauge records")
+            if named.start() == 0 or named.group(1).split()[1] in names:
+                yield number, named.group(1)
+        first = text.split(" ", 1)[0]
+        if first in names and re.search(r"\s-", text):
+            yield number, f"agentgauge {text}"
+
+
+#: a command a non-shell block names: a line that is one, a CI step's ``run:``, a comment's
+_EMBEDDED = re.compile(r"^(?:-\s*)?(?:run:\s*|#[^`]*?:\s+)?(agentgauge\s.*)$")
+#: ``agentgauge SUBCOMMAND`` inside inline code (not ``--agentgauge``, ``-m agentgauge.x``)
+_IN_PROSE = re.compile(r"(?<![\w./-])(?<!import )(?<!from )(?<!install )(agentgauge\s+[a-z-].*)")
 
 
 def _joined(start: int, lines: list[str]) -> Iterator[tuple[int, str]]:
@@ -241,6 +258,9 @@ def agentgauge_invocations(words: list[str]) -> Iterator[list[str]]:
             at_start = True
             continue
         if at_start and (re.fullmatch(r"[A-Za-z_]\w*=\S*", word) or word in WRAPPERS):
+            continue
+        if word == "-m" and index < len(words) and words[index] == "agentgauge":
+            at_start = True  # python -m agentgauge ...
             continue
         if at_start and word.rsplit("/", 1)[-1] == "agentgauge":
             end = index
@@ -287,10 +307,10 @@ def _check_options(
     positionals: list[str],
 ) -> list[Finding]:
     options: dict[str, click.Option] = {}
-    for param in command.params:
-        if isinstance(param, click.Option):
-            for opt in param.opts + param.secondary_opts:
-                options[opt] = param
+    for each in command.params:
+        if isinstance(each, click.Option):
+            for opt in each.opts + each.secondary_opts:
+                options[opt] = each
     findings: list[Finding] = []
     index = 0
     while index < len(words):
@@ -316,13 +336,26 @@ def _check_options(
 
 
 def path_words(text: str) -> Iterator[str]:
-    """The words of a piece of inline code that name a repository path."""
+    """The repository paths a piece of inline code names: ``examples/...``, ``docs/...`` and
+    the like as they stand, ``agentgauge/x.py`` and ``runner/_x.py`` (a subpackage's module)
+    under ``src/``. Generated files (``__pycache__``) are not the repository's."""
     for word in text.split():
         word = word.strip("\"'`,;()[]")
-        if word.startswith("./"):
-            word = word[2:]
+        word = word.removeprefix("./")
+        if "__pycache__" in word:
+            continue
         if word.startswith(PATH_PREFIXES):
             yield word
+        elif word.startswith("agentgauge/"):
+            yield f"src/{word}"
+        elif word.split("/", 1)[0] in _subpackages() and ".py" in word:
+            yield f"src/agentgauge/{word}"
+
+
+@functools.cache
+def _subpackages() -> frozenset[str]:
+    package = Path(__file__).resolve().parents[2] / "src" / "agentgauge"
+    return frozenset(p.name for p in package.iterdir() if (p / "__init__.py").is_file())
 
 
 def path_exists(root: Path, word: str) -> bool:
@@ -372,15 +405,16 @@ def check_link(doc: Doc, target: str, docs: dict[Path, Doc]) -> str | None:
 
 def check_docs(root: Path, files: list[Path] | None = None) -> Report:
     """Every finding of the docs under ``root`` (or of ``files``), with the counts checked."""
-    from agentgauge.cli import cli
+    from agentgauge.cli import COMMANDS, cli
 
+    names = frozenset(COMMANDS)
     report = Report()
     parsed = {path.resolve(): parse(path) for path in files or doc_files(root)}
     report.docs = len(parsed)
     for doc in list(parsed.values()):
         shown = str(doc.path.relative_to(root)) if doc.path.is_relative_to(root) else str(doc.path)
         positionals: list[tuple[int, str]] = []
-        for line, text in command_lines(doc):
+        for line, text in command_lines(doc, names):
             for words in agentgauge_invocations(split_shell(text)):
                 report.commands += 1
                 named: list[str] = []

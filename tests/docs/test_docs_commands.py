@@ -155,3 +155,35 @@ def test_continuations_and_prompts(tmp_path: Path) -> None:
         (2, "agentgauge run s    --agent a"),
         (7, "agentgauge validate s"),
     ]
+
+
+def test_commands_in_workflows_comments_and_prose(tmp_path: Path) -> None:
+    text = (
+        "```yaml\n- run: agentgauge gate runs/full --baselin b/\n"
+        "      run: agentgauge merge runs/* -o runs/all --allow-missing\n"
+        "# Check it: agentgauge validate THIS_FILE --mutat; run it with care\n"
+        "agentgauge: not a command\n```\n"
+        "```python\nsubprocess.run('agentgauge run --nope')\n```\n"
+        "```console\n$ python -m agentgauge run s --agnt a\n```\n"
+        "`run --gate`, `score --respones R`, `continue with agentgauge run --resum DIR`,\n"
+        "`the placeholder agentgauge records --instead`, `import bfcl F --to x`\n"
+    )
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:2: option: agentgauge gate: no such option --baselin",
+        "docs/guide.md:4: option: agentgauge validate: no such option --mutat",
+        "docs/guide.md:11: option: agentgauge run: no such option --agnt",
+        "docs/guide.md:13: option: agentgauge run: no such option --resum",
+        "docs/guide.md:13: option: agentgauge score: no such option --respones",
+    ]
+
+
+def test_module_paths_are_read_under_src(tmp_path: Path) -> None:
+    files = {"src/agentgauge/runner/_gc.py": "", "src/agentgauge/_secrets.py": ""}
+    text = (
+        "`runner/_gc.py`, `agentgauge/_secrets.py`, `runner/_gone.py`, `agentgauge/_nope.py`,\n"
+        "`agentgauge/__pycache__/x.codes` (generated), `runner/` (a word)\n"
+    )
+    assert _messages(_check(tmp_path, text, files)) == [
+        "docs/guide.md:1: path: no such path src/agentgauge/_nope.py",
+        "docs/guide.md:1: path: no such path src/agentgauge/runner/_gone.py",
+    ]
