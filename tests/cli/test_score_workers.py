@@ -4,7 +4,8 @@ over several scorers, a Python world (suite code, built in the children), trials
 cases without a response, unknown case ids, undecodable BFCL results in ``--mode bfcl`` —;
 the work is shown to run in the children; a response that kills its worker is an error on its
 case only; Ctrl-C stops it as it stops one process, the children gone; a malformed file is
-the same one-line error; and the automatic choice."""
+the same one-line error; a scorer that crashes is an error on its case; and the automatic
+choice."""
 
 from __future__ import annotations
 
@@ -325,3 +326,26 @@ def test_auto_uses_the_idle_cores_only_for_a_big_file(monkeypatch: pytest.Monkey
     assert recorded.score_workers(RunConfig(workers=4), big) == 4
     assert recorded.score_workers(RunConfig(workers=4), 2 * BATCH) == 2
     assert recorded.score_workers(RunConfig(workers=1), 100 * big) == 1
+
+
+def test_a_scorer_that_crashes_is_an_error_on_its_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As in a run: the exception is recorded on the case (before: a traceback, no run)."""
+    from agentgauge.runner import _recorded_case
+
+    real = _recorded_case.recorded_result
+
+    async def crashing(case: Any, *args: Any, **kw: Any) -> Any:
+        if case.id == "hello-0":
+            raise KeyError("boom")
+        return await real(case, *args, **kw)
+
+    monkeypatch.setattr(_recorded_case, "recorded_result", crashing)
+    suite = _suite(tmp_path, repeat=1)
+    out = _score(suite, _write(tmp_path, _native(repeat=1, crash=False)), tmp_path / "run")
+    assert out.exit_code == 0, out.output
+    got = {json.loads(x)["case_id"]: json.loads(x) for x in (tmp_path / "run/results.jsonl").open()}
+    assert got["hello-0"]["status"] == "error"
+    assert got["hello-0"]["error"] == "internal error: KeyError: 'boom'"
+    assert got["w0-Paris"]["status"] in ("passed", "failed")  # the others scored
