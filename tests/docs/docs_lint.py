@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
+from docs_scripts import PYTHONS, script_invocations, script_problems
 
 #: languages of fenced blocks whose lines are shell command lines
 SHELL_LANGS = frozenset({"console", "bash", "sh", "shell", "zsh", "shell-session"})
@@ -81,6 +82,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     commands: int = 0
     links: int = 0
+    programs: int = 0
     paths: int = 0
     docs: int = 0
 
@@ -192,16 +194,11 @@ def command_lines(doc: Doc, names: frozenset[str] = frozenset()) -> Iterator[tup
     ``run:`` step or a ``# ...: agentgauge ...`` comment names; inline code each
     ``agentgauge ...`` in it, and ``run --gate`` forms when ``names`` (the subcommands) is given.
     """
+    yield from shell_lines(doc)
     for lang, start, lines in doc.blocks:
-        prompted = any(line.lstrip().startswith("$ ") for line in lines)
-        for number, line in _joined(start, lines):
-            text = line.strip()
-            if lang in SHELL_LANGS or (prompted and lang in LOOSE_LANGS):
-                if prompted and not text.startswith("$ "):
-                    continue  # the command's output
-                yield number, text.removeprefix("$ ")
-            elif lang not in ("python", "json", "jsonl"):
-                named = _EMBEDDED.match(text)
+        if not _is_shell(lang, lines) and lang not in ("python", "json", "jsonl"):
+            for number, line in _joined(start, lines):
+                named = _EMBEDDED.match(line.strip())
                 if named:
                     yield number, named.group(1)
     for number, text in doc.spans:
@@ -212,6 +209,24 @@ def command_lines(doc: Doc, names: frozenset[str] = frozenset()) -> Iterator[tup
         first = text.split(" ", 1)[0]
         if first in names and re.search(r"\s-", text):
             yield number, f"agentgauge {text}"
+
+
+def shell_lines(doc: Doc) -> Iterator[tuple[int, str]]:
+    """The command lines of the doc's shell blocks (only the ``$ `` lines of one with prompts:
+    the others are the command's output)."""
+    for lang, start, lines in doc.blocks:
+        if not _is_shell(lang, lines):
+            continue
+        prompted = any(line.lstrip().startswith("$ ") for line in lines)
+        for number, line in _joined(start, lines):
+            text = line.strip()
+            if not prompted or text.startswith("$ "):
+                yield number, text.removeprefix("$ ")
+
+
+def _is_shell(lang: str, lines: list[str]) -> bool:
+    prompted = any(line.lstrip().startswith("$ ") for line in lines)
+    return lang in SHELL_LANGS or (prompted and lang in LOOSE_LANGS)
 
 
 #: a command a non-shell block names: a line that is one, a CI step's ``run:``, a comment's
@@ -403,6 +418,14 @@ def check_link(doc: Doc, target: str, docs: dict[Path, Doc]) -> str | None:
     return None
 
 
+def _program_lines(doc: Doc) -> Iterator[tuple[int, str]]:
+    yield from shell_lines(doc)
+    for line, text in doc.spans:
+        first = text.split(" ", 1)[0]
+        if first in PYTHONS or first == "pytest" or (first.endswith(".py") and " -" in text):
+            yield line, text
+
+
 def check_docs(root: Path, files: list[Path] | None = None) -> Report:
     """Every finding of the docs under ``root`` (or of ``files``), with the counts checked."""
     from agentgauge.cli import COMMANDS, cli
@@ -420,11 +443,16 @@ def check_docs(root: Path, files: list[Path] | None = None) -> Report:
                 named: list[str] = []
                 report.findings += check_command(words, cli, (shown, line), named)
                 positionals += [(line, word) for word in named]
+        for line, text in _program_lines(doc):
+            for program, words in script_invocations(split_shell(text)):
+                report.programs += 1
+                for problem in script_problems(root, doc.path.parent, program, words):
+                    report.findings.append(Finding(shown, line, "program", problem))
         for line, target in doc.links:
             report.links += 1
-            problem = check_link(doc, target, parsed)
-            if problem:
-                report.findings.append(Finding(shown, line, "link", problem))
+            broken = check_link(doc, target, parsed)
+            if broken:
+                report.findings.append(Finding(shown, line, "link", broken))
         spans = [(line, word) for line, text in doc.spans for word in path_words(text)]
         block_paths = [(line, w) for line, text in positionals for w in path_words(text)]
         for line, word in sorted(set(spans + block_paths)):
@@ -440,6 +468,7 @@ if __name__ == "__main__":
     for _finding in _report.findings:
         print(_finding)
     print(
-        f"{_report.docs} docs: {_report.commands} commands, {_report.links} links,"
+        f"{_report.docs} docs: {_report.commands} commands, {_report.programs} other programs,"
+        f" {_report.links} links,"
         f" {_report.paths} paths checked; {len(_report.findings)} findings"
     )

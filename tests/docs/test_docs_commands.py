@@ -112,6 +112,7 @@ def test_a_missing_repository_path_is_found(tmp_path: Path) -> None:
         "```bash\nagentgauge import bfcl examples/missing -o examples/output-is-not-checked\n```\n"
     )
     assert _messages(_check(tmp_path, text, files)) == [
+        "docs/guide.md:2: program: examples/gone.py: no such program",
         "docs/guide.md:2: path: no such path examples/gone.py",
         "docs/guide.md:5: path: no such path examples/missing",
     ]
@@ -187,3 +188,31 @@ def test_module_paths_are_read_under_src(tmp_path: Path) -> None:
         "docs/guide.md:1: path: no such path src/agentgauge/_nope.py",
         "docs/guide.md:1: path: no such path src/agentgauge/runner/_gone.py",
     ]
+
+
+def test_the_repository_programs_and_their_options(tmp_path: Path) -> None:
+    files = {
+        "benchmarks/bench_x.py": 'parser.add_argument("--runs")\nparser.add_argument("--cache")',
+        "src/agentgauge/testing/fake.py": "p.add_argument('--latency-ms')",
+        "src/agentgauge/pytest_plugin.py": 'group.addoption("--agentgauge-agent")',
+    }
+    text = (
+        "```bash\npython benchmarks/bench_x.py --runs 3 --no-cache --runz 3\n"
+        "python -X importtime benchmarks/gone.py --runs 1\n"
+        "cd x && python -m agentgauge.testing.fake --latency-ms 5 --port 9 &\n"
+        "python -m pip install --no-deps x; python -m agentgauge run s --agnt a\n```\n"
+        "`pytest -x --agentgauge-agent A --agentgauge-agnet B`, `bench_x.py --run 1` (here),\n"
+        "`benchmarks/bench_x.py` (a path, not a run)\n"
+    )
+    (tmp_path / "docs" / "bench_x.py").parent.mkdir(parents=True)
+    (tmp_path / "docs" / "bench_x.py").write_text('"--runs"')
+    report = _check(tmp_path, text, files)
+    assert _messages(report) == [
+        "docs/guide.md:2: program: benchmarks/bench_x.py: no such option --runz",
+        "docs/guide.md:3: program: benchmarks/gone.py: no such program",
+        "docs/guide.md:4: program: -m agentgauge.testing.fake: no such option --port",
+        "docs/guide.md:5: option: agentgauge run: no such option --agnt",
+        "docs/guide.md:7: program: bench_x.py: no such option --run",
+        "docs/guide.md:7: program: pytest: no such option --agentgauge-agnet",
+    ]
+    assert report.programs == 6
