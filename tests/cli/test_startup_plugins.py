@@ -88,6 +88,8 @@ def test_the_stand_in_hands_any_other_name_to_pydantics_loader() -> None:
     code = (
         "from agentgauge.cli import _startup\n"
         "assert _startup.skip_pydantic_plugins()\n"
+        "import pydantic.plugin._loader as stand_in\n"  # imported as any module is
+        "assert tuple(stand_in.get_plugins()) == ()\n"
         "from pydantic.plugin._loader import PYDANTIC_ENTRY_POINT_GROUP, get_plugins\n"
         "assert PYDANTIC_ENTRY_POINT_GROUP == 'pydantic'\n"
         "import sys; print(sys.modules['pydantic.plugin._loader'].__file__)\n"

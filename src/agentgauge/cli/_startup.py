@@ -49,7 +49,32 @@ def _real_loader(name: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     sys.modules[_LOADER] = module
     spec.loader.exec_module(module)
+    pydantic.plugin._loader = module  # type: ignore[attr-defined]
     return getattr(module, name)
+
+
+class _NoPlugins:
+    """A finder and loader of pydantic's plugin loader module, first on ``sys.meta_path``: the
+    module it makes finds no plugins. (A finder, not a ``sys.modules`` entry, so the module is
+    imported as any other: its package first, then set on it.)"""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+        if name != _LOADER:
+            return None
+        import importlib.machinery
+
+        return importlib.machinery.ModuleSpec(name, _NoPlugins)  # type: ignore[arg-type]
+
+    @staticmethod
+    def create_module(spec: Any) -> None:
+        return None  # the default module
+
+    @staticmethod
+    def exec_module(module: types.ModuleType) -> None:
+        module.__doc__ = "agentgauge's stand-in: pydantic plugins off in the command line"
+        module.get_plugins = _no_plugins  # type: ignore[attr-defined]
+        module.__getattr__ = _real_loader  # type: ignore[method-assign]
 
 
 def skip_pydantic_plugins() -> bool:
@@ -60,10 +85,8 @@ def skip_pydantic_plugins() -> bool:
         return False
     if "PYDANTIC_DISABLE_PLUGINS" in os.environ or _LOADER in sys.modules:
         return False
-    stand_in = types.ModuleType(_LOADER, "agentgauge's stand-in: pydantic plugins off (cli)")
-    stand_in.get_plugins = _no_plugins  # type: ignore[attr-defined]
-    stand_in.__getattr__ = _real_loader  # type: ignore[method-assign]
-    sys.modules[_LOADER] = stand_in
+    if _NoPlugins not in sys.meta_path:
+        sys.meta_path.insert(0, _NoPlugins)
     return True
 
 
