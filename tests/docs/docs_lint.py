@@ -23,6 +23,7 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import click
 from docs_scripts import PYTHONS, script_invocations, script_problems
@@ -327,6 +328,7 @@ def _check_options(
             for opt in each.opts + each.secondary_opts:
                 options[opt] = each
     findings: list[Finding] = []
+    own: list[str] = []
     index = 0
     while index < len(words):
         word = words[index].strip("[]")
@@ -335,6 +337,7 @@ def _check_options(
             break
         if not word.startswith("-") or word == "-" or re.fullmatch(r"-[\d.]+", word):
             positionals.append(word)
+            own.append(word)
             continue
         opt, has_value = word.split("=", 1)[0], "=" in word
         if opt in ("--help", "-h") or _is_placeholder(opt.lstrip("-")):
@@ -342,9 +345,50 @@ def _check_options(
         param = options.get(opt)
         if param is None:
             findings.append(Finding(*where, "option", f"{name}: no such option {opt}"))
-        elif not (param.is_flag or param.count or has_value):
+            continue
+        if param.is_flag or param.count:
+            continue
+        value = word.split("=", 1)[1] if has_value else words[index] if index < len(words) else ""
+        value = value.strip("[]")
+        if not has_value:
             index += param.nargs if param.nargs > 0 else 1  # its value, whatever it looks like
+        wrong = value_problem(command, param, value)
+        if wrong:
+            findings.append(Finding(*where, "value", f"{name}: {opt} {value}: {wrong}"))
+    return findings + _check_arguments(command, name, own, where)
+
+
+def _check_arguments(
+    command: click.Command, name: str, positionals: list[str], where: tuple[str, int]
+) -> list[Finding]:
+    """The positional words of a choice argument (``import bfcl``) against its choices."""
+    findings = []
+    arguments = [param for param in command.params if isinstance(param, click.Argument)]
+    for argument, value in zip(arguments, positionals, strict=False):
+        if argument.nargs != 1:
+            break
+        wrong = value_problem(command, argument, value)
+        if wrong:
+            findings.append(Finding(*where, "value", f"{name}: {value}: {wrong}"))
     return findings
+
+
+#: the value types whose values a doc's example can be checked against offline
+_CHECKED_TYPES = (click.Choice, click.types.IntParamType, click.types.FloatParamType)
+
+
+def value_problem(command: click.Command, param: click.Parameter, value: str) -> str | None:
+    """Why ``value`` is no value of ``param`` (a choice, a number, a range), or None."""
+    if not isinstance(param.type, _CHECKED_TYPES) or _is_placeholder(value) or not value:
+        return None
+    if value.startswith("$"):
+        return None  # the shell's
+    try:
+        checked: click.ParamType[Any] = param.type
+        checked.convert(value, param, click.Context(command))
+    except click.BadParameter as err:
+        return err.message
+    return None
 
 
 # --- paths and links -------------------------------------------------------------------

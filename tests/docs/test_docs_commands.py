@@ -167,7 +167,7 @@ def test_commands_in_workflows_comments_and_prose(tmp_path: Path) -> None:
         "```python\nsubprocess.run('agentgauge run --nope')\n```\n"
         "```console\n$ python -m agentgauge run s --agnt a\n```\n"
         "`run --gate`, `score --respones R`, `continue with agentgauge run --resum DIR`,\n"
-        "`the placeholder agentgauge records --instead`, `import bfcl F --to x`\n"
+        "`the placeholder agentgauge records --instead`, `import bfcl F --to jsonl`\n"
     )
     assert _messages(_check(tmp_path, text)) == [
         "docs/guide.md:2: option: agentgauge gate: no such option --baselin",
@@ -216,3 +216,20 @@ def test_the_repository_programs_and_their_options(tmp_path: Path) -> None:
         "docs/guide.md:7: program: pytest: no such option --agentgauge-agnet",
     ]
     assert report.programs == 6
+
+
+def test_a_wrong_choice_or_number_is_found(tmp_path: Path) -> None:
+    text = (
+        "```bash\nagentgauge report r --format xlsx -o out\nagentgauge import bfkl F -o s/\n"
+        "agentgauge run s --agent a --trials three --mode=bfcl --tool-mode real\n"
+        "agentgauge report r --format=markdown [--format html] && agentgauge run s --trials N\n"
+        "agentgauge history [--limit 20] --window $W && agentgauge tools convert t --to mcp\n```\n"
+    )
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:2: value: agentgauge report: --format xlsx: 'xlsx' is not one of"
+        " 'console', 'markdown', 'junit', 'json', 'csv', 'html'.",
+        "docs/guide.md:3: value: agentgauge import: bfkl: 'bfkl' is not one of 'acebench',"
+        " 'bfcl', 'golden', 'suite', 'tool-selection', 'tooltalk', 'when2call'.",
+        "docs/guide.md:4: value: agentgauge run: --trials three: 'three' is not a valid integer"
+        " range.",
+    ]
