@@ -35,10 +35,11 @@ __all__ = ["cache_path", "install", "save", "stats", "uninstall"]
 
 #: the file's header: the interpreter's bytecode magic number and optimisation level
 _HEADER = importlib.util.MAGIC_NUMBER + bytes([sys.flags.optimize & 0xFF])
-#: a file larger than this is ignored (the cache of a run is ~0.7 MB)
-MAX_BYTES = 16 * 1024 * 1024
-#: entries kept at most; above it, a save keeps only what this process used
-MAX_ENTRIES = 20_000
+#: a file larger than this is ignored (the cache of a one-case run is ~0.7 MB, ~950 entries)
+MAX_BYTES = 8 * 1024 * 1024
+#: entries kept at most (what every command uses, and older versions' left-overs); above it, a
+#: save keeps only what this process used
+MAX_ENTRIES = 5_000
 
 _Key = tuple[str, str]
 _cache: dict[_Key, CodeType] = {}
@@ -162,7 +163,7 @@ def save() -> bool:
     ``PYTHONDONTWRITEBYTECODE``); True if written. Failures are silent, as a ``.pyc``'s are."""
     if not _installed or not _new or sys.dont_write_bytecode:
         return False
-    keep = _cache if len(_cache) <= MAX_ENTRIES else {k: _cache[k] for k in _used}
+    keep = _cache if len(_cache) <= MAX_ENTRIES else {k: _cache[k] for k in _used if k in _cache}
     path = cache_path()
     tmp = f"{path}.{os.getpid()}.tmp"
     try:

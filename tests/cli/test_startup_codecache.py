@@ -247,3 +247,34 @@ def test_a_run_over_a_garbage_cache_file_replaces_it(tmp_path: Path) -> None:
     assert second["stats"]["compiled"] > 300
     assert len(_codecache._read(str(cache))) == second["stats"]["compiled"]
     assert _verdicts(tmp_path / "second") == _verdicts(tmp_path / "first")
+
+
+def test_a_cache_over_its_bound_keeps_only_what_was_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Left-overs (another version's methods) are dropped once the file holds too many."""
+    path = tmp_path / "x.codes"
+    monkeypatch.setattr(_codecache, "cache_path", lambda: str(path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.delenv("AGENTGAUGE_CODE_CACHE", raising=False)
+    old = {("exec", f"x = {i}"): compile(f"x = {i}", "<string>", "exec") for i in range(50)}
+    path.write_bytes(_codecache._HEADER + __import__("marshal").dumps(old))
+    _codecache.uninstall()
+    try:
+        monkeypatch.setattr(_codecache, "MAX_ENTRIES", 100)
+        assert _codecache.install()
+        _build()
+        assert _codecache.save()
+        kept = _codecache._read(str(path))
+        assert set(old) <= set(kept)  # under the bound: everything kept
+        _codecache.uninstall()
+        monkeypatch.setattr(_codecache, "MAX_ENTRIES", 10)
+        assert _codecache.install()
+        _build()
+        _codecache._new.add(("exec", "x = 0"))  # something new, so the save writes
+        assert _codecache.save()
+        trimmed = _codecache._read(str(path))
+    finally:
+        _codecache.uninstall()
+    assert not set(old) & set(trimmed)
+    assert len(trimmed) == len(kept) - len(old) > 0
