@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from docs_python import dotted_names, import_problem, python_imports
 from docs_scripts import PYTHONS, script_invocations, script_problems
 
 #: languages of fenced blocks whose lines are shell command lines
@@ -84,6 +85,7 @@ class Report:
     commands: int = 0
     links: int = 0
     programs: int = 0
+    python: int = 0
     paths: int = 0
     docs: int = 0
 
@@ -470,6 +472,26 @@ def _program_lines(doc: Doc) -> Iterator[tuple[int, str]]:
             yield line, text
 
 
+def _python_names(doc: Doc) -> Iterator[tuple[int, str, str, bool, bool]]:
+    """(line, module, name, facade_ok, private_ok) of each agentgauge name the doc's Python
+    names: imports of Python blocks (code to copy: neither), inline ``from agentgauge...
+    import`` (prose about the facade may show one through it) and dotted names in inline code
+    (may point at where something is implemented)."""
+    blocks = [(start, "\n".join(lines)) for lang, start, lines in doc.blocks if lang == "python"]
+    spans = [(line, text) for line, text in doc.spans if text.startswith(_IMPORTS)]
+    for snippets, facade_ok in ((blocks, False), (spans, True)):
+        for start, text in snippets:
+            for offset, module, name in python_imports(text):
+                yield start + offset - 1, module, name, facade_ok, False
+    for line, text in doc.spans:
+        if not text.startswith(_IMPORTS):
+            for module, name in dotted_names(text):
+                yield line, module, name, False, True
+
+
+_IMPORTS = ("from agentgauge", "import agentgauge")
+
+
 def check_docs(root: Path, files: list[Path] | None = None) -> Report:
     """Every finding of the docs under ``root`` (or of ``files``), with the counts checked."""
     from agentgauge.cli import COMMANDS, cli
@@ -492,6 +514,11 @@ def check_docs(root: Path, files: list[Path] | None = None) -> Report:
                 report.programs += 1
                 for problem in script_problems(root, doc.path.parent, program, words):
                     report.findings.append(Finding(shown, line, "program", problem))
+        for line, module, name, facade_ok, private_ok in _python_names(doc):
+            report.python += 1
+            wrong = import_problem(module, name, facade_ok, private_ok)
+            if wrong:
+                report.findings.append(Finding(shown, line, "python", wrong))
         for line, target in doc.links:
             report.links += 1
             broken = check_link(doc, target, parsed)
@@ -513,6 +540,6 @@ if __name__ == "__main__":
         print(_finding)
     print(
         f"{_report.docs} docs: {_report.commands} commands, {_report.programs} other programs,"
-        f" {_report.links} links,"
+        f" {_report.python} Python names, {_report.links} links,"
         f" {_report.paths} paths checked; {len(_report.findings)} findings"
     )

@@ -233,3 +233,30 @@ def test_a_wrong_choice_or_number_is_found(tmp_path: Path) -> None:
         "docs/guide.md:4: value: agentgauge run: --trials three: 'three' is not a valid integer"
         " range.",
     ]
+
+
+def test_the_python_the_docs_show(tmp_path: Path) -> None:
+    text = (
+        "```python\nfrom agentgauge import RunConfig, run_suite\n"
+        "from agentgauge.suites import load_suite, lodd_suite\n"
+        "from agentgauge.nowhere import x\nfrom agentgauge.io import iter_results\n"
+        "from agentgauge.scoring import _api, thing, annotations\nimport agentgauge.runner\n```\n"
+        "`agentgauge.formats.tools_to_format(t, 'mcp')`, `agentgauge.io.results_to_otlp(...)`,\n"
+        "`agentgauge.route` (a trace attribute), `agentgauge.runner.no_such(x)`,\n"
+        "`agentgauge.metrics._stats` (where it is implemented), `agentgauge.metrics._gone`,\n"
+        "`from agentgauge.io import load_suite` keeps working (a sentence about the facade)\n"
+    )
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:3: python: agentgauge.suites has no name lodd_suite",
+        "docs/guide.md:4: python: no module agentgauge.nowhere",
+        "docs/guide.md:5: python: agentgauge.io is the compatibility facade: import iter_results"
+        " from agentgauge.rundir",
+        "docs/guide.md:6: python: _api is private (a name with a leading _)",
+        "docs/guide.md:6: python: agentgauge.scoring has no name thing",
+        "docs/guide.md:6: python: annotations is not public in agentgauge.scoring (not in its"
+        " __all__)",
+        "docs/guide.md:9: python: agentgauge.io is the compatibility facade: import results_to_otlp"
+        " from agentgauge.exchange",
+        "docs/guide.md:10: python: agentgauge.runner has no name no_such",
+        "docs/guide.md:11: python: agentgauge.metrics has no name _gone",
+    ]

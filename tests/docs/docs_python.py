@@ -1,0 +1,92 @@
+"""The Python the docs show: every ``from agentgauge.x import name`` of a Python block and every
+dotted ``agentgauge.x.name`` in inline code names a public name of a real module (in its
+``__all__``), and none goes through the ``agentgauge.io`` compatibility facade (new code
+imports the package that owns the name: files, formats, suites, rundir, importers, exchange).
+
+Offline: the modules are imported, nothing is called."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from collections.abc import Iterator
+from types import ModuleType
+
+FACADE = "agentgauge.io"
+#: the packages the facade re-exports from, in the order a name is looked for
+OWNERS = ("files", "formats", "suites", "rundir", "importers", "exchange")
+_DOTTED = re.compile(r"(?<![\w.])agentgauge(?:\.\w+)+")
+
+
+def python_imports(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line within ``text``, module, name) of each agentgauge import of a Python snippet;
+    ``import agentgauge.x`` gives the name ``""``. A snippet that does not parse gives none."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] == "agentgauge":
+                for alias in node.names:
+                    yield node.lineno, node.module, alias.name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "agentgauge":
+                    yield node.lineno, alias.name, ""
+
+
+def dotted_names(text: str) -> Iterator[tuple[str, str]]:
+    """(module, name) of each dotted ``agentgauge.x.name`` in a piece of inline code whose
+    ``agentgauge.x`` is a module: the longest importable prefix is the module, the next part the
+    name (``""`` when none)."""
+    for match in _DOTTED.finditer(text):
+        parts = match.group(0).split(".")
+        for cut in range(len(parts), 1, -1):
+            module = ".".join(parts[:cut])
+            if _module(module) is not None:
+                yield module, parts[cut] if cut < len(parts) else ""
+                break
+        # else: "agentgauge.route" and the like are attribute names of traces, not Python
+
+
+def import_problem(
+    module: str, name: str, facade_ok: bool = False, private_ok: bool = False
+) -> str | None:
+    """Why ``from module import name`` is wrong for a user, or None. ``facade_ok``: a sentence
+    about the facade itself may name an import through it; ``private_ok``: a dotted name in a
+    sentence may point at where something is implemented (``agentgauge.metrics._stats``), an
+    import is code to copy and must use public names."""
+    loaded = _module(module)
+    if loaded is None:
+        return f"no module {module}"
+    if name and not facade_ok and (module == FACADE or module.startswith(FACADE + ".")):
+        owner = _owner(name)
+        better = f"agentgauge.{owner}" if owner else "the package that owns it"
+        return f"{module} is the compatibility facade: import {name} from {better}"
+    private = name.startswith("_") or any(part.startswith("_") for part in module.split("."))
+    if private and not private_ok:
+        return f"{name or module} is private (a name with a leading _)"
+    if not name or _module(f"{module}.{name}") is not None:
+        return None
+    if not hasattr(loaded, name):
+        return f"{module} has no name {name}"
+    if name not in getattr(loaded, "__all__", ()):
+        return f"{name} is not public in {module} (not in its __all__)"
+    return None
+
+
+def _owner(name: str) -> str | None:
+    for package in OWNERS:
+        loaded = _module(f"agentgauge.{package}")
+        if loaded is not None and name in getattr(loaded, "__all__", ()):
+            return package
+    return None
+
+
+def _module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
