@@ -86,6 +86,7 @@ class Report:
     links: int = 0
     programs: int = 0
     python: int = 0
+    yaml: int = 0
     paths: int = 0
     docs: int = 0
 
@@ -489,6 +490,21 @@ def _python_names(doc: Doc) -> Iterator[tuple[int, str, str, bool, bool]]:
                 yield line, module, name, False, True
 
 
+def _yaml_problems(doc: Doc) -> Iterator[tuple[int, str | None]]:
+    """Each YAML block read with agentgauge's own YAML reader: (line, its problem or None)."""
+    from agentgauge.errors import UserError
+    from agentgauge.files import read_yaml_text
+
+    for lang, start, lines in doc.blocks:
+        if lang in ("yaml", "yml"):
+            try:
+                read_yaml_text("\n".join(lines), "block")
+            except UserError as err:
+                yield start, "; ".join(err.problems)
+            else:
+                yield start, None
+
+
 _IMPORTS = ("from agentgauge", "import agentgauge")
 
 
@@ -519,6 +535,10 @@ def check_docs(root: Path, files: list[Path] | None = None) -> Report:
             wrong = import_problem(module, name, facade_ok, private_ok)
             if wrong:
                 report.findings.append(Finding(shown, line, "python", wrong))
+        for line, problem in _yaml_problems(doc):
+            report.yaml += 1
+            if problem:
+                report.findings.append(Finding(shown, line, "yaml", problem))
         for line, target in doc.links:
             report.links += 1
             broken = check_link(doc, target, parsed)
@@ -540,6 +560,6 @@ if __name__ == "__main__":
         print(_finding)
     print(
         f"{_report.docs} docs: {_report.commands} commands, {_report.programs} other programs,"
-        f" {_report.python} Python names, {_report.links} links,"
+        f" {_report.python} Python names, {_report.yaml} YAML blocks, {_report.links} links,"
         f" {_report.paths} paths checked; {len(_report.findings)} findings"
     )

@@ -160,10 +160,10 @@ def test_continuations_and_prompts(tmp_path: Path) -> None:
 
 def test_commands_in_workflows_comments_and_prose(tmp_path: Path) -> None:
     text = (
-        "```yaml\n- run: agentgauge gate runs/full --baselin b/\n"
-        "      run: agentgauge merge runs/* -o runs/all --allow-missing\n"
+        "```yaml\n- run: agentgauge gate runs/full --baselin b/\n- name: merge\n"
+        "  run: agentgauge merge runs/* -o runs/all --allow-missing\n"
         "# Check it: agentgauge validate THIS_FILE --mutat; run it with care\n"
-        "agentgauge: not a command\n```\n"
+        "- agentgauge: not a command\n```\n"
         "```python\nsubprocess.run('agentgauge run --nope')\n```\n"
         "```console\n$ python -m agentgauge run s --agnt a\n```\n"
         "`run --gate`, `score --respones R`, `continue with agentgauge run --resum DIR`,\n"
@@ -171,10 +171,10 @@ def test_commands_in_workflows_comments_and_prose(tmp_path: Path) -> None:
     )
     assert _messages(_check(tmp_path, text)) == [
         "docs/guide.md:2: option: agentgauge gate: no such option --baselin",
-        "docs/guide.md:4: option: agentgauge validate: no such option --mutat",
-        "docs/guide.md:11: option: agentgauge run: no such option --agnt",
-        "docs/guide.md:13: option: agentgauge run: no such option --resum",
-        "docs/guide.md:13: option: agentgauge score: no such option --respones",
+        "docs/guide.md:5: option: agentgauge validate: no such option --mutat",
+        "docs/guide.md:12: option: agentgauge run: no such option --agnt",
+        "docs/guide.md:14: option: agentgauge run: no such option --resum",
+        "docs/guide.md:14: option: agentgauge score: no such option --respones",
     ]
 
 
@@ -260,3 +260,13 @@ def test_the_python_the_docs_show(tmp_path: Path) -> None:
         "docs/guide.md:10: python: agentgauge.runner has no name no_such",
         "docs/guide.md:11: python: agentgauge.metrics has no name _gone",
     ]
+
+
+def test_a_yaml_block_agentgauge_cannot_read_is_found(tmp_path: Path) -> None:
+    text = (
+        "```yaml\ncases:\n  - {id: a, input: Weather in Paris?}\n```\n"
+        "```yaml\ncases:\n  - id: a\n   input: x\n```\n"
+    )
+    report = _check(tmp_path, text)
+    assert [(f.line, f.kind) for f in report.findings] == [(6, "yaml")]
+    assert report.yaml == 2
