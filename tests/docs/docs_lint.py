@@ -535,10 +535,10 @@ def check_docs(root: Path, files: list[Path] | None = None) -> Report:
             wrong = import_problem(module, name, facade_ok, private_ok)
             if wrong:
                 report.findings.append(Finding(shown, line, "python", wrong))
-        for line, problem in _yaml_problems(doc):
+        for line, unreadable in _yaml_problems(doc):
             report.yaml += 1
-            if problem:
-                report.findings.append(Finding(shown, line, "yaml", problem))
+            if unreadable:
+                report.findings.append(Finding(shown, line, "yaml", unreadable))
         for line, target in doc.links:
             report.links += 1
             broken = check_link(doc, target, parsed)
