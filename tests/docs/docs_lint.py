@@ -380,12 +380,24 @@ def _check_arguments(
 _CHECKED_TYPES = (click.Choice, click.types.IntParamType, click.types.FloatParamType)
 
 
+#: options whose value is an agent spec (``openai:gpt-4o-mini``, ``LABEL=mock:echo``); not
+#: ``history --agent``, a pattern over recorded runs
+SPEC_OPTIONS = frozenset({"--agent", "--judge", "--user-model", "--generator"})
+
+
 def value_problem(command: click.Command, param: click.Parameter, value: str) -> str | None:
-    """Why ``value`` is no value of ``param`` (a choice, a number, a range), or None."""
-    if not isinstance(param.type, _CHECKED_TYPES) or _is_placeholder(value) or not value:
+    """Why ``value`` is no value of ``param`` (a choice, a number, a range, an agent spec whose
+    provider prefix exists), or None. A spec whose prefix starts ``nosuch`` is a doc's
+    deliberate example of a wrong one."""
+    if _is_placeholder(value) or not value or value.startswith("$"):
+        return None  # the reader's own word, or the shell's
+    if SPEC_OPTIONS & set(param.opts) and command.name != "history":
+        from agentgauge.providers import spec_problem
+
+        spec = value.split("=", 1)[1] if "=" in value.split(":", 1)[0] else value
+        return None if spec.startswith("nosuch") else spec_problem(spec)
+    if not isinstance(param.type, _CHECKED_TYPES):
         return None
-    if value.startswith("$"):
-        return None  # the shell's
     try:
         checked: click.ParamType[Any] = param.type
         checked.convert(value, param, click.Context(command))

@@ -221,7 +221,7 @@ def test_the_repository_programs_and_their_options(tmp_path: Path) -> None:
 def test_a_wrong_choice_or_number_is_found(tmp_path: Path) -> None:
     text = (
         "```bash\nagentgauge report r --format xlsx -o out\nagentgauge import bfkl F -o s/\n"
-        "agentgauge run s --agent a --trials three --mode=bfcl --tool-mode real\n"
+        "agentgauge run s --agent mock: --trials three --mode=bfcl --tool-mode real\n"
         "agentgauge report r --format=markdown [--format html] && agentgauge run s --trials N\n"
         "agentgauge history [--limit 20] --window $W && agentgauge tools convert t --to mcp\n```\n"
     )
@@ -270,3 +270,16 @@ def test_a_yaml_block_agentgauge_cannot_read_is_found(tmp_path: Path) -> None:
     report = _check(tmp_path, text)
     assert [(f.line, f.kind) for f in report.findings] == [(6, "yaml")]
     assert report.yaml == 2
+
+
+def test_an_agent_spec_with_an_unknown_provider_is_found(tmp_path: Path) -> None:
+    text = (
+        "```bash\nagentgauge run s --agent opnai:gpt-4o-mini --agent echo=mock:echo\n"
+        "agentgauge compare a b --judge anthropc:claude && agentgauge history --agent 'openai:*'\n"
+        "agentgauge run s --agent nosuch:x --agent A --judge SPEC --user-model local:smollm2\n```\n"
+    )
+    messages = _messages(_check(tmp_path, text))
+    assert [m.split(": unknown provider spec")[0] for m in messages] == [
+        "docs/guide.md:2: value: agentgauge run: --agent opnai:gpt-4o-mini",
+        "docs/guide.md:3: value: agentgauge compare: --judge anthropc:claude",
+    ]
