@@ -5,12 +5,14 @@ class's ``__setattr__`` ...) as Python source and ``exec``s it, and ``typing.For
 ``compile``s every annotation written as a string (``from __future__ import annotations``,
 which pydantic then resolves). A one-case ``agentgauge run`` builds ~150 dataclasses (pydantic's,
 anyio's, annotated_types', agentgauge's) and ~1,500 forward references: parsing and compiling
-that source was a quarter of the whole process's instructions, the same text every time.
+that source was a quarter of the whole process's instructions, the same text every time (and
+``collections.namedtuple`` ``eval``s each tuple's ``__new__``).
 
-:func:`install` (the command line's ``main`` only, never a library import) gives those two
-modules a ``compile`` that keeps each code object, keyed by its exact source text and mode, in
-one file beside agentgauge's own bytecode (``importlib.util.cache_from_source``: the package's
-``__pycache__``, or ``PYTHONPYCACHEPREFIX``); :func:`save` writes what was new at exit. The code
+:func:`install` (the command line's ``main`` and a ``--workers`` process, never a library
+import) gives those modules an ``exec`` / ``compile`` / ``eval`` that keeps each code object,
+keyed by its exact source text and mode, in one file beside agentgauge's own bytecode
+(``importlib.util.cache_from_source``: the package's ``__pycache__``, or
+``PYTHONPYCACHEPREFIX``); :func:`save` writes what was new at exit. The code
 object of a text is what ``compile`` makes of it (same file name, mode, no inherited
 ``__future__`` flags, the interpreter's optimisation level is part of the file's header), so a
 class is built exactly as before, only faster. The file is trusted as the ``.pyc`` files beside
@@ -120,17 +122,30 @@ def _compile(source: Any, filename: Any, mode: str, *args: Any, **kwargs: Any) -
     return builtins.compile(source, filename, mode, *args, **kwargs)
 
 
+def _eval(source: Any, globals: Any = None, locals: Any = None, /) -> Any:
+    """``eval`` for ``collections`` (a named tuple's ``__new__``, written as a lambda's source)."""
+    if type(source) is str:
+        source = _code(source, "eval")
+    return builtins.eval(source, globals, locals)
+
+
 def install() -> bool:
-    """Give ``dataclasses`` and ``typing`` the cached ``exec`` / ``compile``; False if turned off
-    (``AGENTGAUGE_CODE_CACHE=0``) or already installed."""
+    """Give ``dataclasses``, ``typing`` and ``collections`` the cached ``exec`` / ``compile`` /
+    ``eval``; False if turned off (``AGENTGAUGE_CODE_CACHE=0``) or already installed."""
     if os.environ.get("AGENTGAUGE_CODE_CACHE", "1") == "0" or _installed:
         return False
+    import collections
     import dataclasses
     import typing
 
     _cache.update(_read(cache_path()))
     _counts["read"] = len(_cache)
-    for module, name, replacement in ((dataclasses, "exec", _exec), (typing, "compile", _compile)):
+    patches = (
+        (dataclasses, "exec", _exec),
+        (typing, "compile", _compile),
+        (collections, "eval", _eval),
+    )
+    for module, name, replacement in patches:
         _installed.append((module, name, module.__dict__.get(name, _MISSING)))
         setattr(module, name, replacement)
     return True

@@ -5,6 +5,7 @@ Checked by what the child processes compiled, imported and loaded, never by a ti
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import os
@@ -92,7 +93,7 @@ def _verdicts(run_dir: Path) -> list[tuple[str, str, float]]:
 
 #: built without ``from __future__ import annotations``, so the fields' types are classes
 CLASSES = """
-import dataclasses, typing
+import collections, dataclasses, typing
 
 @dataclasses.dataclass(frozen=True)
 class Frozen:
@@ -106,6 +107,7 @@ class Plain:
     items: list[int] = dataclasses.field(default_factory=list)
 
 REF = typing.ForwardRef("dict[str, list[int]] | None")
+Pair = collections.namedtuple("Pair", "left right")
 """
 
 
@@ -130,6 +132,8 @@ def _methods(namespace: dict[str, Any]) -> dict[str, Any]:
                     code.co_filename,
                     dict(fn.__annotations__),
                 )
+    new = namespace["Pair"].__new__.__code__
+    out["Pair.__new__"] = (new.co_code, new.co_consts, new.co_names, new.co_flags)
     ref = namespace["REF"].__forward_code__
     out["ForwardRef"] = (ref.co_code, ref.co_consts, ref.co_names, ref.co_flags)
     return out
@@ -152,6 +156,7 @@ def test_methods_from_the_cache_are_those_python_builds(
         assert _codecache.install()
         assert vars(dataclasses)["exec"] is not exec
         assert "compile" in vars(typing)
+        assert "eval" in vars(collections)
         missed = _methods(_build())
         assert _codecache.stats()["compiled"] >= 10
         assert _codecache.save()
@@ -169,6 +174,7 @@ def test_methods_from_the_cache_are_those_python_builds(
         _codecache.uninstall()
     assert "exec" not in vars(dataclasses)
     assert "compile" not in vars(typing)
+    assert "eval" not in vars(collections)
     assert missed == plain
     assert hit == plain
 
