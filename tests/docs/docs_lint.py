@@ -1,17 +1,22 @@
 """Read the user-facing Markdown docs the way a reader does, and check what they name.
 
-Three kinds of claim are checked, each against the repository itself, offline:
+Each claim is checked against the repository itself, offline (nothing is run or fetched):
 
-* ``agentgauge SUBCOMMAND ...`` command lines (fenced shell blocks and inline code): the
-  subcommand exists in the click tree of :data:`agentgauge.cli.cli` and each option it uses is
-  an option of that subcommand;
+* ``agentgauge SUBCOMMAND ...`` command lines (shell blocks, CI ``run:`` steps, ``# Check it:``
+  comments, inline code, ``run --gate`` forms): the subcommand exists in the click tree of
+  :data:`agentgauge.cli.cli`, each option it uses is an option of that subcommand, and a
+  choice / number / agent-spec value is one click and the provider registry accept;
+* the repository's other programs run (``python benchmarks/x.py --runs 3``, ``pytest
+  --agentgauge-agent``): they exist and have those options (``docs_scripts``);
+* the Python shown: imports and dotted names are public names of real modules, not through the
+  ``agentgauge.io`` facade (``docs_python``); YAML blocks read with agentgauge's reader;
 * relative Markdown links ``[text](path#anchor)``: the file exists, and the anchor is a heading
-  of the target (GitHub's slug rules, or an explicit ``{#id}``);
-* repository paths in inline code (``examples/...``, ``docs/...``, ``src/agentgauge/...``, ...).
+  of the target (GitHub's slug rules, or an explicit ``{#id}``: ``docs_markdown``);
+* repository paths in inline code (``examples/...``, ``src/agentgauge/...``, ``runner/_x.py``).
 
 :func:`check_docs` returns every finding as ``file:line: kind: message`` plus the counts of what
-was checked. Placeholders (``SUITE``, ``RUN_DIR``, ``<dir>``, ``...``) are allowed where a word
-of the reader's own goes.
+was checked; ``python tests/docs/docs_lint.py`` prints them. Placeholders (``SUITE``,
+``RUN_DIR``, ``<dir>``, ``...``) are allowed where a word of the reader's own goes.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from docs_markdown import Doc, parse
 from docs_python import dotted_names, import_problem, python_imports
 from docs_scripts import PYTHONS, script_invocations, script_problems
 
@@ -41,14 +47,6 @@ WRAPPERS = frozenset({"time", "env", "exec", "nohup", "sudo", "command"})
 #: the repository folders a path in inline code is taken to name
 PATH_PREFIXES = ("examples/", "docs/", "src/agentgauge/", "benchmarks/", "scripts/", "tests/")
 
-_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_EXPLICIT_ID = re.compile(r"\{#([\w-]+)\}")
-_HTML_ID = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
-_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-_REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\".*\")?\s*$")
-_HTML_LINK = re.compile(r"<(?:a|img)\s[^>]*?(?:href|src)=\"([^\"]+)\"")
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
 _PLACEHOLDER_PART = re.compile(r"[A-Z][A-Z0-9_]*|<[^>]*>|\.\.\.|…")
 
@@ -64,17 +62,6 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.kind}: {self.message}"
-
-
-@dataclass
-class Doc:
-    """A Markdown file cut into what the checks read."""
-
-    path: Path
-    blocks: list[tuple[str, int, list[str]]] = field(default_factory=list)  # lang, line, lines
-    spans: list[tuple[int, str]] = field(default_factory=list)  # inline code: line, text
-    links: list[tuple[int, str]] = field(default_factory=list)  # line, target
-    anchors: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -99,92 +86,6 @@ def doc_files(root: Path) -> list[Path]:
     for name in names:
         found += sorted(Path(p) for p in glob.glob(str(root / name), recursive=True))
     return [p for p in found if p.is_file()]
-
-
-# --- reading Markdown --------------------------------------------------------------------
-
-
-def parse(path: Path) -> Doc:
-    """Fenced blocks, inline code, links and heading anchors of one Markdown file."""
-    doc = Doc(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    paragraph: list[tuple[int, str]] = []
-    fence: tuple[str, str, int, list[str]] | None = None  # marker, lang, start, lines
-    for number, line in enumerate(lines, start=1):
-        if fence is not None:
-            if line.strip().startswith(fence[0]) and not line.strip().strip(fence[0][0]):
-                doc.blocks.append((fence[1], fence[2], fence[3]))
-                fence = None
-            else:
-                fence[3].append(line)
-            continue
-        opened = _FENCE.match(line)
-        if opened:
-            _read_paragraph(doc, paragraph)
-            paragraph = []
-            fence = (opened.group(2), opened.group(3).lower(), number + 1, [])
-        elif not line.strip():
-            _read_paragraph(doc, paragraph)
-            paragraph = []
-        else:
-            paragraph.append((number, line))
-    _read_paragraph(doc, paragraph)
-    _read_anchors(doc, lines)
-    return doc
-
-
-def _read_paragraph(doc: Doc, paragraph: list[tuple[int, str]]) -> None:
-    if not paragraph:
-        return
-    first = paragraph[0][0]
-    text = "\n".join(line for _, line in paragraph)
-    for span in _CODE_SPAN.finditer(text):
-        line = first + text.count("\n", 0, span.start())
-        doc.spans.append((line, " ".join(span.group(2).split())))
-    # links are read with the code spans blanked out (newlines kept, so lines still count)
-    prose = _CODE_SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-    for pattern in (_LINK, _HTML_LINK):
-        for link in pattern.finditer(prose):
-            doc.links.append((first + prose.count("\n", 0, link.start()), link.group(1)))
-    for offset, prose_line in enumerate(prose.split("\n")):
-        ref = _REF_DEF.match(prose_line)
-        if ref:
-            doc.links.append((first + offset, ref.group(1)))
-
-
-def _read_anchors(doc: Doc, lines: list[str]) -> None:
-    counts: dict[str, int] = {}
-    in_fence: str | None = None
-    for line in lines:
-        opened = _FENCE.match(line)
-        if in_fence is not None:
-            if line.strip().startswith(in_fence) and not line.strip().strip(in_fence[0]):
-                in_fence = None
-            continue
-        if opened:
-            in_fence = opened.group(2)
-            continue
-        doc.anchors.update(_HTML_ID.findall(line))
-        heading = _HEADING.match(line)
-        if not heading:
-            continue
-        text = heading.group(2)
-        doc.anchors.update(_EXPLICIT_ID.findall(text))
-        for variant in {text, _EXPLICIT_ID.sub("", text).strip()}:
-            slug = github_slug(variant)
-            seen = counts.get(slug, 0)
-            counts[slug] = seen + 1
-            doc.anchors.add(slug if seen == 0 else f"{slug}-{seen}")
-
-
-def github_slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: its rendered text in lower case, punctuation other than
-    ``-`` and ``_`` dropped, each space a ``-``."""
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # links and images: their text
-    text = re.sub(r"<[^>]+>", "", text)  # HTML tags
-    text = text.replace("`", "").replace("*", "")
-    kept = "".join(ch for ch in text.lower() if ch.isalnum() or ch in " -_")
-    return kept.replace(" ", "-")
 
 
 # --- command lines ---------------------------------------------------------------------

@@ -14,10 +14,9 @@ from docs_lint import (
     agentgauge_invocations,
     check_docs,
     command_lines,
-    github_slug,
-    parse,
     split_shell,
 )
+from docs_markdown import github_slug, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 
