@@ -61,6 +61,8 @@ def import_problem(
     loaded = _module(module)
     if loaded is None:
         return f"no module {module}"
+    if loaded is UNCHECKED:
+        return None
     if name and not facade_ok and (module == FACADE or module.startswith(FACADE + ".")):
         owner = _owner(name)
         better = f"agentgauge.{owner}" if owner else "the package that owns it"
@@ -85,8 +87,18 @@ def _owner(name: str) -> str | None:
     return None
 
 
+#: stands for a module whose extra is not installed: it exists, its names are not checked
+UNCHECKED = ModuleType("unchecked")
+
+
 def _module(name: str) -> ModuleType | None:
+    """The module, or None when agentgauge has no such module. A module that exists but needs
+    an extra this machine lacks (grpcio, bfcl-eval) is not the doc's error: it is skipped."""
     try:
         return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name and not err.name.startswith("agentgauge"):
+            return UNCHECKED
+        return None
     except ImportError:
         return None

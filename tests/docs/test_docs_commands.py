@@ -282,3 +282,16 @@ def test_an_agent_spec_with_an_unknown_provider_is_found(tmp_path: Path) -> None
         "docs/guide.md:2: value: agentgauge run: --agent opnai:gpt-4o-mini",
         "docs/guide.md:3: value: agentgauge compare: --judge anthropc:claude",
     ]
+
+
+def test_a_module_whose_extra_is_missing_is_not_a_doc_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import docs_python
+
+    def missing(name: str) -> object:
+        raise ModuleNotFoundError(f"no {name}", name="grpc" if "grpc" in name else name)
+
+    monkeypatch.setattr("docs_python.importlib.import_module", missing)
+    assert docs_python.import_problem("agentgauge.exchange.otlp_grpc", "send") is None
+    assert docs_python.import_problem("agentgauge.nowhere", "x") == "no module agentgauge.nowhere"
