@@ -33,7 +33,13 @@ from typing import Any
 import click
 from docs_markdown import Doc, parse
 from docs_python import dotted_names, import_problem, python_imports
-from docs_scripts import PYTHONS, script_invocations, script_problems
+from docs_scripts import (
+    EXTERNAL_OPTIONS,
+    PYTHONS,
+    program_options,
+    script_invocations,
+    script_problems,
+)
 
 #: languages of fenced blocks whose lines are shell command lines
 SHELL_LANGS = frozenset({"console", "bash", "sh", "shell", "zsh", "shell-session"})
@@ -74,6 +80,7 @@ class Report:
     programs: int = 0
     python: int = 0
     yaml: int = 0
+    lone_options: int = 0
     paths: int = 0
     docs: int = 0
 
@@ -421,11 +428,39 @@ def _yaml_problems(doc: Doc) -> Iterator[tuple[int, str | None]]:
 _IMPORTS = ("from agentgauge", "import agentgauge")
 
 
+def _lone_options(doc: Doc, names: frozenset[str]) -> Iterator[tuple[int, str]]:
+    """The long options inline code names outside a command line (`--resume`, `--trials N`)."""
+    for line, text in doc.spans:
+        first = text.split(" ", 1)[0]
+        if first in names or first in PYTHONS or first in ("agentgauge", "pytest", "pip"):
+            continue  # a command line, checked with its command
+        if first.endswith(".py") or re.search(r"(?<![\w./-])agentgauge\s", text):
+            continue
+        for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", text):
+            yield line, option
+
+
+def all_cli_options(root: click.Group) -> set[str]:
+    """Every option of every agentgauge command, nested groups' included."""
+    ctx = click.Context(root)
+    found: set[str] = {"--help", "--version"}
+    for name in root.list_commands(ctx):
+        command = root.get_command(ctx, name)
+        if isinstance(command, click.Group):
+            found |= all_cli_options(command)
+        elif command is not None:
+            for param in command.params:
+                if isinstance(param, click.Option):
+                    found.update(param.opts + param.secondary_opts)
+    return found
+
+
 def check_docs(root: Path, files: list[Path] | None = None) -> Report:
     """Every finding of the docs under ``root`` (or of ``files``), with the counts checked."""
     from agentgauge.cli import COMMANDS, cli
 
     names = frozenset(COMMANDS)
+    known = all_cli_options(cli) | program_options(root) | EXTERNAL_OPTIONS
     report = Report()
     parsed = {path.resolve(): parse(path) for path in files or doc_files(root)}
     report.docs = len(parsed)
@@ -443,6 +478,11 @@ def check_docs(root: Path, files: list[Path] | None = None) -> Report:
                 report.programs += 1
                 for problem in script_problems(root, doc.path.parent, program, words):
                     report.findings.append(Finding(shown, line, "program", problem))
+        for line, option in _lone_options(doc, names):
+            report.lone_options += 1
+            if option not in known:
+                message = f"{option} is no option of agentgauge or of its programs"
+                report.findings.append(Finding(shown, line, "option", message))
         for line, module, name, facade_ok, private_ok in _python_names(doc):
             report.python += 1
             wrong = import_problem(module, name, facade_ok, private_ok)
@@ -473,6 +513,7 @@ if __name__ == "__main__":
         print(_finding)
     print(
         f"{_report.docs} docs: {_report.commands} commands, {_report.programs} other programs,"
-        f" {_report.python} Python names, {_report.yaml} YAML blocks, {_report.links} links,"
+        f" {_report.lone_options} options in prose, {_report.python} Python names,"
+        f" {_report.yaml} YAML blocks, {_report.links} links,"
         f" {_report.paths} paths checked; {len(_report.findings)} findings"
     )

@@ -86,3 +86,35 @@ def script_problems(root: Path, doc_dir: Path, program: str, words: list[str]) -
         if not any(f'"{name}"' in text or f"'{name}'" in text for name in spelled):
             problems.append(f"{program}: no such option {option}")
     return problems
+
+
+#: options of other projects' tools the docs name in prose (pip, vLLM, llama.cpp's server, Ray,
+#: git); an option alone in inline code is taken to be agentgauge's unless it is one of these
+EXTERNAL_OPTIONS = frozenset(
+    {
+        "--no-cache-dir",
+        "--no-deps",
+        "--head",
+        "--enable-auto-tool-choice",
+        "--tool-call-parser",
+        "--max-num-seqs",
+        "--kv-unified",
+        "--max-model-len",
+        "--metrics",
+        "--porcelain",
+        "--untracked-files",
+    }
+)
+_QUOTED_OPTION = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
+
+
+def program_options(root: Path) -> set[str]:
+    """Every long option the repository's own programs spell out: the benchmarks, the scripts,
+    agentgauge.testing's servers and the pytest plugin (argparse / pytest, quoted in source)."""
+    sources = [*root.glob("benchmarks/*.py"), *root.glob("scripts/*.py")]
+    sources += [*root.glob("src/agentgauge/testing/*.py"), root / PLUGIN]
+    found: set[str] = set()
+    for source in sources:
+        if source.is_file():
+            found.update(_QUOTED_OPTION.findall(source.read_text(encoding="utf-8")))
+    return found

@@ -295,3 +295,16 @@ def test_a_module_whose_extra_is_missing_is_not_a_doc_error(
     monkeypatch.setattr("docs_python.importlib.import_module", missing)
     assert docs_python.import_problem("agentgauge.exchange.otlp_grpc", "send") is None
     assert docs_python.import_problem("agentgauge.nowhere", "x") == "no module agentgauge.nowhere"
+
+
+def test_an_option_alone_in_prose_must_exist_somewhere(tmp_path: Path) -> None:
+    files = {"benchmarks/bench_x.py": 'parser.add_argument("--runs")'}
+    text = (
+        "Use `--max-concurrency 8`, `--resume DIR`, `--runs` (a benchmark's), `--no-deps` (pip's)\n"
+        "or `--max-concurency 8`; `run --gate` and `pip install --nope` are command lines.\n"
+    )
+    report = _check(tmp_path, text, files)
+    assert _messages(report) == [
+        "docs/guide.md:2: option: --max-concurency is no option of agentgauge or of its programs"
+    ]
+    assert report.lone_options == 5
