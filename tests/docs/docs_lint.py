@@ -25,6 +25,7 @@ import functools
 import glob
 import re
 import shlex
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -411,18 +412,39 @@ def _python_names(doc: Doc) -> Iterator[tuple[int, str, str, bool, bool]]:
 
 
 def _yaml_problems(doc: Doc) -> Iterator[tuple[int, str | None]]:
-    """Each YAML block read with agentgauge's own YAML reader: (line, its problem or None)."""
+    """Each YAML block read with agentgauge's own YAML reader, and one with a top-level
+    ``cases:`` (and no ``...`` left for the reader) loaded as a suite (a ``name`` given when the
+    block leaves it out): (line, its problem or None)."""
     from agentgauge.errors import UserError
     from agentgauge.files import read_yaml_text
 
     for lang, start, lines in doc.blocks:
-        if lang in ("yaml", "yml"):
-            try:
-                read_yaml_text("\n".join(lines), "block")
-            except UserError as err:
-                yield start, "; ".join(err.problems)
-            else:
-                yield start, None
+        if lang not in ("yaml", "yml"):
+            continue
+        text = "\n".join(lines)
+        try:
+            data = read_yaml_text(text, "block").data
+        except UserError as err:
+            yield start, "; ".join(err.problems)
+            continue
+        if isinstance(data, dict) and "cases" in data and "..." not in text:
+            yield start, _suite_problem(text if "name" in data else f"name: doc\n{text}")
+        else:
+            yield start, None
+
+
+def _suite_problem(text: str) -> str | None:
+    from agentgauge.errors import UserError
+    from agentgauge.suites import load_suite
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "suite.yaml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            load_suite(path)
+        except UserError as err:
+            return "; ".join(problem.replace(str(path), "suite") for problem in err.problems)
+    return None
 
 
 _IMPORTS = ("from agentgauge", "import agentgauge")

@@ -308,3 +308,16 @@ def test_an_option_alone_in_prose_must_exist_somewhere(tmp_path: Path) -> None:
         "docs/guide.md:2: option: --max-concurency is no option of agentgauge or of its programs"
     ]
     assert report.lone_options == 5
+
+
+def test_a_suite_block_that_does_not_load_is_found(tmp_path: Path) -> None:
+    text = (
+        "```yaml\ncases:\n  - id: a\n    input: Hi\n    expect: {behavior: no_tool}\n```\n"
+        "```yaml\nname: s\ncases:\n  - id: b\n    input: Hi\n    user:\n      goal: g\n"
+        "      rules:\n        - {when: [x], say: Great, thanks!, end: true}\n```\n"
+        "```yaml\ncases:\n  - id: c\n    input: ...\n```\n"
+    )
+    report = _check(tmp_path, text)
+    assert [(f.line, f.kind, "thanks!" in f.message) for f in report.findings] == [
+        (8, "yaml", True)
+    ]
