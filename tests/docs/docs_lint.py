@@ -26,6 +26,7 @@ import glob
 import re
 import shlex
 import tempfile
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ from docs_scripts import (
     script_invocations,
     script_problems,
 )
+from pydantic import BaseModel
 
 #: languages of fenced blocks whose lines are shell command lines
 SHELL_LANGS = frozenset({"console", "bash", "sh", "shell", "zsh", "shell-session"})
@@ -427,10 +429,37 @@ def _yaml_problems(doc: Doc) -> Iterator[tuple[int, str | None]]:
         except UserError as err:
             yield start, "; ".join(err.problems)
             continue
-        if isinstance(data, dict) and "cases" in data and "..." not in text:
-            yield start, _suite_problem(text if "name" in data else f"name: doc\n{text}")
-        else:
-            yield start, None
+        suite = _as_suite(textwrap.dedent(text), data)
+        yield start, None if suite is None else _suite_problem(suite)
+
+
+def _keys(model: type[BaseModel]) -> frozenset[str]:
+    named = {field.alias or name for name, field in model.model_fields.items()}
+    return frozenset(named - {"case_files", "tool_files", "tools_from"})  # files beside it
+
+
+_A_CASE = "cases:\n  - {id: doc-case, input: hi, expect: {behavior: no_tool}}\n"
+
+
+def _as_suite(text: str, data: object) -> str | None:
+    """A YAML block as a suite file: a suite (``name`` added when left out), a part of one
+    (``gates:``, ``tools:``: one plain case added) or a case (``expect:``: put in a suite);
+    None for anything else, for a block with ``...`` left to the reader, or one that names
+    files beside it."""
+    if not isinstance(data, dict) or not data or "..." in text:
+        return None
+    from agentgauge.schema import Case, Suite
+
+    keys = set(data)
+    name = "" if "name" in keys else "name: doc\n"
+    if keys <= _keys(Suite):
+        return name + text + ("" if "cases" in keys else "\n" + _A_CASE)
+    if keys <= _keys(Case):
+        case = textwrap.indent(text, "    ")[4:]
+        case += "" if "id" in keys else "\n    id: doc-case"
+        case += "" if "input" in keys else "\n    input: hi"
+        return f"{name}cases:\n  - {case}\n"
+    return None
 
 
 def _suite_problem(text: str) -> str | None:

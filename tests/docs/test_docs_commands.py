@@ -321,3 +321,19 @@ def test_a_suite_block_that_does_not_load_is_found(tmp_path: Path) -> None:
     assert [(f.line, f.kind, "thanks!" in f.message) for f in report.findings] == [
         (8, "yaml", True)
     ]
+
+
+def test_suite_and_case_fragments_are_loaded_in_a_suite(tmp_path: Path) -> None:
+    text = (
+        "```yaml\nexpect: {behavior: no_tool}\n```\n"  # a case's part: fine
+        "```yaml\n    expect:\n      behavior: ansver\n```\n"  # indented in a list item
+        "```yaml\ngates: {min_pass_rate: 0.9}\n```\n"  # a suite's part: fine
+        "```yaml\ngates: {min_pass_rat: 0.9}\n```\n"
+        "```yaml\ncase_files: [cases/*.jsonl]\n```\n"  # names files beside it: not loaded
+        "```yaml\njobs: {test: {runs-on: ubuntu-latest}}\n```\n"  # not agentgauge's
+    )
+    report = _check(tmp_path, text)
+    found = [(f.line, f.kind) for f in report.findings]
+    assert found == [(5, "yaml"), (12, "yaml")]
+    assert "ansver" in report.findings[0].message
+    assert "min_pass_rat" in report.findings[1].message
