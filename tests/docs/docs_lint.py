@@ -32,7 +32,7 @@ from typing import Any
 
 import click
 from docs_markdown import Doc, parse
-from docs_python import dotted_names, import_problem, python_imports
+from docs_python import call_problems, dotted_names, import_problem, python_imports
 from docs_scripts import (
     EXTERNAL_OPTIONS,
     PYTHONS,
@@ -411,6 +411,13 @@ def _python_names(doc: Doc) -> Iterator[tuple[int, str, str, bool, bool]]:
                 yield line, module, name, False, True
 
 
+def _call_problems(doc: Doc) -> Iterator[tuple[int, str]]:
+    for lang, start, lines in doc.blocks:
+        if lang == "python":
+            for offset, problem in call_problems("\n".join(lines)):
+                yield start + offset - 1, problem
+
+
 _IMPORTS = ("from agentgauge", "import agentgauge")
 
 
@@ -469,6 +476,8 @@ def check_docs(root: Path, files: list[Path] | None = None) -> Report:
             if option not in known:
                 message = f"{option} is no option of agentgauge or of its programs"
                 report.findings.append(Finding(shown, line, "option", message))
+        for line, wrong_call in _call_problems(doc):
+            report.findings.append(Finding(shown, line, "python", wrong_call))
         for line, module, name, facade_ok, private_ok in _python_names(doc):
             report.python += 1
             wrong = import_problem(module, name, facade_ok, private_ok)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import re
 from collections.abc import Iterator
 from types import ModuleType
@@ -102,3 +103,55 @@ def _module(name: str) -> ModuleType | None:
         return None
     except ImportError:
         return None
+
+
+def call_problems(text: str) -> Iterator[tuple[int, str]]:
+    """(line within ``text``, problem) of each call of a Python snippet to a name it imports
+    from agentgauge (``RunConfig(max_concurency=8)``, ``Judge.from_config(...)``) whose keyword
+    argument the callable does not take, or that passes more positional arguments than it has."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return
+    imported: dict[str, object] = {}
+    for _, module, name in python_imports(text):
+        loaded = _module(module)
+        if name and loaded is not None and loaded is not UNCHECKED and hasattr(loaded, name):
+            imported[name] = getattr(loaded, name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            target = _called(node.func, imported)
+            if target is not None:
+                for problem in _signature_problems(node, *target):
+                    yield node.lineno, problem
+
+
+def _called(func: ast.expr, imported: dict[str, object]) -> tuple[str, object] | None:
+    if isinstance(func, ast.Name) and func.id in imported:
+        return func.id, imported[func.id]
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        owner = imported.get(func.value.id)
+        if owner is not None and hasattr(owner, func.attr):
+            return f"{func.value.id}.{func.attr}", getattr(owner, func.attr)
+    return None
+
+
+def _signature_problems(node: ast.Call, label: str, target: object) -> Iterator[str]:
+    if not callable(target):
+        return
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return
+    kinds = {param.kind for param in params.values()}
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        for keyword in node.keywords:
+            if keyword.arg is not None and keyword.arg not in params:
+                yield f"{label}() takes no argument {keyword.arg}"
+    positional = [
+        p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    starred = any(isinstance(arg, ast.Starred) for arg in node.args)
+    given, takes = len(node.args), len(positional)
+    if inspect.Parameter.VAR_POSITIONAL not in kinds and not starred and given > takes:
+        yield f"{label}() takes {takes} positional argument(s), given {given}"

@@ -337,3 +337,19 @@ def test_suite_and_case_fragments_are_loaded_in_a_suite(tmp_path: Path) -> None:
     assert found == [(5, "yaml"), (12, "yaml")]
     assert "ansver" in report.findings[0].message
     assert "min_pass_rat" in report.findings[1].message
+
+
+def test_a_call_with_an_argument_the_api_lacks_is_found(tmp_path: Path) -> None:
+    text = (
+        "```python\nfrom agentgauge import RunConfig, load_suite\n"
+        "from agentgauge.judges import Judge, JudgeConfig\n\n"
+        "config = RunConfig(agent='mock:', max_concurrency=8, max_concurency=8)\n"
+        "suite = load_suite('suite.yaml', 'extra', 'more')\n"
+        "judge = Judge.from_config(JudgeConfig(spec='mock:', sampels=3))\n"
+        "other = RunConfig(**{'agent': 'mock:'})\n```\n"
+    )
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:5: python: RunConfig() takes no argument max_concurency",
+        "docs/guide.md:6: python: load_suite() takes 1 positional argument(s), given 3",
+        "docs/guide.md:7: python: JudgeConfig() takes no argument sampels",
+    ]
