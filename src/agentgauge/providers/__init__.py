@@ -30,7 +30,7 @@ from ._cache import (
     default_cache_dir,
     prune_cache,
 )
-from ._common import redact
+from ._common import redact, register_secret, register_secret_url
 from ._mock import MockProvider, MockReply
 from ._registry import resolve_provider, spec_problem
 from ._retry import RetryPolicy, with_retries
@@ -82,6 +82,8 @@ __all__ = [
     "max_response_bytes",
     "prune_cache",
     "redact",
+    "register_secret",
+    "register_secret_url",
     "resolve_provider",
     "spec_problem",
     "with_retries",

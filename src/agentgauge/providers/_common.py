@@ -55,6 +55,22 @@ _SECRET_PATTERNS = re.compile(
 REDACTED = "***"
 
 
+def register_secret(*values: str | None) -> None:
+    """Treat each value as a secret from now on, in this process: it is scrubbed (as ``***``,
+    in every encoding agentgauge knows: raw, JSON- and HTML-escaped, percent-encoded, base64)
+    from everything agentgauge writes or prints — results, reports, caches, logs, exports.
+    For a credential agentgauge cannot know of (a key your ``python:`` agent reads from a
+    file, a tenant token in a header). Values under 4 characters are ignored, 4–7 are scrubbed
+    only as a whole token (docs/providers.md)."""
+    register(*values)
+
+
+def register_secret_url(url: str | None) -> None:
+    """Treat the credentials inside ``url`` as secrets (:func:`register_secret`): the password
+    of its userinfo and the values of key-like query parameters (``?api_key=...``)."""
+    register_url(url)
+
+
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """Remove API keys from ``text``: the given secrets and those of the environment are
     registered with ``agentgauge._secrets`` (the one redaction point: every form, the length
