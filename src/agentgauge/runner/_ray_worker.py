@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import sys
 import time
 import uuid
 from contextvars import ContextVar
@@ -33,7 +32,7 @@ from ._loop import RunStats
 from ._rate import spacing_wait
 from ._suite_setup import with_suite_scorers
 from ._tools import current_code_policy
-from ._workers import EncodedResult, run_guarded
+from ._workers import EncodedResult, enter_suite_folder, run_guarded
 
 if TYPE_CHECKING:
     from ..providers import ResponseCache
@@ -189,10 +188,7 @@ class CaseWorker:
 
     def __init__(self, setup: WorkerSetup) -> None:
         self._setup = setup
-        if setup.cwd and os.path.isdir(setup.cwd):
-            os.chdir(setup.cwd)
-            if setup.cwd not in sys.path:
-                sys.path.insert(0, setup.cwd)
+        enter_suite_folder(setup.cwd)
         self._ctx: CaseContext | None = None
         self._provider: Provider | None = None
         self._cache: ResponseCache | None = None

@@ -19,7 +19,6 @@ file either way.
 from __future__ import annotations
 
 import os
-import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ from ._procs import TASK_RETRIES, _ProcessDrive, died_reason, process_pool
 from ._recorded_case import BATCH, Item, RecordedScoring, suite_world
 from ._suite_setup import with_suite_scorers
 from ._tools import current_code_policy
-from ._workers import error_result
+from ._workers import enter_suite_folder, error_result
 
 __all__ = ["ScoreSetup", "ScoreWorker", "score_in_processes"]
 
@@ -72,10 +71,7 @@ class ScoreWorker:
 
     def __init__(self, setup: ScoreSetup) -> None:
         self._setup = setup
-        if setup.cwd and os.path.isdir(setup.cwd):
-            os.chdir(setup.cwd)
-            if setup.cwd not in sys.path:
-                sys.path.insert(0, setup.cwd)
+        enter_suite_folder(setup.cwd)
         self._config: RunConfig | None = None
         self._scoring: RecordedScoring | None = None
 

@@ -4,6 +4,8 @@ journal."""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -56,6 +58,15 @@ async def run_guarded(case: Case, trial: int, ctx: CaseContext) -> CaseResult:
         return await run_case(case, trial, ctx)
     except Exception as exc:  # a bug in a fake or in agentgauge: record it, keep going
         return error_result(case, trial, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def enter_suite_folder(cwd: str | None) -> None:
+    """In a worker process: work in the run's folder (``cwd``, the parent's), as the one-process
+    run does, so that the suite's relative paths and its own modules resolve the same way."""
+    if cwd and os.path.isdir(cwd):
+        os.chdir(cwd)
+        if cwd not in sys.path:
+            sys.path.insert(0, cwd)
 
 
 def error_result(case: Case, trial: int, reason: str) -> CaseResult:
