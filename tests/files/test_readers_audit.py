@@ -40,6 +40,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("_git.py", "fd = os.open(path, os.O_RDONLY | getattr(os"): "_git's own non-blocking open",
     ("_suite_code/_paths.py", "fd = os.open(path, flags, 0o644)"): "a write (open_regular)",
     ("runner/_proc_worker.py", "os.open(os.devnull, os.O_RDONLY)"): "a worker's stdin: no file",
+    # agentgauge's own bytecode cache beside its .pyc (layer 0, below files/): opened
+    # O_NOFOLLOW | O_NONBLOCK, a regular file of this user, at most MAX_BYTES read; anything
+    # else is ignored (tests/cli/test_startup_codecache.py::test_a_hostile_cache_file_is_ignored)
+    ("_codecache.py", "fd = os.open(path, flags)"): "its own cache file, bounded (layer 0)",
 }
 
 
