@@ -166,10 +166,6 @@ class _Child:
             if code is not None and code < 0:
                 self.exit_reason = f"killed by signal {-code}"
 
-    async def run(self, case: Case, trial: int) -> WorkerReply | str:
-        reply: WorkerReply | str = await self.ask(_wire_case(case), trial)
-        return reply
-
     async def ask(self, payload: object, trial: int) -> Any:
         """The child's worker's reply to ``run(payload, trial)`` (``_Died``: it went away)."""
         if not self.alive or self.process is None or self.process.stdin is None:
