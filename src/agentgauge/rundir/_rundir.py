@@ -226,12 +226,7 @@ class ResultsWriter:
 
     def write(self, result: CaseResult) -> bytes:
         """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
-        line = scrub_bytes(encode_result(result))
-        self._fh.write(line)
-        self.flush()
-        if self._observer is not None:
-            self._observer.line(line)
-        return line
+        return self._append(encode_result(result), flush=True)
 
     def write_line(self, line: bytes, *, flush: bool = True) -> None:
         """Append one already-serialised result line (it must end with ``\n``).
@@ -239,12 +234,17 @@ class ResultsWriter:
         ``flush=False`` leaves it buffered until the next flushed line or :meth:`flush` (for
         lines that are cheap to write again, e.g. replayed from a cache).
         """
+        self._append(line, flush=flush)
+
+    def _append(self, line: bytes, *, flush: bool) -> bytes:
+        """Write ``line`` scrubbed, flush if asked, show it to the observer; the bytes written."""
         line = scrub_bytes(line)
         self._fh.write(line)
         if flush:
             self.flush()
         if self._observer is not None:
             self._observer.line(line)
+        return line
 
     def flush(self) -> None:
         self._fh.flush()
