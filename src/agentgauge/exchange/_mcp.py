@@ -301,8 +301,9 @@ def _check_names(
     source: McpSource, tools: Sequence[ToolSpec], chosen: Iterable[int], where: str
 ) -> None:
     """Refuse a served tool whose name no provider accepts (the rule a tools file's names
-    follow, docs/tools.md), before any of it is sent to an agent or written: only the tools a
-    suite takes (``tools_from.mcp.tools``) are checked, so naming the others leaves it out."""
+    follow, docs/tool-formats.md#tool-names), before any of it is sent to an agent or written:
+    only the tools a suite takes (``tools_from.mcp.tools``) are checked, so naming the others
+    leaves it out."""
     from ..formats import tool_name_problem
 
     for i in chosen:

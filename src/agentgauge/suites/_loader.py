@@ -347,7 +347,7 @@ def _read_tool_file(
             origins.append(Origin(display, doc.locator, at))
     from ..formats import tool_name_problems
 
-    for line in tool_name_problems(doc, tools):  # a name no provider accepts (docs/tools.md)
+    for line in tool_name_problems(doc, tools):  # a name no provider accepts (docs/tool-formats.md)
         problems.add(line)
     return tools, origins
 
