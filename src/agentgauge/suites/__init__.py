@@ -1,6 +1,6 @@
 """Suite files: loading a suite file or folder with ``file:line`` problems (``_loader``),
-streaming a large one case by case (``_stream``), linting it (``_lint*``) and writing it back or
-exporting it to other formats (``_export``)."""
+streaming a large one case by case (``_stream``), linting it (``_lint*``; loaded and linted in
+one step, ``_check``) and writing it back or exporting it to other formats (``_export``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from ._check import SuiteCheck, check_suite
     from ._export import (
         EXPORT_FORMATS,
         RESPONSES_FILE,
@@ -24,9 +25,7 @@ if TYPE_CHECKING:
         CategoryMix,
         LintFinding,
         Severity,
-        SuiteCheck,
         category_mix,
-        check_suite,
         lint_suite,
     )
     from ._loader import LoadedSuite, Origin, find_suite_file, load_cases, load_suite, read_suite
@@ -46,9 +45,9 @@ _EXPORTS: dict[str, str] = {
     "CategoryMix": "._lint",
     "LintFinding": "._lint",
     "Severity": "._lint",
-    "SuiteCheck": "._lint",
+    "SuiteCheck": "._check",
     "category_mix": "._lint",
-    "check_suite": "._lint",
+    "check_suite": "._check",
     "lint_suite": "._lint",
     "LoadedSuite": "._loader",
     "Origin": "._loader",

@@ -39,13 +39,17 @@ Codes:
 ==========================  =========================================================
 
 The checks of what must not happen and how much may (globs, call types, forbidden arguments
-and sequences, bounds, the pass threshold) have their codes in :mod:`._lint_checks`.
+and sequences, bounds, the pass threshold) have their codes in :mod:`._lint_checks`. The other
+sections' checks live beside it, each returning its findings for :class:`_Linter` to place:
+argument values (``_lint_values``), ``scorers:`` (``_lint_scorers``), the agent, judge and
+matrix specs (``_lint_specs``), module metrics (``_lint_modules``), worlds (``_lint_worlds``),
+red-team coverage (``_lint_redteam``). Loading and linting a suite file together, what
+``agentgauge validate`` prints, is :func:`._check.check_suite`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Final, Literal
 
 from .._messages import did_you_mean, format_path
@@ -65,6 +69,7 @@ from ._lint_checks import call_tool_issue, check_findings, matches_any
 from ._lint_modules import module_findings
 from ._lint_redteam import uncovered_tools
 from ._lint_scorers import scorer_findings
+from ._lint_specs import spec_findings
 from ._lint_values import _constrains, matcher_issues, structural_issues
 from ._lint_worlds import world_findings
 from ._loader import LoadedSuite, Origin
@@ -76,9 +81,7 @@ __all__ = [
     "CategoryMix",
     "LintFinding",
     "Severity",
-    "SuiteCheck",
     "category_mix",
-    "check_suite",
     "lint_suite",
 ]
 
@@ -163,7 +166,8 @@ class _Linter:
                 "warning", "no-adversarial-case", gap.message, at, ("name",) if at.path else ()
             )
         self.mix()
-        self.default_specs()
+        for pf in spec_findings(self.suite):
+            self.add(pf.severity, pf.code, pf.message, self.loaded.origin, pf.path)
         for sf in scorer_findings(self.suite, self.judge):
             self.add(sf.severity, sf.code, sf.message, self.loaded.origin, sf.path)
         for cf in check_findings(self.suite):
@@ -188,36 +192,6 @@ class _Linter:
             self.findings,
             key=lambda f: (files[f.file], f.line if f.line is not None else 1 << 30),
         )
-
-    def default_specs(self) -> None:
-        """``defaults.agent``, ``defaults.judge`` and the matrix agents name a known kind of
-        provider."""
-        from ..providers import spec_problem
-
-        for name in ("agent", "judge"):
-            spec = getattr(self.suite.defaults, name)
-            problem = spec_problem(spec) if spec else None
-            if problem is not None:
-                self.add(
-                    "error", "unknown-provider", problem, self.loaded.origin, ("defaults", name)
-                )
-        agents = self.suite.matrix.agents if self.suite.matrix else []
-        for i, entry in enumerate(agents):
-            at: tuple[PathElem, ...] = ("matrix", "agents", i)
-            spec = entry if isinstance(entry, str) else entry.agent
-            problem = spec_problem(spec)
-            if problem is not None:
-                at += () if isinstance(entry, str) else ("agent",)
-                self.add("error", "unknown-provider", problem, self.loaded.origin, at)
-        if len(agents) == 1:
-            self.add(
-                "warning",
-                "matrix-of-one",
-                "the matrix has one agent: there is nothing to compare (add agents, or use "
-                "defaults.agent)",
-                self.loaded.origin,
-                ("matrix", "agents"),
-            )
 
     def duplicate_tools(self) -> None:
         first: dict[str, Origin] = {}
@@ -555,41 +529,3 @@ def lint_suite(suite: Suite | LoadedSuite, *, judge: str | None = None) -> list[
             [Origin("<suite>", nowhere, ("tools", i)) for i in range(len(suite.tools))],
         )
     return _Linter(suite, judge).run()
-
-
-@dataclass(frozen=True, kw_only=True)
-class SuiteCheck:
-    """The outcome of loading and linting one suite (what ``agentgauge validate`` prints)."""
-
-    path: str
-    #: the suite with its origins, or None when it did not load
-    loaded: LoadedSuite | None
-    #: loading problems, one ``file:line: field: message`` line each
-    problems: list[str] = field(default_factory=list)
-    findings: list[LintFinding] = field(default_factory=list)
-
-    def failed(self, *, strict: bool = False) -> bool:
-        """Whether the suite fails validation (``strict``: warnings count as errors)."""
-        if self.problems or self.loaded is None:
-            return True
-        return any(strict or f.severity == "error" for f in self.findings)
-
-    def mix(self) -> CategoryMix | None:
-        return category_mix(self.loaded.suite) if self.loaded else None
-
-
-def check_suite(path: str | Path, *, judge: str | None = None) -> SuiteCheck:
-    """Load and lint a suite; never raises for a bad suite (the problems are in the result).
-
-    ``judge``: the judge spec a run will be given, as for :func:`lint_suite`."""
-    from ..errors import UserError
-    from ._loader import read_partial_suite, read_suite
-
-    try:
-        loaded = read_suite(path)
-    except UserError as err:
-        # calls no agent can make are errors too: report them now, not after the fix
-        partial = read_partial_suite(path)
-        found = _Linter(partial, judge).call_tools() if partial is not None else []
-        return SuiteCheck(path=str(path), loaded=None, problems=list(err.problems), findings=found)
-    return SuiteCheck(path=str(path), loaded=loaded, findings=lint_suite(loaded, judge=judge))
