@@ -32,7 +32,7 @@ from typing import Any
 
 import click
 from docs_markdown import Doc, parse
-from docs_python import call_problems, dotted_names, import_problem, python_imports
+from docs_python import call_problems, code_names, dotted_names, import_problem, python_imports
 from docs_scripts import (
     EXTERNAL_OPTIONS,
     PYTHONS,
@@ -396,19 +396,24 @@ def _program_lines(doc: Doc) -> Iterator[tuple[int, str]]:
 
 def _python_names(doc: Doc) -> Iterator[tuple[int, str, str, bool, bool]]:
     """(line, module, name, facade_ok, private_ok) of each agentgauge name the doc's Python
-    names: imports of Python blocks (code to copy: neither), inline ``from agentgauge...
-    import`` (prose about the facade may show one through it) and dotted names in inline code
-    (may point at where something is implemented)."""
+    names: imports and attribute chains of Python blocks (code to copy: neither), inline
+    ``from agentgauge... import`` (prose about the facade may show one through it) and dotted
+    names in inline code (a bare one may point at where something is implemented; one that is
+    called is code to copy)."""
     blocks = [(start, "\n".join(lines)) for lang, start, lines in doc.blocks if lang == "python"]
     spans = [(line, text) for line, text in doc.spans if text.startswith(_IMPORTS)]
     for snippets, facade_ok in ((blocks, False), (spans, True)):
         for start, text in snippets:
             for offset, module, name in python_imports(text):
                 yield start + offset - 1, module, name, facade_ok, False
+    for start, text in blocks:
+        for offset, dotted in code_names(text):
+            for module, name, _ in dotted_names(dotted):
+                yield start + offset - 1, module, name, False, False
     for line, text in doc.spans:
         if not text.startswith(_IMPORTS):
-            for module, name in dotted_names(text):
-                yield line, module, name, False, True
+            for module, name, called in dotted_names(text):
+                yield line, module, name, False, not called
 
 
 def _call_problems(doc: Doc) -> Iterator[tuple[int, str]]:

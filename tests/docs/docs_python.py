@@ -2,6 +2,10 @@
 dotted ``agentgauge.x.name`` in inline code names a public name of a real module (in its
 ``__all__``), and none goes through the ``agentgauge.io`` compatibility facade (new code
 imports the package that owns the name: files, formats, suites, rundir, importers, exchange).
+Code to copy never reaches a private ``_module`` or ``_name``: neither an import nor an
+attribute of a Python block (``formats._convert.to_gemini(...)``), nor a call in inline code
+(``agentgauge.formats._convert.to_gemini(tool)``); a bare dotted name in a sentence may point at
+where something is implemented (``agentgauge.metrics._stats``).
 
 Offline: the modules are imported, nothing is called."""
 
@@ -38,18 +42,59 @@ def python_imports(text: str) -> Iterator[tuple[int, str, str]]:
                     yield node.lineno, alias.name, ""
 
 
-def dotted_names(text: str) -> Iterator[tuple[str, str]]:
-    """(module, name) of each dotted ``agentgauge.x.name`` in a piece of inline code whose
-    ``agentgauge.x`` is a module: the longest importable prefix is the module, the next part the
-    name (``""`` when none)."""
+def dotted_names(text: str) -> Iterator[tuple[str, str, bool]]:
+    """(module, name, called) of each dotted ``agentgauge.x.name`` in a piece of inline code
+    whose ``agentgauge.x`` is a module: the longest importable prefix is the module, the next
+    part the name (``""`` when none); ``called``: a call follows (``agentgauge.x.f(...)``, code
+    to copy, not a pointer at where something is implemented)."""
     for match in _DOTTED.finditer(text):
         parts = match.group(0).split(".")
+        called = text[match.end() : match.end() + 1] == "("
         for cut in range(len(parts), 1, -1):
             module = ".".join(parts[:cut])
             if _module(module) is not None:
-                yield module, parts[cut] if cut < len(parts) else ""
+                yield module, parts[cut] if cut < len(parts) else "", called
                 break
         # else: "agentgauge.route" and the like are attribute names of traces, not Python
+
+
+def code_names(text: str) -> Iterator[tuple[int, str]]:
+    """(line within ``text``, dotted name) of each agentgauge name a Python snippet's code (not
+    its imports) reaches through attributes: ``agentgauge.formats._convert.to_gemini(t)`` after
+    ``import agentgauge.formats``, or ``formats._convert`` after ``from agentgauge import
+    formats``. The name an import bound is written out in full. A snippet that does not parse
+    gives none."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] == "agentgauge":
+                for alias in node.names:
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "agentgauge":
+                    # ``import agentgauge.x as y`` binds y to agentgauge.x; without ``as``,
+                    # ``import agentgauge.x`` binds agentgauge itself
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    else:
+                        bound["agentgauge"] = "agentgauge"
+    # the attributes a longer chain continues: only the whole chain is looked at
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or id(node) in inner:
+            continue
+        parts: list[str] = []
+        base: ast.expr = node
+        while isinstance(base, ast.Attribute):
+            parts.append(base.attr)
+            base = base.value
+        if isinstance(base, ast.Name) and base.id in bound:
+            yield node.lineno, ".".join([bound[base.id], *reversed(parts)])
 
 
 def import_problem(
@@ -68,9 +113,13 @@ def import_problem(
         owner = _owner(name)
         better = f"agentgauge.{owner}" if owner else "the package that owns it"
         return f"{module} is the compatibility facade: import {name} from {better}"
-    private = name.startswith("_") or any(part.startswith("_") for part in module.split("."))
-    if private and not private_ok:
-        return f"{name or module} is private (a name with a leading _)"
+    if not private_ok:
+        if _private(name):
+            return f"{name} is private (a name with a leading _)"
+        parts = module.split(".")
+        for cut, part in enumerate(parts, 1):
+            if _private(part):
+                return f"{'.'.join(parts[:cut])} is private (a module with a leading _)"
     if not name or _module(f"{module}.{name}") is not None:
         return None
     if not hasattr(loaded, name):
@@ -78,6 +127,11 @@ def import_problem(
     if name not in getattr(loaded, "__all__", ()):
         return f"{name} is not public in {module} (not in its __all__)"
     return None
+
+
+def _private(part: str) -> bool:
+    """A leading ``_`` marks a private name; a dunder (``__version__``) is not one."""
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
 
 
 def _owner(name: str) -> str | None:

@@ -261,6 +261,29 @@ def test_the_python_the_docs_show(tmp_path: Path) -> None:
     ]
 
 
+def test_code_to_copy_never_reaches_a_private_module(tmp_path: Path) -> None:
+    # docs/tool-formats.md told readers to call formats._convert.to_gemini: the imports were
+    # checked, the attribute chains of a block and a call in inline code were not
+    text = (
+        "```python\nimport agentgauge.formats\nimport agentgauge.suites as su\n"
+        "from agentgauge import formats\nfrom agentgauge.formats import tools_to_format\n"
+        "agentgauge.formats._convert.to_gemini(tool, json_schema=True)\n"
+        "formats._names.tool_name_problem('x')\nsu._lint.lint_suite(s).count\n"
+        "tools_to_format(tools, 'gemini', json_schema=True)\n"
+        "formats.tools_to_format(tools, 'gemini').get('x')\nprint(agentgauge.__version__)\n```\n"
+        "Call `agentgauge.formats._convert.to_gemini(tool, json_schema=True)`; it is implemented\n"
+        "in `agentgauge.formats._convert` (a pointer, not code), as `tools_to_format(...)` is.\n"
+    )
+    assert _messages(_check(tmp_path, text)) == [
+        "docs/guide.md:6: python: agentgauge.formats._convert is private (a module with a"
+        " leading _)",
+        "docs/guide.md:7: python: agentgauge.formats._names is private (a module with a leading _)",
+        "docs/guide.md:8: python: agentgauge.suites._lint is private (a module with a leading _)",
+        "docs/guide.md:13: python: agentgauge.formats._convert is private (a module with a"
+        " leading _)",
+    ]
+
+
 def test_a_yaml_block_agentgauge_cannot_read_is_found(tmp_path: Path) -> None:
     text = (
         "```yaml\ncases:\n  - {id: a, input: Weather in Paris?}\n```\n"

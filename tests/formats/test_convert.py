@@ -110,6 +110,23 @@ def test_gemini_uses_upper_case_openapi_subset() -> None:
     assert as_json["parameters_json_schema"] == BOOK.parameters
 
 
+def test_the_public_converter_writes_gemini_json_schema_on_request() -> None:
+    from agentgauge.formats import tools_to_format
+
+    plain = tools_to_format([BOOK, NO_ARGS], "gemini")
+    as_json = tools_to_format([BOOK, NO_ARGS], "gemini", json_schema=True)
+    assert isinstance(plain, dict)
+    assert isinstance(as_json, dict)
+    assert "parameters" in plain["function_declarations"][0]
+    assert as_json == {
+        "function_declarations": [to_gemini(t, json_schema=True) for t in (BOOK, NO_ARGS)]
+    }
+    assert as_json["function_declarations"][0]["parameters_json_schema"] == BOOK.parameters
+    assert "parameters" not in as_json["function_declarations"][0]
+    with pytest.raises(ValueError, match="gemini format only"):
+        tools_to_format([BOOK], "openai", json_schema=True)
+
+
 def test_gemini_nullable_and_dropped_keywords() -> None:
     schema = {
         "type": "object",

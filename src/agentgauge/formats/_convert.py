@@ -375,14 +375,24 @@ def _to_native(tool: ToolSpec) -> dict[str, JsonValue]:
 
 
 def tools_to_format(
-    tools: list[ToolSpec], fmt: ToolFormat | str, *, strict: bool | None = None
+    tools: list[ToolSpec],
+    fmt: ToolFormat | str,
+    *,
+    strict: bool | None = None,
+    json_schema: bool = False,
 ) -> JsonValue:
     """The tools in ``fmt``, as the value a request or file would hold.
 
     A list of tool objects for ``openai``, ``openai-responses``, ``anthropic`` and ``native``;
     ``{"function_declarations": [...]}`` (one Gemini ``Tool``) for ``gemini``;
     ``{"tools": [...]}`` (a ``tools/list`` result) for ``mcp``.
+
+    ``json_schema=True`` (``gemini`` only) writes each parameter schema unchanged as
+    ``parameters_json_schema`` instead of converting it to Gemini's OpenAPI subset; for any
+    other format it is a ``ValueError`` (those formats hold JSON Schema already).
     """
+    if json_schema and fmt != "gemini":
+        raise ValueError(f"json_schema=True is for the gemini format only, not {fmt!r}")
     if fmt == "openai":
         return [to_openai(t, strict=strict) for t in tools]
     if fmt == "openai-responses":
@@ -390,7 +400,7 @@ def tools_to_format(
     if fmt == "anthropic":
         return [to_anthropic(t) for t in tools]
     if fmt == "gemini":
-        return {"function_declarations": [to_gemini(t) for t in tools]}
+        return {"function_declarations": [to_gemini(t, json_schema=json_schema) for t in tools]}
     if fmt == "mcp":
         return {"tools": [to_mcp(t) for t in tools]}
     if fmt == "native":
