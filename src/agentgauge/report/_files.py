@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .._secrets import ScrubbingStream, register_env
 from ..rundir import iter_light_results
 from ..schema import CaseResult
-from ._escape import visible
+from ._escape import csv_cell, visible
 
 #: characters XML 1.0 does not allow (control characters other than tab, newline, return)
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -152,26 +152,13 @@ xml_attr = _attr
 CSV_COLUMNS = ("id", "trial", "category", "expected", "actual", "status", "score", "explanation")
 
 
-#: what a spreadsheet reads as the start of a formula (``=HYPERLINK(...)``, ``+cmd|...``,
-#: ``-1+1``, ``@SUM(...)``; a tab or carriage return before one of them), full-width forms too
-_FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
-
-
-def csv_cell(text: str) -> str:
-    """``text`` as a spreadsheet shows it, never as a formula it runs: a cell starting like a
-    formula gets a leading ``'`` (OWASP's advice for CSV injection). Text that comes from a
-    suite, an agent or a tool — case ids, categories, tool names, explanations quoting a
-    reply — is untrusted."""
-    return f"'{text}" if text and text[0] in _FORMULA_START else text
-
-
 def write_csv(run_dir: Path, out: IO[str]) -> None:
     """One row per case × trial, for spreadsheets (text cells neutralised: :func:`csv_cell`)."""
     out = scrubbing(out)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for r in iter_light_results(run_dir):
-        text = (r.explanation or r.error or "").replace("\r", "")
+        text = r.explanation or r.error or ""
         writer.writerow(
             [
                 csv_cell(r.case_id),
