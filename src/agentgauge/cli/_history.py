@@ -130,9 +130,29 @@ def _print_group(
             runs_table.add_column(col, justify="right" if col in ("cases", t.label) else "left")
         for e, v in zip(runs, t.values, strict=True):
             commit = (e.git_commit or "")[:10] + (" (dirty)" if e.git_dirty else "")
-            runs_table.add_row(e.started_at, e.run_id, commit, str(e.cases), _shown(t.metric, v))
+            shown = _shown(t.metric, v) + (" *" if t.metric in e.recorded else "")
+            runs_table.add_row(e.started_at, e.run_id, commit, str(e.cases), shown)
         console.print(runs_table)
+    for line in _later_lines(runs, {t.metric for t in trends}):
+        console.print(Text(printable(line)), soft_wrap=True)
     console.print()
+
+
+def _later_lines(runs: Sequence[HistoryEntry], shown: set[str]) -> list[str]:
+    """What feedback or reviews added to a run directory after the run changed in its row
+    (both values, labelled), and why a directory's were not applied."""
+    out: list[str] = []
+    for e in runs:
+        for name, old in e.recorded.items():
+            if name in shown:
+                out.append(
+                    f"* run {e.run_id}: {name} {_shown(name, e.metrics.get(name))} with the "
+                    f"feedback / reviews added to {e.run_dir} after the run (recorded at the "
+                    f"run's end: {_shown(name, old)})"
+                )
+        if e.note is not None:
+            out.append(f"note: run {e.run_id}: {e.note}")
+    return out
 
 
 @click.command("history")

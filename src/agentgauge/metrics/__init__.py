@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ._matrix import (
         COMPARISON_FILE,
         compare_matrix,
+        module_pair_tests,
         quantile_interval,
         read_matrix,
         write_comparison,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
         MatrixPerformance,
         MatrixQuality,
         MemberStatus,
+        ModulePairTest,
         Quantile,
         ScenarioStats,
     )
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
         scorer_scale,
     )
     from ._module_model import ModuleStats
+    from ._modules import MODULE_VERDICTS
     from ._reviews import (
         PLANNING_TASK,
         REVIEWS_FILE,
@@ -112,6 +115,7 @@ _EXPORTS: dict[str, str] = {
     "record_run": "._history",
     "COMPARISON_FILE": "._matrix",
     "compare_matrix": "._matrix",
+    "module_pair_tests": "._matrix",
     "quantile_interval": "._matrix",
     "read_matrix": "._matrix",
     "write_comparison": "._matrix",
@@ -124,6 +128,7 @@ _EXPORTS: dict[str, str] = {
     "MatrixPerformance": "._matrix_model",
     "MatrixQuality": "._matrix_model",
     "MemberStatus": "._matrix_model",
+    "ModulePairTest": "._matrix_model",
     "Quantile": "._matrix_model",
     "ScenarioStats": "._matrix_model",
     "SUMMARY_VERSION": "._model",
@@ -147,6 +152,7 @@ _EXPORTS: dict[str, str] = {
     "mean_on_scale": "._model",
     "scorer_scale": "._model",
     "ModuleStats": "._module_model",
+    "MODULE_VERDICTS": "._modules",
     "PLANNING_TASK": "._reviews",
     "REVIEWS_FILE": "._reviews",
     "Review": "._reviews",
@@ -170,6 +176,7 @@ __all__ = [
     "MATRIX_VERSION",
     "MODULE_MEANS",
     "MODULE_METRICS",
+    "MODULE_VERDICTS",
     "PLANNING_TASK",
     "REVIEWS_FILE",
     "SUMMARY_VERSION",
@@ -196,6 +203,7 @@ __all__ = [
     "MemberStatus",
     "MetricDelta",
     "MetricTrend",
+    "ModulePairTest",
     "ModuleStats",
     "Performance",
     "Quantile",
@@ -228,6 +236,7 @@ __all__ = [
     "load_gates_file",
     "mean_on_scale",
     "metric_trend",
+    "module_pair_tests",
     "plan_text",
     "quantile_interval",
     "read_history",

@@ -15,9 +15,10 @@ from typing import Any, Literal
 import orjson
 from pydantic import Field
 
-from ..rundir import iter_light_results
+from ..rundir import iter_light_results, iter_results
 from ..schema import CaseResult, Model
 from ._model import RATE_METRICS
+from ._modules import MODULE_VERDICTS, ModuleAcc
 from ._spill import Spill
 from ._stats import (
     PairedStream,
@@ -111,8 +112,16 @@ class SampleSize(Model):
     unpaired_cases: int | None = None
 
 
-def _parts(r: CaseResult) -> tuple[float, ...]:
-    """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS."""
+def _parts(r: CaseResult, modules: ModuleAcc | None = None) -> tuple[float, ...]:
+    """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS,
+    then each module verdict (MODULE_VERDICTS: the run's module metrics' own per-result
+    verdicts, cascade rule included, so the test pairs exactly what the summary counts;
+    ``modules`` None: none measured)."""
+    seen: dict[str, bool] = {}
+    if modules is not None:
+        modules.seen = seen
+        modules.add(r)
+    verdicts = [(int(seen[m]), 1) if m in seen else (0, 0) for m in MODULE_VERDICTS]
     # a user_error (the simulated user broke its instructions) is neither the agent's pass nor
     # its failure nor its error: it counts in no rate
     user_error = r.status == "user_error"
@@ -141,10 +150,16 @@ def _parts(r: CaseResult) -> tuple[float, ...]:
         *((r.latency_ms, 1) if r.latency_ms > 0 else (0, 0)),  # latency_ms
         *((tokens, 1) if r.usage_recorded else (0, 0)),  # tokens
         *((r.cost_usd, 1) if r.cost_usd is not None else (0, 0)),  # cost_usd
+        *(x for v in verdicts for x in v),  # the module verdicts
     )
 
 
-_METRICS = [(m, "rate") for m in RATE_METRICS] + list(MEAN_METRICS)
+_METRICS = (
+    [(m, "rate") for m in RATE_METRICS]
+    + list(MEAN_METRICS)
+    + [(m, "rate") for m in MODULE_VERDICTS]
+)
+_MODULE_START = len(_METRICS) - len(MODULE_VERDICTS)
 
 
 @dataclass(slots=True)
@@ -177,11 +192,15 @@ class _Case:
         return f"{self.passed}/{self.trials}"
 
 
-def _spill_run(spill: Spill, run_dir: Path, which: int) -> None:
+def _spill_run(spill: Spill, run_dir: Path, which: int, warnings: list[str]) -> None:
     """Every result of ``run_dir`` as a compact record keyed by its case id."""
-    for r in iter_light_results(run_dir):
+    from ._files import module_acc
+
+    modules, full = module_acc(run_dir, warnings)
+    reader = iter_results if full else iter_light_results
+    for r in reader(run_dir):
         first = r.explanation.splitlines()[0] if r.explanation else ""
-        record = (which, r.case_id, r.status, r.category, first, *_parts(r))
+        record = (which, r.case_id, r.status, r.category, first, *_parts(r, modules))
         spill.add(r.case_id, orjson.dumps(record))
 
 
@@ -295,9 +314,10 @@ def compare(
     megabytes; docs/statistics.md#memory).
     """
     pairing = _Pairing()
+    notes: list[str] = []
     with Spill() as spill:
-        _spill_run(spill, Path(base_run), 0)
-        _spill_run(spill, Path(new_run), 1)
+        _spill_run(spill, Path(base_run), 0, notes)
+        _spill_run(spill, Path(new_run), 1, notes)
         for records in spill.groups():
             pairing.add_bucket(*_group_cases(records))
     counts = pairing.counts
@@ -306,6 +326,8 @@ def compare(
     deltas: list[MetricDelta] = []
     for i, (metric, unit) in enumerate(_METRICS):
         stream = pairing.metrics[i]
+        if i >= _MODULE_START and not any(pairing.seen[i]):
+            continue  # a module neither run measured: no row (the suite has no such labels)
         if not stream.n:
             deltas.append(MetricDelta(metric=metric, unit=unit, base=None, new=None, delta=None))
             continue
@@ -333,7 +355,8 @@ def compare(
     return Comparison(
         warnings=[f"USER SIMULATORS DIFFER: {users}"] * bool(users)
         + _suite_warnings(Path(base_run), Path(new_run))
-        + _unmeasured(pairing),
+        + _unmeasured(pairing)
+        + notes,
         user_mismatch=users,
         base_run=str(base_run),
         new_run=str(new_run),
@@ -355,18 +378,20 @@ _MEAN_WORDS = {"latency_ms": "latency", "tokens": "token usage", "cost_usd": "co
 
 
 def _unmeasured(pairing: _Pairing) -> list[str]:
-    """A note for each per-result mean one run measured and the other did not (an agent that
-    reports no token usage): it is not compared, and is never taken for 0."""
+    """A note for each per-result mean or module rate one run measured and the other did not
+    (an agent that reports no token usage, or no route): it is not compared, and is never
+    taken for 0."""
     out: list[str] = []
     for i, (metric, unit) in enumerate(_METRICS):
         base, new = pairing.seen[i]
-        if unit == "rate" or pairing.metrics[i].n or not (base or new):
+        if (unit == "rate" and i < _MODULE_START) or pairing.metrics[i].n or not (base or new):
             continue
-        what = _MEAN_WORDS[metric]
+        what = _MEAN_WORDS.get(metric, metric.replace("_", " "))
+        verb = "measured" if i >= _MODULE_START else "reported"
         if base and new:
             why = f"no shared case has {what} in both runs"
         else:
-            why = f"the {'new' if base else 'base'} run reported no {what} on the shared cases"
+            why = f"the {'new' if base else 'base'} run {verb} no {what} on the shared cases"
         out.append(f"{metric}: not compared: {why} (unknown, not 0)")
     return out
 

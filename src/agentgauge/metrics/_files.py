@@ -15,6 +15,7 @@ from ..rundir import load_record as load_run
 from ..schema import Feedback, Gates, ModuleSettings, RunRecord
 from ..suites import find_suite_file
 from ._model import Summary
+from ._modules import ModuleAcc
 from ._summarize import summarize_results
 
 
@@ -290,3 +291,27 @@ def summarize(
         reviews=_reviews(run_dir),
         feedback=_feedback(run_dir),
     )
+
+
+def module_acc(run_dir: Path, warnings: list[str]) -> tuple[ModuleAcc, bool]:
+    """The module metrics' accumulator of ``run_dir`` as :func:`summarize` builds it (the
+    suite's ``modules:``, the run's reviews and feedback), and whether the results must be
+    read whole (retrieval from tool results needs the trace). For ``compare``, which pairs
+    its per-result verdicts (``ModuleAcc.seen``): a suite whose ``modules:`` cannot be read
+    is noted in ``warnings`` and its tool-read retrieval and fallbacks left unmeasured."""
+    run = load_run(run_dir)
+    try:
+        modules = suite_modules(run)
+    except UserError as err:
+        modules = None
+        warnings.append(
+            f"module metrics of {run_dir}: the suite's modules: cannot be read, so retrieval and "
+            f"fallbacks read from tools are not compared ({err})"
+        )
+    acc = ModuleAcc(
+        settings=modules or ModuleSettings(),
+        reviews=_reviews(run_dir),
+        feedback_file=_feedback(run_dir),
+        run_id=run.run_id if run is not None else None,
+    )
+    return acc, bool(modules is not None and modules.retrieval)

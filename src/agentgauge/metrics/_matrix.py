@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import os
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import UserError
@@ -21,7 +21,7 @@ from ..files import read_model_file
 from ..rundir import iter_light_results
 from ..runner import MemberRecord, is_matrix_dir, read_manifest
 from ._acc import MeanAcc
-from ._compare import compare
+from ._compare import MetricDelta, compare
 from ._gate_model import GateReport
 from ._gating import gate_run
 from ._matrix_model import (
@@ -33,15 +33,18 @@ from ._matrix_model import (
     MatrixPerformance,
     MatrixQuality,
     MemberStatus,
+    ModulePairTest,
     Quantile,
     ScenarioStats,
 )
 from ._model import Rate, Summary, mean_on_scale, scorer_scale
+from ._modules import MODULE_VERDICTS
 from ._stats import z_value
 
 __all__ = [
     "COMPARISON_FILE",
     "compare_matrix",
+    "module_pair_tests",
     "quantile_interval",
     "read_matrix",
     "write_comparison",
@@ -224,6 +227,60 @@ def _holm(pairs: list[MatrixPair], alpha: float) -> None:
             p.better = p.b if p.b_only > p.a_only else p.a
 
 
+def _holm_values(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    out = [1.0] * len(p_values)
+    running = 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - k) * p_values[i]))
+        out[i] = running
+    return out
+
+
+def module_pair_tests(
+    pairs: Sequence[tuple[str, str, Sequence[MetricDelta]]], alpha: float = 0.05
+) -> list[list[ModulePairTest]]:
+    """For each pair ``(a, b, deltas of b - a)``, the tests of the module rates both measured:
+    compare's exact McNemar p-value on the per-case module verdicts, Holm-adjusted over the
+    pairs tested on that metric (each module is its own family, as each card row of the
+    dashboard is); significant below ``alpha`` when the difference is not 0."""
+    out: list[list[ModulePairTest]] = [[] for _ in pairs]
+    for metric in MODULE_VERDICTS:
+        known = [
+            (k, d)
+            for k, (_, _, deltas) in enumerate(pairs)
+            for d in deltas
+            if d.metric == metric and d.p_value is not None
+        ]
+        adjusted = _holm_values([d.p_value for _, d in known if d.p_value is not None])
+        for (k, d), q in zip(known, adjusted, strict=True):
+            a, b, _ = pairs[k]
+            moved = d.delta is not None and abs(d.delta) > 1e-12
+            significant = q < alpha and moved
+            better = (b if (d.delta or 0.0) > 0 else a) if significant else None
+            out[k].append(
+                ModulePairTest(
+                    metric=metric,
+                    n=d.n,
+                    delta=d.delta,
+                    low=d.low,
+                    high=d.high,
+                    p_value=d.p_value if d.p_value is not None else 1.0,
+                    p_adjusted=q,
+                    significant=significant,
+                    better=better,
+                )
+            )
+    return out
+
+
+def _module_tests(pairs: list[MatrixPair], alpha: float) -> None:
+    tests = module_pair_tests([(p.a, p.b, p.deltas) for p in pairs], alpha)
+    for p, found in zip(pairs, tests, strict=True):
+        p.modules = found
+
+
 def compare_matrix(
     out_dir: Path | str,
     *,
@@ -285,6 +342,7 @@ def compare_matrix(
                 )
             )
     _holm(pairs, alpha)
+    _module_tests(pairs, alpha)
     for a in agents:
         if a.status == "failed":
             warnings.append(f"{a.label} ({a.agent}) did not run: {a.error}")

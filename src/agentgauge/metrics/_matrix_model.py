@@ -25,6 +25,7 @@ __all__ = [
     "MatrixPerformance",
     "MatrixQuality",
     "MemberStatus",
+    "ModulePairTest",
     "Quantile",
     "ScenarioStats",
 ]
@@ -38,6 +39,7 @@ MODULE_METRICS: Final[tuple[tuple[str, str, str], ...]] = (
     ("intent_accuracy", "perception", "intent recognition"),
     ("clarification_rate", "perception", "clarification"),
     ("routing_accuracy", "planning", "routing"),
+    ("skill_accuracy", "planning", "skill"),
     ("call_decision_accuracy", "planning", "tool-call decision"),
     ("memory_retention", "memory", "memory retention"),
     ("tool_selection_accuracy", "tool", "tool selection"),
@@ -151,6 +153,27 @@ class MatrixAgentStats(Model):
     system: str | None = None
 
 
+class ModulePairTest(Model):
+    """One module rate of a pair (``MODULE_VERDICTS``: routing, skill, retrieval hit,
+    degradation trigger, user satisfaction, planning 4–5), ``b - a`` over the cases both
+    agents have a verdict on: the exact McNemar test on those per-case verdicts (a case is a
+    success when every trial's verdict was), Holm-adjusted over the pairs of that metric."""
+
+    metric: str
+    #: cases both agents have a verdict on
+    n: int = 0
+    delta: float | None = None
+    #: the paired bootstrap interval of ``delta``
+    low: float | None = None
+    high: float | None = None
+    p_value: float = 1.0
+    #: ``p_value`` adjusted for the pairs tested on this metric (Holm); ``significant`` uses it
+    p_adjusted: float = 1.0
+    significant: bool = False
+    #: the label of the agent significantly better on this module (None: no such difference)
+    better: str | None = None
+
+
 class MatrixPair(Model):
     """Agents ``a`` and ``b`` compared on the cases both ran (``b`` minus ``a``).
 
@@ -173,9 +196,14 @@ class MatrixPair(Model):
     better: str | None = None
     #: ``b - a`` of each compared metric with its paired bootstrap interval
     deltas: list[MetricDelta] = Field(default_factory=list)
+    #: the module rates both agents measured, each tested (see :class:`ModulePairTest`)
+    modules: list[ModulePairTest] = Field(default_factory=list)
 
     def delta(self, metric: str) -> MetricDelta | None:
         return next((d for d in self.deltas if d.metric == metric), None)
+
+    def module(self, metric: str) -> ModulePairTest | None:
+        return next((t for t in self.modules if t.metric == metric), None)
 
 
 class MatrixComparison(Model):

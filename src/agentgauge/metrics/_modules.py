@@ -41,7 +41,19 @@ from ._module_model import (
 )
 from ._verdicts import case_score
 
-__all__ = ["ModuleAcc", "retrieved_items"]
+__all__ = ["MODULE_VERDICTS", "ModuleAcc", "retrieved_items"]
+
+#: the module rates made of one verdict per result, in the order the reports list them: the
+#: names :meth:`Summary.rate` gives them. A pairwise comparison tests them per case
+#: (``compare``: exact McNemar on the verdicts :attr:`ModuleAcc.seen` records)
+MODULE_VERDICTS: Final = (
+    "routing_accuracy",
+    "skill_accuracy",
+    "retrieval_hit_rate",
+    "fallback_accuracy",
+    "user_satisfaction",
+    "planning_acceptable",
+)
 
 IDS_KEPT: Final = 50
 #: distinct exclusion reasons kept per metric (the rest are counted as "other")
@@ -178,6 +190,13 @@ class ModuleAcc:
     unreviewed: int = 0
     reviewed_keys: set[tuple[str, int]] = field(default_factory=set)
     poor: list[str] = field(default_factory=list)
+    #: when not None, each verdict of the result being added (metric of
+    #: :data:`MODULE_VERDICTS` -> correct), for a comparison to pair them; the caller clears it
+    seen: dict[str, bool] | None = None
+
+    def _saw(self, metric: str, ok: bool) -> None:
+        if self.seen is not None:
+            self.seen[metric] = ok
 
     def add(self, r: CaseResult) -> None:
         self._feedback(r)
@@ -216,21 +235,24 @@ class ModuleAcc:
             return f"routing failed: expected {labels.route} (route score failed)"
         return None
 
-    @staticmethod
-    def _label_match(acc: RateAcc, name: str, expected: str, r: CaseResult) -> bool:
+    def _label_match(self, acc: RateAcc, name: str, expected: str, r: CaseResult) -> bool:
         """Route / skill: the agent's reported label, else a scorer's score of that name.
 
         Returns whether the result could be measured (False: nothing reported it).
         """
         got = getattr(r.predicted_labels, name) if r.predicted_labels is not None else None
+        ok: bool | None
         if got is not None:
-            acc.add(got == expected)
-            return True
-        score = case_score(r.scores, name)
-        if score is not None:
-            acc.add(score.passed)
-            return True
-        return False
+            ok = got == expected
+        else:
+            score = case_score(r.scores, name)
+            if score is None:
+                return False
+            ok = score.passed
+        acc.add(ok)
+        if ok is not None:  # a skipped score is in no rate
+            self._saw("routing_accuracy" if name == "route" else "skill_accuracy", ok)
+        return True
 
     def _retrieval(self, r: CaseResult, knowledge: list[str]) -> None:
         reported = r.predicted_labels.knowledge if r.predicted_labels is not None else []
@@ -251,6 +273,7 @@ class ModuleAcc:
         recall = hits / len(relevant)
         for acc in (self.retrieval, self.retrieval_by[r.category]):
             acc.add(precision, recall, hits > 0)
+        self._saw("retrieval_hit_rate", hits > 0)
         row = RetrievalCase(
             case_id=r.case_id,
             trial=r.trial,
@@ -288,6 +311,7 @@ class ModuleAcc:
         self.fallback_sources.add(source)
         cell = ("tp" if did else "fn") if wanted else ("fp" if did else "tn")
         self.fallback_cells[cell] += 1
+        self._saw("fallback_accuracy", cell in ("tp", "tn"))
         if cell == "fn":
             _keep(self.missed, r.case_id)
         elif cell == "fp":
@@ -322,6 +346,7 @@ class ModuleAcc:
         ok = share >= self.settings.satisfied_at - 1e-12
         self.satisfied.add(ok)
         self.satisfied_by[r.category].add(ok)
+        self._saw("user_satisfaction", ok)
         if not ok:
             _keep(self.unsatisfied, r.case_id)
 
@@ -335,6 +360,7 @@ class ModuleAcc:
         self.grades.add(float(grade))
         self.grades_by[r.category].add(float(grade))
         self.acceptable.add(grade >= ACCEPTABLE_GRADE)
+        self._saw("planning_acceptable", grade >= ACCEPTABLE_GRADE)
         self.grade_counts[grade] += 1
         if grade <= 2:
             _keep(self.poor, r.case_id)

@@ -42,6 +42,7 @@ from ._dashboard_marks import (
     row_beats,
     row_mark,
 )
+from ._dashboard_modules import module_rows
 from ._dashboard_sig import (
     PairDelta,
     PairSignificance,
@@ -216,6 +217,7 @@ def _columns(agents: Sequence[DashboardAgent]) -> list[tuple[str, list[_Row]]]:
         rate_row("arguments (strict)", lambda s: s.arguments_strict, "arguments"),
         rate_row("behaviour", lambda s: s.behavior, "behavior"),
         rate_row("task completion", lambda s: s.task_completion, "task_completion"),
+        *(rate_row(label, of, key) for key, label, of in module_rows(agents)),
         *(_judge_row(n) for n in _judge_names(agents)),
     ]
     cost = [

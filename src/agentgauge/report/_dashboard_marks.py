@@ -47,6 +47,14 @@ ROW_TESTS: dict[str, tuple[TestKind, str]] = {
     "tokens": ("paired", "tokens"),
     "cost_usd": ("paired", "cost_usd"),
     "latency_p50": ("paired", "latency_ms"),
+    # the module rates (metrics.MODULE_VERDICTS): McNemar on their per-case verdicts, Holm
+    # over the pairs of each module (comparison.json's, else computed the same way)
+    "routing_accuracy": ("mcnemar", "routing_accuracy"),
+    "skill_accuracy": ("mcnemar", "skill_accuracy"),
+    "retrieval_hit_rate": ("mcnemar", "retrieval_hit_rate"),
+    "fallback_accuracy": ("mcnemar", "fallback_accuracy"),
+    "user_satisfaction": ("mcnemar", "user_satisfaction"),
+    "planning_acceptable": ("mcnemar", "planning_acceptable"),
 }
 
 
@@ -97,7 +105,10 @@ def _mcnemar(
         for d in p.deltas
         if d.metric == metric and d.p_value is not None and d.delta
     ]
-    adjusted = holm([d.p_value for _, _, d in known])
+    given = [d.p_adjusted for _, _, d in known]
+    if not all(q is not None for q in given):
+        given = holm([d.p_value for _, _, d in known])
+    adjusted = given
     out: dict[int, dict[int, str]] = {}
     for (ia, ib, d), q in zip(known, adjusted, strict=True):
         if q is None or q >= sig.alpha or d.delta is None or d.p_value is None:

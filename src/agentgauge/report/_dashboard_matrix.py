@@ -61,6 +61,7 @@ def _summary(member: MatrixAgentStats) -> Summary:
             intent_accuracy=module("intent_accuracy"),
             clarification_rate=module("clarification_rate"),
             routing_accuracy=module("routing_accuracy"),
+            skill_accuracy=module("skill_accuracy"),
             call_decision_accuracy=module("call_decision_accuracy"),
             memory_retention=module("memory_retention"),
         ),
@@ -71,7 +72,26 @@ def _summary(member: MatrixAgentStats) -> Summary:
             latency_mean=member.performance.latency_mean,
             by_category={name: s.latency for name, s in member.scenarios.items()},
         ),
-    ).model_copy(update={"scorers": _scorers(member)})
+    ).model_copy(update={"scorers": _scorers(member), "modules": _modules(member)})
+
+
+#: where ``Summary.rate`` reads each module rate of ``summary.json``'s ``modules``
+_MODULE_FIELDS = {
+    "retrieval_hit_rate": ("retrieval", "hit_rate"),
+    "fallback_accuracy": ("fallback", "accuracy"),
+    "user_satisfaction": ("satisfaction", "satisfied"),
+    "planning_acceptable": ("planning", "acceptable"),
+}
+
+
+def _modules(member: MatrixAgentStats) -> object:
+    """``Summary.modules`` holding the member's module rates (only those it measured)."""
+    raw: dict[str, dict[str, object]] = {}
+    for key, (section, name) in _MODULE_FIELDS.items():
+        r = member.quality.modules.get(key)
+        if r is not None and r.n:
+            raw[section] = {name: r.model_dump()}
+    return Summary.model_validate({"modules": raw}).modules if raw else None
 
 
 def _scorers(member: MatrixAgentStats) -> object:
@@ -129,7 +149,15 @@ def matrix_agents(
             p_value=p.p_value,
             p_adjusted=p.p_adjusted,
             deltas=tuple(
-                PairDelta(metric=d.metric, delta=d.delta, low=d.low, high=d.high, p_value=d.p_value)
+                PairDelta(
+                    metric=d.metric,
+                    delta=d.delta,
+                    low=d.low,
+                    high=d.high,
+                    p_value=d.p_value,
+                    # a module rate's Holm over the pairs, as comparison.json has it
+                    p_adjusted=t.p_adjusted if (t := p.module(d.metric)) is not None else None,
+                )
                 for d in p.deltas
             ),
         )

@@ -7,7 +7,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ..errors import UserError
-from ..metrics import Summary, compare, summarize
+from ..metrics import MetricDelta, Summary, compare, module_pair_tests, summarize
 from ._dashboard import (
     DASHBOARD_FILE,
     DashboardAgent,
@@ -56,22 +56,45 @@ def load_agents(
     return out
 
 
-def pairwise_significance(members: Sequence[tuple[str, Path]]) -> list[PairSignificance]:
-    """McNemar's exact test on the pass verdicts of every pair of runs (``compare``'s)."""
+def _flip(d: MetricDelta) -> MetricDelta:
+    """``b - a`` from compare's ``a - b``."""
+    return d.model_copy(
+        update={
+            "base": d.new,
+            "new": d.base,
+            "delta": None if d.delta is None else -d.delta,
+            "low": None if d.high is None else -d.high,
+            "high": None if d.low is None else -d.low,
+        }
+    )
+
+
+def pairwise_significance(
+    members: Sequence[tuple[str, Path]], *, alpha: float = 0.05
+) -> list[PairSignificance]:
+    """McNemar's exact test on the pass verdicts of every pair of runs (``compare``'s), and
+    on each module rate's per-case verdicts, Holm-adjusted over the pairs of that module
+    (``metrics.module_pair_tests``, as a matrix run's comparison.json has it)."""
     out = []
+    compared = []
     for (na, da), (nb, db) in combinations(members, 2):
         cmp = compare(Path(db), Path(da))  # base b, new a: "fixed" = a passed where b failed
+        compared.append((na, nb, cmp, [_flip(d) for d in cmp.deltas]))
+    tests = module_pair_tests([(na, nb, deltas) for na, nb, _, deltas in compared], alpha)
+    for (na, nb, cmp, deltas), found in zip(compared, tests, strict=True):
+        adjusted = {t.metric: t.p_adjusted for t in found}
         delta = cmp.delta("pass_rate")
         # compare's deltas are a - b here; the dashboard's are b - a
         flipped = tuple(
             PairDelta(
                 metric=d.metric,
-                delta=None if d.delta is None else -d.delta,
-                low=None if d.high is None else -d.high,
-                high=None if d.low is None else -d.low,
+                delta=d.delta,
+                low=d.low,
+                high=d.high,
                 p_value=d.p_value,
+                p_adjusted=adjusted.get(d.metric),
             )
-            for d in cmp.deltas
+            for d in deltas
         )
         out.append(
             PairSignificance(

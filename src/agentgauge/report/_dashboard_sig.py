@@ -29,6 +29,9 @@ class PairDelta:
     low: float | None = None
     high: float | None = None
     p_value: float | None = None
+    #: ``p_value`` already adjusted for the pairs tested on this metric (a module rate's Holm,
+    #: ``metrics.module_pair_tests``); None: the dashboard adjusts over the pairs it is given
+    p_adjusted: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -256,10 +256,66 @@ def _pairs(c: MatrixComparison) -> MatrixTable | None:
     )
 
 
+_MODULE_LABELS = {key: label for key, _, label in MODULE_METRICS}
+
+
+def _module_verdict(p: MatrixPair, metric: str) -> str:
+    t = p.module(metric)
+    if t is None or not t.significant:
+        return "no significant difference"
+    return f"{t.better} better"
+
+
+def _module_pairs(c: MatrixComparison) -> MatrixTable | None:
+    """Each module rate both agents of a pair measured, tested as the pass rate is."""
+    rows = []
+    for p in c.pairs:
+        for t in p.modules:
+            delta = "–"
+            if t.delta is not None:
+                delta = f"{unit_delta(t.delta, 'rate')} {unit_interval(t.low, t.high, 'rate')}"
+            rows.append(
+                (
+                    f"{p.b} vs {p.a}",
+                    _MODULE_LABELS.get(t.metric, t.metric),
+                    str(t.n),
+                    delta,
+                    f"{t.p_value:.3g}",
+                    f"{t.p_adjusted:.3g}",
+                    _module_verdict(p, t.metric),
+                )
+            )
+    if not rows:
+        return None
+    return MatrixTable(
+        title=(
+            "Pairwise by module (exact McNemar on per-case module verdicts, Holm-adjusted "
+            f"over the pairs of each module, alpha {c.alpha:g})"
+        ),
+        header=("pair (b vs a)", "module", "shared", "Δ", "p", "p (Holm)", "verdict"),
+        rows=tuple(rows),
+    )
+
+
+def _module_lines(c: MatrixComparison) -> list[str]:
+    out = []
+    for p in c.pairs:
+        for t in p.modules:
+            if not t.significant or t.better is None:
+                continue
+            worse = p.a if t.better == p.b else p.b
+            out.append(
+                f"{t.better} is significantly better than {worse} on "
+                f"{_MODULE_LABELS.get(t.metric, t.metric)} (exact McNemar p = {t.p_value:.3g}, "
+                f"{t.p_adjusted:.3g} after Holm over the pairs, {t.n} shared cases)"
+            )
+    return out
+
+
 def matrix_tables(c: MatrixComparison) -> list[MatrixTable]:
     """The comparison's tables, in report order."""
     tables = [_quality(c), _prompts(c), _modules(c), _cost(c), _performance(c)]
-    tables += [_scenarios(c), _pairs(c)]
+    tables += [_scenarios(c), _pairs(c), _module_pairs(c)]
     return [t for t in tables if t is not None]
 
 
@@ -284,9 +340,10 @@ def matrix_lines(c: MatrixComparison) -> list[str]:
         )
     if c.pairs and not sig:
         lines.append(
-            f"no pair of agents differs significantly at alpha {c.alpha:g} "
+            f"no pair of agents differs significantly at alpha {c.alpha:g} in the cases passed "
             "(more cases may show a difference)"
         )
+    lines += _module_lines(c)
     lines += [f"warning: {w}" for w in c.warnings]
     return [scrub(line) for line in lines]
 
