@@ -5,9 +5,13 @@ the last case ends (the call phase's CPU is mostly idle, waiting for replies).
 observer=live)``), then to :func:`~._files.summarize` (``live=live``), which takes the folded
 summary only when it is sure to be the one its own pass over ``results.jsonl`` would make:
 
-- every line is decoded by the journal reader itself (``rundir.result_from_line``, the light
-  reader unless the suite's ``modules:`` read retrieval from the traces), from the bytes written
-  (secrets scrubbed), in the journal's order — a resume's lines already on disk first;
+- every line is folded as the journal reader would read it, in the journal's order — a
+  resume's lines already on disk first: decoded by the reader itself (``rundir.result_from_line``,
+  the light reader unless the suite's ``modules:`` read retrieval from the traces) from the bytes
+  written (secrets scrubbed), or, for a line the writer made from a result in hand and wrote
+  unchanged, that result itself when the reader could not see anything else in it (see
+  :func:`_as_read`: the light reader, a line within the input limits, no float JSON cannot
+  carry) — the decode a run's summary would otherwise pay per result;
 - the inputs are compared at the end: ``run.json``'s run id and trials, the gates, the
   ``modules:`` settings and the confidence must be those the fold began with, the run directory
   must hold no ``reviews.jsonl`` or ``feedback.jsonl``, and the journal's size must be the bytes
@@ -18,13 +22,14 @@ summary only when it is sure to be the one its own pass over ``results.jsonl`` w
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from pathlib import Path
 
-from ..files import iter_lines, max_file_bytes
+from ..files import MAX_DEPTH, iter_lines, max_file_bytes
 from ..rundir import load_record, result_from_line
-from ..schema import Gates, ModuleSettings, RunRecord
+from ..schema import CaseResult, Gates, ModuleSettings, RunRecord, Score
 from ._files import has_side_files, suite_gates, suite_modules
 from ._model import Summary
 from ._summarize import _Acc, new_accumulator
@@ -72,13 +77,13 @@ class LiveSummary:
         # one journal: a second one (another run) makes the sizes differ, and the files decide
         self._path, self._offset = path, offset
 
-    def line(self, raw: bytes) -> None:
+    def line(self, raw: bytes, result: CaseResult | None = None) -> None:
         if self._dropped:
             return
         try:
             if self._acc is None:
                 self._begin()
-            self._fold(raw)
+            self._fold(raw, result)
             self._written += len(raw)
         except Exception:  # e.g. a line the reader refuses: the file pass reports it
             self._drop()
@@ -163,14 +168,50 @@ class LiveSummary:
         if read != self._offset:
             raise _NotSure
 
-    def _fold(self, raw: bytes) -> None:
+    def _fold(self, raw: bytes, result: CaseResult | None) -> None:
         assert self._path is not None
         assert self._acc is not None
         self._lineno += 1
         if len(raw) > self._limit or not raw.endswith(b"\n") or raw.count(b"\n") != 1:
             raise _NotSure  # the reader would see other lines (or refuse this one)
-        if raw.strip():
+        if result is not None and self._light and _as_read(result, raw):
+            self._acc.add(result)
+        elif raw.strip():
             self._acc.add(result_from_line(self._path, self._lineno, raw, light=self._light))
+
+
+def _as_read(result: CaseResult, raw: bytes) -> bool:
+    """Whether the light reader, given ``raw`` (``result``'s own unchanged encoding, one line
+    within the size limit), reads back what the summary takes from ``result``.
+
+    The line is orjson's dump of ``result.model_dump(mode="json")``, and a result is built by
+    validation, so reading it back gives the same values, but for what the reader would see
+    differently: a line nested too deep (refused: with no more brackets than the depth limit
+    it cannot be), and a float JSON cannot carry (inf, nan: written as ``null``) in a field the
+    summary reads — a score, a latency, a cost, a budget, a scale. The light reader drops
+    ``messages``, ``trace`` and a world's ``final`` state, which the summary does not read
+    (``modules.retrieval``, which reads the trace, folds from the bytes)."""
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
+        return False
+    floats = [result.score, result.latency_ms, result.ttft_ms, result.cost_usd]
+    floats.append(result.latency_budget_s)
+    for s in result.scores:
+        if not _scores_finite(s):
+            return False
+    if result.user is not None:
+        floats += [result.user.cost_usd, result.user.latency_ms]
+    if result.feedback is not None:
+        floats += [result.feedback.score, *result.feedback.scale]
+    if result.world is not None and result.world.diff and result.status != "passed":
+        return False  # a failure keeps its state differences (JSON values): read them back
+    return all(x is None or math.isfinite(x) for x in floats)
+
+
+def _scores_finite(s: Score) -> bool:
+    vals = [s.value, s.agreement, *(s.scale or ())]
+    if not all(x is None or math.isfinite(x) for x in vals):
+        return False
+    return all(_scores_finite(p) for p in s.parts)
 
 
 def _inputs(

@@ -180,10 +180,16 @@ def encode_result(result: CaseResult) -> bytes:
     """The journal line of ``result`` (ending in a newline; secrets not yet scrubbed: the
     writer scrubs every line it writes). A remote worker encodes its results with it, so the
     driver writes the same bytes a local run would."""
+    return _encode(result)[0]
+
+
+def _encode(result: CaseResult) -> tuple[bytes, bool]:
+    """The line of ``result`` and whether it went through orjson (then a reader's
+    ``orjson.loads`` of it gives back exactly the dump it was made from)."""
     try:
-        return orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n"
+        return orjson.dumps(result.model_dump(mode="json", exclude_none=False)) + b"\n", True
     except TypeError:  # an integer beyond 64 bits (orjson's limit), e.g. in tool arguments
-        return result.model_dump_json().encode() + b"\n"
+        return result.model_dump_json().encode() + b"\n", False
 
 
 class JournalObserver(Protocol):
@@ -193,8 +199,12 @@ class JournalObserver(Protocol):
     def opened(self, path: Path, offset: int) -> None:
         """The journal ``path`` was opened; it held ``offset`` bytes (a resume's results)."""
 
-    def line(self, raw: bytes) -> None:
-        """``raw`` (one whole line, its newline included) was appended. Must not raise."""
+    def line(self, raw: bytes, result: CaseResult | None = None) -> None:
+        """``raw`` (one whole line, its newline included) was appended. Must not raise.
+
+        ``result``: the result ``raw`` is the unchanged encoding of (no secret was scrubbed
+        from it, and it went through orjson), when the writer was given one; None for a line
+        given as bytes (a replay, a worker process's line) or changed by the scrubber."""
 
 
 class ResultsWriter:
@@ -226,7 +236,8 @@ class ResultsWriter:
 
     def write(self, result: CaseResult) -> bytes:
         """Append ``result``; returns the line written (secrets scrubbed, see ``_secrets``)."""
-        return self._append(encode_result(result), flush=True)
+        line, exact = _encode(result)
+        return self._append(line, flush=True, result=result if exact else None)
 
     def write_line(self, line: bytes, *, flush: bool = True) -> None:
         """Append one already-serialised result line (it must end with ``\n``).
@@ -236,15 +247,17 @@ class ResultsWriter:
         """
         self._append(line, flush=flush)
 
-    def _append(self, line: bytes, *, flush: bool) -> bytes:
-        """Write ``line`` scrubbed, flush if asked, show it to the observer; the bytes written."""
-        line = scrub_bytes(line)
-        self._fh.write(line)
+    def _append(self, line: bytes, *, flush: bool, result: CaseResult | None = None) -> bytes:
+        """Write ``line`` scrubbed, flush if asked, show it to the observer (with ``result``,
+        the result ``line`` encodes, when the scrubber left the line as it was); the bytes
+        written."""
+        written = scrub_bytes(line)
+        self._fh.write(written)
         if flush:
             self.flush()
         if self._observer is not None:
-            self._observer.line(line)
-        return line
+            self._observer.line(written, result if written is line else None)
+        return written
 
     def flush(self) -> None:
         self._fh.flush()
