@@ -28,3 +28,25 @@ def wrong_8(messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
 
 def wrong_2(messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
     return _reply(messages, 2)
+
+
+def kb_then_answer(messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
+    """Routes to the knowledge base with its search call, then reports what it retrieved and
+    that it handed off, with its final reply: two labelled responses in one case."""
+    if messages[-1].role != "tool":
+        return {
+            "tool_calls": [{"name": "search_kb", "arguments": {"query": "esim"}}],
+            "labels": {"route": "knowledge_base"},
+        }
+    return {
+        "text": "ok, a person will call you",
+        "labels": {"knowledge": ["kb-esim", "kb-plans"], "fallback": True},
+    }
+
+
+def bad_knowledge(messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
+    return {"text": "ok", "labels": {"knowledge": "kb-esim"}}
+
+
+def bad_fallback(messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
+    return {"text": "ok", "labels": {"fallback": "yes"}}

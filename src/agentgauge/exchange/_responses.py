@@ -458,7 +458,8 @@ def _labels(raw: Any, where: str) -> Labels:
         first = err.errors()[0]
         at = "".join(f".{p}" for p in first["loc"])
         raise UserError(
-            f"{where}: labels{at}: {first['msg']} (expected {{route, skill, intents}})"
+            f"{where}: labels{at}: {first['msg']} "
+            "(expected {route, skill, intents, knowledge, fallback})"
         ) from None
 
 

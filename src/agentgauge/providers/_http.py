@@ -73,7 +73,7 @@ def request_body(request: ModelRequest) -> dict[str, Any]:
 REPLY_FIELDS = ("text", "tool_calls", "usage", "model", "labels")
 _CALL_FIELDS = ("name", "arguments", "id")
 _USAGE_FIELDS = ("input_tokens", "output_tokens")
-_LABEL_FIELDS = ("route", "skill", "intents")
+_LABEL_FIELDS = ("route", "skill", "intents", "knowledge", "fallback")
 
 
 def _refuse_unknown(raw: dict[str, Any], known: tuple[str, ...], what: str, where: str) -> None:
@@ -94,7 +94,8 @@ def _refuse_unknown(raw: dict[str, Any], known: tuple[str, ...], what: str, wher
 
 
 def _labels(raw: Any, where: str) -> Labels | None:
-    """``labels: {route, skill, intents}``: what the agent chose, for the module metrics."""
+    """``labels: {route, skill, intents, knowledge, fallback}``: what the agent chose, for the
+    module metrics (the knowledge items it retrieved, best first; whether it fell back)."""
     if raw is None:
         return None
     if not isinstance(raw, dict):
@@ -110,9 +111,14 @@ def _labels(raw: Any, where: str) -> Labels | None:
         intents = []
     if not isinstance(intents, list) or not all(isinstance(i, str) for i in intents):
         raise ProviderError(f"{where}: labels.intents must be a list of strings", transient=False)
-    if route is None and skill is None and not intents:
+    knowledge, fallback = raw.get("knowledge") or [], raw.get("fallback")
+    if not isinstance(knowledge, list) or not all(isinstance(i, str) for i in knowledge):
+        raise ProviderError(f"{where}: labels.knowledge must be a list of strings", transient=False)
+    if fallback is not None and not isinstance(fallback, bool):
+        raise ProviderError(f"{where}: labels.fallback must be true or false", transient=False)
+    if route is None and skill is None and not intents and not knowledge and fallback is None:
         return None
-    return Labels(route=route, skill=skill, intents=intents)
+    return Labels(route=route, skill=skill, intents=intents, knowledge=knowledge, fallback=fallback)
 
 
 def response_from_body(body: Any, where: str = "http agent") -> ModelResponse:

@@ -55,18 +55,22 @@ def merge_labels(seen: Labels | None, new: Labels | None) -> Labels | None:
     """The case's reported labels after one more response.
 
     The first route and the first skill reported win (the decision an agent makes on the
-    request; a later step is a sub-agent's business); intents accumulate, in the order they were
-    first reported. Every response's own labels stay on its trace step.
+    request; a later step is a sub-agent's business); intents and retrieved knowledge items
+    accumulate, in the order they were first reported; the case fell back when any response
+    said so. Every response's own labels stay on its trace step.
     """
     if new is None:
         return seen
     if seen is None:
         return new
     intents = list(dict.fromkeys([*seen.intents, *new.intents]))
+    fallback = seen.fallback if new.fallback is None else new.fallback or bool(seen.fallback)
     return Labels(
         route=seen.route if seen.route is not None else new.route,
         skill=seen.skill if seen.skill is not None else new.skill,
         intents=intents,
+        knowledge=list(dict.fromkeys([*seen.knowledge, *new.knowledge])),
+        fallback=fallback,
     )
 
 
