@@ -159,3 +159,33 @@ def test_module_pair_tests_holm_per_module() -> None:
     assert s_ac.better == "a"
     [r_bc] = bc
     assert not r_bc.significant  # no difference is never significant
+
+
+def _feedback(run_dir: Path, happy: int) -> None:
+    lines = [
+        f'{{"case_id": "c{i}", "trial": 0, "score": {1 if i < happy else 0}}}' for i in range(CASES)
+    ]
+    (run_dir / "feedback.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_feedback_in_one_run_only_is_not_compared_and_never_a_zero(tmp_path: Path) -> None:
+    out, _ = _matrix(tmp_path, "right", "wrong_8")
+    _feedback(out / "right", 10)
+    cmp = compare(out / "right", out / "wrong_8")
+    d = cmp.delta("user_satisfaction")
+    assert d is not None
+    assert (d.base, d.new, d.delta, d.p_value) == (None, None, None, None)
+    assert (
+        "user_satisfaction: not compared: the new run measured no user satisfaction on the "
+        "shared cases (unknown, not 0)" in cmp.warnings
+    )
+    _feedback(out / "wrong_8", 1)  # the run folder's feedback.jsonl, read as the summary reads it
+    d = compare(out / "right", out / "wrong_8").delta("user_satisfaction")
+    assert d is not None
+    assert (d.base, d.new, d.n) == (1.0, 0.1, CASES)
+    assert d.p_value == pytest.approx(2 / 2**9)
+    c = compare_matrix(out)
+    t = c.pairs[0].module("user_satisfaction")
+    assert t is not None
+    assert t.significant
+    assert t.better == "right"
