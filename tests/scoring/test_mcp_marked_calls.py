@@ -114,10 +114,18 @@ def test_plain_tool_use_is_not_marked() -> None:
     assert [c.mcp for m in messages for c in m.tool_calls] == [False]
 
 
-def test_the_mark_is_not_written_to_results() -> None:
+def test_the_mark_is_written_only_on_a_marked_call() -> None:
+    # a plain call's dump is what it always was (results, cache keys and suite hashes of
+    # unmarked calls unchanged); a marked call's keeps the mark, so a result read back, a
+    # cached reply and an export still say the call went to an MCP server
+    messages, _ = messages_from_data(PLAIN)
+    (plain,) = next(m for m in messages if m.tool_calls).model_dump(mode="json")["tool_calls"]
+    assert set(plain) == {"name", "arguments", "id"}
     messages, _ = messages_from_data(ANTHROPIC)
     (dumped,) = messages[1].model_dump(mode="json")["tool_calls"]
-    assert set(dumped) == {"name", "arguments", "id"}
+    assert dumped["mcp"] is True
+    again = type(messages[1]).model_validate_json(messages[1].model_dump_json())
+    assert again.tool_calls[0].mcp is True
 
 
 def test_text_calls_in_an_mcp_shape_are_marked() -> None:

@@ -46,7 +46,7 @@ from ._code import (
     resolve_attr,
 )
 from ._copy import copy_suite_code, suite_code_files
-from ._endpoints import EndpointUse, Verdict, shown_url
+from ._endpoints import EndpointUse, Verdict, connector_use, shown_url
 from ._optin import (
     CONFIG_KEY,
     ENDPOINTS_CONFIG_KEY,
@@ -97,6 +97,7 @@ __all__ = [
     "code_prefix",
     "code_refs",
     "confined_child",
+    "connector_use",
     "copy_suite_code",
     "defined_names",
     "endpoints_allowed",

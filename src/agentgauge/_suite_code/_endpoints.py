@@ -34,7 +34,7 @@ from urllib.parse import parse_qsl, urlsplit
 from .._secrets import scrub
 from ._optin import ENDPOINTS_CONFIG_KEY, ENDPOINTS_ENV_VAR, ENDPOINTS_FLAG
 
-__all__ = ["EndpointUse", "Verdict", "endpoint_use", "shown_url"]
+__all__ = ["EndpointUse", "Verdict", "connector_use", "endpoint_use", "shown_url"]
 
 Verdict = Literal["allowed", "needs opt-in", "refused"]
 
@@ -264,3 +264,42 @@ def _judged(use: EndpointUse, url: str, kind: str, opt_in: bool | tuple[str, ...
             "file) to send it there"
         ),
     )
+
+
+def _vendor_key_vars() -> frozenset[str]:
+    """Every environment variable a provider reads a credential of the user's from."""
+    return frozenset(
+        v for vendor in _VENDORS.values() for v in (*vendor.env_keys, *vendor.env_always)
+    )
+
+
+def connector_use(
+    name: str, url: str, token_env: str | None, *, opt_in: bool | tuple[str, ...]
+) -> EndpointUse | None:
+    """The verdict on a suite's remote MCP server (``mcp_servers:``), whose URL the vendor's API
+    calls with the token in ``token_env``: None when no token of the user's goes there; refused
+    whatever the opt-in when ``token_env`` is a vendor's API key variable (a suite may not hand
+    ``OPENAI_API_KEY`` to a server) or the URL is not plain; else the endpoint rule (the user's
+    opt-in, or the URL listed in the user's config)."""
+    if token_env is None:
+        return None
+    use = EndpointUse(
+        spec=scrub(name),
+        provider="mcp",
+        url=shown_url(url),
+        named_by="the suite's mcp_servers",
+        credential=token_env,
+        verdict="allowed",
+    )
+    if token_env in _vendor_key_vars():
+        from dataclasses import replace
+
+        return replace(
+            use,
+            verdict="refused",
+            problem=(
+                f"MCP server '{use.spec}': token_env {token_env} is an API key of yours; a "
+                "suite may not send it to an MCP server (refused whatever the opt-in)"
+            ),
+        )
+    return _judged(use, url, "MCP server", opt_in)

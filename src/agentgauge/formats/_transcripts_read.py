@@ -19,7 +19,7 @@ __all__ = ["MAX_MESSAGES", "READERS", "TranscriptError"]
 #: the most messages one conversation may hold
 MAX_MESSAGES: Final = 10_000
 _NATIVE_KEYS: Final = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
-_NATIVE_CALL_KEYS: Final = frozenset({"name", "arguments", "id"})
+_NATIVE_CALL_KEYS: Final = frozenset({"name", "arguments", "id", "mcp", "mcp_server"})
 #: a tuple, not a set: ``in`` compares by equality, so an unhashable ``type`` value is no crash
 _SKIPPED_TYPES: Final = ("reasoning", "thinking", "redacted_thinking")
 #: Responses API items about an MCP server that are no call (the tools listed, an approval
@@ -267,7 +267,14 @@ def _mcp_call(m: dict[str, Any], i: int) -> list[Message]:
         raise TranscriptError(i, "mcp_call: expected a name")
     call_id = _opt_str(m.get("id"), i, "id")
     args = _arguments(m.get("arguments"), i, "mcp_call")
-    call = ToolCall(name=name, arguments=args, id=call_id, mcp=True)
+    server = m.get("server_label")
+    call = ToolCall(
+        name=name,
+        arguments=args,
+        id=call_id,
+        mcp=True,
+        mcp_server=server if isinstance(server, str) else None,
+    )
     error = m.get("error")
     output = {"error": error} if error else m.get("output")
     if output is None:
@@ -286,6 +293,11 @@ def _anthropic_result(block: dict[str, Any], i: int, j: int, names: dict[str, st
     if block.get("type") == "mcp_tool_result" and block.get("is_error") is True:
         result = _json_text({"error": result or "the MCP tool failed"})
     return _message("tool", result, None, call_id, names.get(call_id or ""))
+
+
+def _server_name(block: dict[str, Any]) -> str | None:
+    server = block.get("server_name")
+    return server if isinstance(server, str) else None
 
 
 def _from_anthropic(items: list[Any]) -> list[Message]:
@@ -321,6 +333,7 @@ def _from_anthropic(items: list[Any]) -> list[Message]:
                         arguments=_arguments(block.get("input"), i, f"content[{j}]"),
                         id=call_id,
                         mcp=kind == "mcp_tool_use",
+                        mcp_server=_server_name(block) if kind == "mcp_tool_use" else None,
                     )
                 )
             elif kind in ("tool_result", "mcp_tool_result"):

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..schema import Message
+from ..schema import Message, ToolCall
 from ._transcripts import TranscriptFormat
 
 __all__ = ["messages_to_format"]
@@ -42,9 +42,53 @@ def _to_openai(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
+def _mcp_results(messages: Sequence[Message]) -> dict[str, Message]:
+    """The tool messages answering an MCP-marked call, by the call's id."""
+    ids = {c.id for m in messages for c in m.tool_calls if c.mcp and c.id}
+    return {
+        m.tool_call_id: m
+        for m in messages
+        if m.role == "tool" and m.tool_call_id is not None and m.tool_call_id in ids
+    }
+
+
+def _error_text(content: str | None) -> str | None:
+    """The error of a result written as ``{"error": ...}`` (how an MCP error is read), else
+    None."""
+    try:
+        value = json.loads(content or "")
+    except ValueError:
+        return None
+    if isinstance(value, dict) and set(value) == {"error"}:
+        err = value["error"]
+        return err if isinstance(err, str) else json.dumps(err, ensure_ascii=False)
+    return None
+
+
+def _mcp_call_item(c: ToolCall, result: Message | None) -> dict[str, Any]:
+    """A Responses ``mcp_call`` item: the call and, in the same item, its output or error."""
+    item: dict[str, Any] = {
+        "type": "mcp_call",
+        "id": c.id,
+        "name": c.name,
+        "arguments": json.dumps(c.arguments, ensure_ascii=False),
+        "server_label": c.mcp_server or "",
+    }
+    if result is not None:
+        error = _error_text(result.content)
+        if error is not None:
+            item["error"] = error
+        else:
+            item["output"] = result.content or ""
+    return item
+
+
 def _to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    mcp_results = _mcp_results(messages)
     for m in messages:
+        if m.role == "tool" and m.tool_call_id in mcp_results:
+            continue  # written inside its mcp_call item
         if m.role == "tool":
             out.append(
                 {
@@ -60,7 +104,9 @@ def _to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 {"type": "message", "role": m.role, "content": [{"type": part, "text": m.content}]}
             )
         out.extend(
-            {
+            _mcp_call_item(c, mcp_results.get(c.id or ""))
+            if c.mcp
+            else {
                 "type": "function_call",
                 "call_id": c.id,
                 "name": c.name,
@@ -71,11 +117,40 @@ def _to_responses(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
+def _mcp_result_block(m: Message) -> dict[str, Any]:
+    """An Anthropic ``mcp_tool_result`` block (it sits in the assistant's own message)."""
+    error = _error_text(m.content)
+    text = error if error is not None else (m.content or "")
+    return {
+        "type": "mcp_tool_result",
+        "tool_use_id": m.tool_call_id,
+        "is_error": error is not None,
+        "content": [{"type": "text", "text": text}],
+    }
+
+
+def _tool_block(c: ToolCall) -> dict[str, Any]:
+    if not c.mcp:
+        return {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
+    block = {"type": "mcp_tool_use", "id": c.id, "name": c.name, "input": c.arguments}
+    if c.mcp_server is not None:
+        block["server_name"] = c.mcp_server
+    return block
+
+
 def _to_anthropic(messages: Sequence[Message]) -> dict[str, Any]:
     system = [m.content or "" for m in messages if m.role == "system"]
     out: list[dict[str, Any]] = []
+    mcp_results = _mcp_results(messages)
     for m in messages:
         if m.role == "system":
+            continue
+        if m.role == "tool" and m.tool_call_id in mcp_results:
+            # the connector ran it inside the assistant's own message
+            if out and out[-1]["role"] == "assistant":
+                out[-1]["content"].append(_mcp_result_block(m))
+            else:
+                out.append({"role": "assistant", "content": [_mcp_result_block(m)]})
             continue
         if m.role == "tool":
             block = {
@@ -95,11 +170,16 @@ def _to_anthropic(messages: Sequence[Message]) -> dict[str, Any]:
         blocks: list[dict[str, Any]] = []
         if m.content is not None:
             blocks.append({"type": "text", "text": m.content})
-        blocks.extend(
-            {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
-            for c in m.tool_calls
-        )
-        out.append({"role": m.role, "content": blocks})
+        blocks.extend(_tool_block(c) for c in m.tool_calls)
+        if (
+            m.role == "assistant"
+            and out
+            and out[-1]["role"] == "assistant"
+            and out[-1]["content"][-1]["type"] == "mcp_tool_result"
+        ):
+            out[-1]["content"].extend(blocks)  # after the connector's results, one message
+        else:
+            out.append({"role": m.role, "content": blocks})
     body: dict[str, Any] = {"messages": out}
     if system:
         body["system"] = "\n".join(system)

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 from ._agent_input import AgentInput
 from ._asker import CachedAsker
-from ._base import GenerateConfig, ModelRequest, ModelResponse, Provider, close_provider
+from ._base import (
+    GenerateConfig,
+    McpConnector,
+    ModelRequest,
+    ModelResponse,
+    Provider,
+    close_provider,
+)
 from ._bodycap import (
     MAX_RESPONSE_ENV,
     cap_httpx_client,
@@ -61,6 +68,7 @@ __all__ = [
     "CachedAsker",
     "DrivenAgent",
     "GenerateConfig",
+    "McpConnector",
     "MockProvider",
     "MockReply",
     "ModelReply",

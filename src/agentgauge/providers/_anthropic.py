@@ -38,6 +38,8 @@ class AnthropicProvider(SdkProvider):
 
     prefix = "anthropic"
     sdk = ("anthropic", "anthropic", "anthropic")
+    #: a suite's ``mcp_servers`` go to Anthropic's MCP connector (the beta Messages API)
+    mcp_connector = True
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -74,10 +76,12 @@ class AnthropicProvider(SdkProvider):
         payload = anthropic_payload(request, self.model)
         client = self._get_client()
         try:
-            payload = _split_extra(client.messages.create, payload)
+            # the MCP connector's fields and blocks exist only in the beta Messages API
+            messages = client.beta.messages if "betas" in payload else client.messages
+            payload = _split_extra(messages.create, payload)
             if request.config.stream:
-                return await self._stream(client, payload)
-            raw = await client.messages.with_raw_response.create(**payload)
+                return await self._stream(messages, payload)
+            raw = await messages.with_raw_response.create(**payload)
             content = raw.http_response.content
             try:
                 body = orjson.loads(content)
@@ -97,12 +101,12 @@ class AnthropicProvider(SdkProvider):
             f"{self.name}: {what}: {first_bytes(data, (self._api_key,))}", transient=False
         )
 
-    async def _stream(self, client: Any, payload: dict[str, Any]) -> ModelResponse:
+    async def _stream(self, messages: Any, payload: dict[str, Any]) -> ModelResponse:
         start = time.perf_counter()
         ttft: float | None = None
         acc = AnthropicStream()
         started = False
-        events = await client.messages.create(stream=True, **payload)
+        events = await messages.create(stream=True, **payload)
         async for event in events:  # an SDK error here reaches _generate's sdk_error
             data = event.model_dump(mode="json") if hasattr(event, "model_dump") else event
             kind = data.get("type") if isinstance(data, dict) else None

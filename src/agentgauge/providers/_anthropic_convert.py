@@ -10,6 +10,12 @@ import orjson
 from ..schema import Message, ToolCall, ToolSpec, Usage
 from ._base import ModelRequest, ModelResponse
 from ._common import parse_arguments, token_count
+from ._connector import (
+    MCP_BETA,
+    anthropic_mcp_servers,
+    mcp_result_block,
+    mcp_result_message,
+)
 from ._openai_convert import with_call_ids
 
 __all__ = [
@@ -22,6 +28,9 @@ __all__ = [
 
 #: the forced tool that carries a ``response_schema`` reply
 RESPONSE_TOOL = "respond"
+
+#: content blocks of the MCP connector (a request holding one goes to the beta API)
+_CONNECTOR_BLOCKS = ("mcp_tool_use", "mcp_tool_result")
 
 #: Anthropic requires max_tokens; used when the request does not set one
 DEFAULT_MAX_TOKENS = 1024
@@ -46,9 +55,12 @@ def anthropic_messages(messages: list[Message]) -> tuple[str | None, list[dict[s
         else:
             out.append({"role": role, "content": blocks})
 
+    connector_ids: set[str] = set()  # calls the MCP connector made (sent back as its blocks)
     for m, ids, answered in with_call_ids(messages):
         if m.role == "system":
             system_parts.append(m.content or "")
+        elif m.role == "tool" and answered in connector_ids:
+            add("assistant", [mcp_result_block(answered, m.content)])
         elif m.role == "tool":
             add(
                 "user",
@@ -59,7 +71,16 @@ def anthropic_messages(messages: list[Message]) -> tuple[str | None, list[dict[s
             if m.content:
                 blocks.append({"type": "text", "text": m.content})
             for cid, c in zip(ids, m.tool_calls, strict=True):
-                blocks.append({"type": "tool_use", "id": cid, "name": c.name, "input": c.arguments})
+                if c.mcp and c.mcp_server is not None:
+                    connector_ids.add(cid)
+                    blocks.append(
+                        {"type": "mcp_tool_use", "id": cid, "name": c.name,
+                         "input": c.arguments, "server_name": c.mcp_server}
+                    )  # fmt: skip
+                else:
+                    blocks.append(
+                        {"type": "tool_use", "id": cid, "name": c.name, "input": c.arguments}
+                    )
             if blocks:
                 add("assistant", blocks)
         else:
@@ -99,6 +120,12 @@ def anthropic_payload(request: ModelRequest, model: str) -> dict[str, Any]:
         payload["tool_choice"] = {"type": "tool", "name": RESPONSE_TOOL}
     if config.temperature is not None:
         payload["temperature"] = config.temperature
+    if config.mcp_servers:
+        payload["mcp_servers"] = anthropic_mcp_servers(config.mcp_servers)
+    if config.mcp_servers or any(
+        b.get("type") in _CONNECTOR_BLOCKS for m in messages for b in m["content"]
+    ):
+        payload["betas"] = [MCP_BETA]  # the connector's blocks exist only in the beta API
     return payload
 
 
@@ -117,22 +144,36 @@ def _finish(reason: Any) -> str | None:
 
 
 def anthropic_response(body: dict[str, Any]) -> ModelResponse:
-    """A ``message`` object (decoded JSON) in neutral form."""
+    """A ``message`` object (decoded JSON) in neutral form; what the MCP connector did inside
+    it (``mcp_tool_use`` then ``mcp_tool_result`` blocks) comes out as ``server_steps``."""
     texts: list[str] = []
     calls: list[ToolCall] = []
+    steps: list[Message] = []
+    names: dict[str, str] = {}
     for block in body.get("content") or []:
-        if block.get("type") == "text":
+        kind = block.get("type")
+        if kind == "text":
             texts.append(block.get("text") or "")
-        elif block.get("type") == "tool_use":
-            calls.append(
-                ToolCall(
-                    id=block.get("id"),
-                    name=block.get("name") or "",
-                    arguments=parse_arguments(block.get("input")),
-                )
+        elif kind in ("tool_use", "mcp_tool_use"):
+            server = block.get("server_name") if kind == "mcp_tool_use" else None
+            call = ToolCall(
+                id=block.get("id"),
+                name=block.get("name") or "",
+                arguments=parse_arguments(block.get("input")),
+                mcp=kind == "mcp_tool_use",
+                mcp_server=server if isinstance(server, str) else None,
             )
+            names[call.id or ""] = call.name
+            calls.append(call)
+        elif kind == "mcp_tool_result":
+            if texts or calls:  # the text and the call before the result: the first step
+                content = "".join(texts) if texts else None
+                steps.append(Message(role="assistant", content=content, tool_calls=calls))
+                texts, calls = [], []
+            steps.append(mcp_result_message(block, names))
     usage = body.get("usage") or {}
     return ModelResponse(
+        server_steps=tuple(steps),
         message=Message(
             role="assistant", content="".join(texts) if texts else None, tool_calls=calls
         ),
@@ -169,10 +210,10 @@ class AnthropicStream:
             self.output_tokens = token_count(usage.get("output_tokens"))
         elif kind == "content_block_start":
             block = dict(event.get("content_block") or {})
-            if block.get("type") == "tool_use":
+            if block.get("type") in ("tool_use", "mcp_tool_use"):
                 block["partial_json"] = ""
             self.blocks[int(event.get("index", len(self.blocks)))] = block
-            return block.get("type") == "tool_use" or bool(block.get("text"))
+            return block.get("type") in ("tool_use", "mcp_tool_use") or bool(block.get("text"))
         elif kind == "content_block_delta":
             delta = event.get("delta") or {}
             block = self.blocks.setdefault(int(event.get("index", 0)), {"type": "text", "text": ""})
@@ -194,8 +235,8 @@ class AnthropicStream:
     def result(self, ttft_ms: float | None) -> ModelResponse:
         content = []
         for _, block in sorted(self.blocks.items()):
-            if block.get("type") == "tool_use":
-                raw = block.get("partial_json") or ""
+            if block.get("type") in ("tool_use", "mcp_tool_use"):
+                raw = block.pop("partial_json", None) or ""
                 block = dict(block, input=parse_arguments(raw) if raw else block.get("input") or {})
             content.append(block)
         body = {
@@ -206,11 +247,4 @@ class AnthropicStream:
             "usage": {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens},
         }
         out = anthropic_response(body)
-        return ModelResponse(
-            message=out.message,
-            usage=out.usage,
-            model=out.model,
-            ttft_ms=ttft_ms,
-            finish_reason=out.finish_reason,
-            response_id=out.response_id,
-        )
+        return replace(out, ttft_ms=ttft_ms)

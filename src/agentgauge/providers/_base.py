@@ -9,6 +9,22 @@ from ..schema import Labels, Message, ToolSpec, Usage
 
 
 @dataclass(frozen=True, kw_only=True)
+class McpConnector:
+    """A remote MCP server the vendor's API calls for the model (a suite's ``mcp_servers:``):
+    Anthropic's MCP connector, the Responses API's ``mcp`` tool. Only adapters whose
+    ``mcp_connector`` attribute is true take it; their replies mark the calls it made
+    (``ToolCall.mcp``) and carry them, with their results, in ``ModelResponse.server_steps``."""
+
+    name: str
+    url: str
+    #: the bearer token (read from the environment variable the suite names, registered as a
+    #: secret); never shown, never part of a cache key
+    token: str | None = field(default=None, repr=False)
+    #: offer only these tools of the server (empty: all)
+    tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class GenerateConfig:
     """Generation parameters; ``None`` leaves the provider's default."""
 
@@ -23,6 +39,8 @@ class GenerateConfig:
     #: grammar, an Anthropic forced tool, Gemini's ``response_json_schema``. The reply is
     #: then one JSON object in ``message.content``.
     response_schema: dict[str, Any] | None = None
+    #: remote MCP servers the vendor calls for the model (empty: none)
+    mcp_servers: tuple[McpConnector, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,6 +75,10 @@ class ModelResponse:
     #: (``Labels``); recorded on the trace step and in ``CaseResult.predicted_labels``, where
     #: routing / skill / intent accuracy read it (docs/metrics.md, "Diagnosis")
     labels: Labels | None = None
+    #: what the API did for the model before ``message``, in order: the assistant's calls to
+    #: a remote MCP server (marked ``mcp``), each followed by its result as a ``tool``
+    #: message. The runner records them and runs none of them (they already ran)
+    server_steps: tuple[Message, ...] = ()
 
 
 @runtime_checkable

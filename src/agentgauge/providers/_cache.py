@@ -45,7 +45,7 @@ class RequestKeys:
     """Makes a :class:`RequestHasher` per case; the hash of each tool list is computed once."""
 
     def __init__(self, provider: str, endpoint: str, config: GenerateConfig, tag: str = "") -> None:
-        head = {
+        head: dict[str, object] = {
             "provider": provider,
             "endpoint": endpoint,
             "tag": tag,
@@ -53,6 +53,8 @@ class RequestKeys:
             "max_tokens": config.max_tokens,
             "seed": config.seed,
         }
+        if config.mcp_servers:  # the servers the vendor calls (never their tokens)
+            head["mcp_servers"] = [[s.name, s.url, list(s.tools)] for s in config.mcp_servers]
         self._head = _LAYOUT + orjson.dumps(head, option=orjson.OPT_SORT_KEYS)
         self._suite_tools: bytes | None = None
 
@@ -114,14 +116,19 @@ def encode_response(resp: ModelResponse) -> bytes:
             labels,
         ]
     )
-    return header + b"\n" + resp.message.model_dump_json(exclude_defaults=True).encode()
+    body = header + b"\n" + resp.message.model_dump_json(exclude_defaults=True).encode()
+    for step in resp.server_steps:  # one JSON line each (a dump holds no raw newline)
+        body += b"\n" + step.model_dump_json(exclude_defaults=True).encode()
+    return body
 
 
 def decode_response(raw: bytes) -> ModelResponse:
-    header, _, message = raw.partition(b"\n")
+    header, _, rest = raw.partition(b"\n")
+    message, *steps = rest.split(b"\n")
     inp, out, model, finish, labels = orjson.loads(header)
     return ModelResponse(
         message=Message.model_validate_json(message),
+        server_steps=tuple(Message.model_validate_json(s) for s in steps),
         usage=Usage(input_tokens=inp or 0, output_tokens=out or 0),
         usage_reported=inp is not None,
         model=model,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any, Literal
 
 import orjson
@@ -122,6 +123,12 @@ class OpenAIProvider:
         )
         self._sdk: Any = None
 
+    @property
+    def mcp_connector(self) -> bool:
+        """Whether a suite's ``mcp_servers`` can be given to the API (the Responses API's
+        ``mcp`` tool; chat completions has none)."""
+        return self.api == "responses"
+
     def __repr__(self) -> str:
         where = public_url(self._azure_endpoint or self.base_url)
         return f"OpenAIProvider(name={self.name!r}, url={where!r}, transport={self._transport!r})"
@@ -208,14 +215,7 @@ class OpenAIProvider:
             if final is None:
                 raise ProviderError(f"{self.name}: the stream ended without a final response")
             out = self._parse(final)
-            return ModelResponse(
-                message=out.message,
-                usage=out.usage,
-                model=out.model,
-                ttft_ms=ttft,
-                finish_reason=out.finish_reason,
-                response_id=out.response_id,
-            )
+            return replace(out, ttft_ms=ttft)
         acc = ChatStream()
         chunks = 0
         async for chunk in events:

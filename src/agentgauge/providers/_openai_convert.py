@@ -14,6 +14,7 @@ import orjson
 from ..schema import Message, ToolCall, ToolSpec, Usage
 from ._base import GenerateConfig, ModelRequest, ModelResponse
 from ._common import parse_arguments, token_count
+from ._connector import mcp_call_item, mcp_call_steps, responses_mcp_tools
 
 __all__ = [
     "ChatStream",
@@ -258,7 +259,12 @@ class ChatStream:
 
 def responses_input(messages: list[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    # calls an MCP server got from the API: sent back as mcp_call items holding their output
+    connector = {c.id: c for m in messages for c in m.tool_calls if c.mcp and c.mcp_server and c.id}
+    results = {m.tool_call_id: m for m in messages if m.role == "tool" and m.tool_call_id}
     for m, ids, answered in with_call_ids(messages):
+        if m.role == "tool" and answered in connector:
+            continue  # inside its mcp_call item
         if m.role == "tool":
             out.append(
                 {"type": "function_call_output", "call_id": answered, "output": m.content or ""}
@@ -267,6 +273,9 @@ def responses_input(messages: list[Message]) -> list[dict[str, Any]]:
             if m.content:
                 out.append({"role": "assistant", "content": m.content})
             for cid, c in zip(ids, m.tool_calls, strict=True):
+                if cid in connector:
+                    out.append(mcp_call_item(c, results.get(cid)))
+                    continue
                 out.append(
                     {
                         "type": "function_call",
@@ -298,6 +307,11 @@ def responses_payload(request: ModelRequest, model: str) -> dict[str, Any]:
             }
             for t in request.tools
         ]
+    if request.config.mcp_servers:
+        payload["tools"] = [
+            *payload.get("tools", []),
+            *responses_mcp_tools(request.config.mcp_servers),
+        ]
     _common_params(request.config, payload, "max_output_tokens")
     schema = request.config.response_schema
     if schema is not None:
@@ -318,9 +332,16 @@ def responses_response(body: dict[str, Any]) -> ModelResponse:
     """A ``response`` object (decoded JSON) in neutral form."""
     texts: list[str] = []
     calls: list[ToolCall] = []
+    steps: list[Message] = []
     for item in body.get("output") or []:
         kind = item.get("type")
-        if kind == "message":
+        if kind == "mcp_call":  # run by the API on an MCP server: after the text before it
+            if texts or calls:
+                text = "".join(texts) if texts else None
+                steps.append(Message(role="assistant", content=text, tool_calls=calls))
+                texts, calls = [], []
+            steps.extend(mcp_call_steps(item))
+        elif kind == "message":
             for part in item.get("content") or []:
                 if part.get("type") in ("output_text", "text"):
                     texts.append(part.get("text") or "")
@@ -343,6 +364,7 @@ def responses_response(body: dict[str, Any]) -> ModelResponse:
     else:
         finish = "tool_calls" if calls else "stop"
     return ModelResponse(
+        server_steps=tuple(steps),
         message=Message(
             role="assistant", content="".join(texts) if texts else None, tool_calls=calls
         ),

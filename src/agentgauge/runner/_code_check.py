@@ -259,5 +259,26 @@ def refuse_located(
         )
         if use.problem is not None and use.endpoint is not None
     ]
+    lines += _connector_lines(loaded, policy)
     if lines:
         raise UserError(lines[0], problems=lines)
+
+
+def _connector_lines(loaded: LoadedSuite, policy: SuiteCodePolicy) -> list[str]:
+    """``file:line: mcp_servers[i].token_env: message`` per remote MCP server refused."""
+    from .._messages import format_path
+    from .._suite_code import connector_use
+
+    lines: list[str] = []
+    origin = loaded.origin
+    for i, server in enumerate(loaded.suite.mcp_servers):
+        use = connector_use(
+            server.name, server.url, server.token_env, opt_in=policy.endpoint_opt_in
+        )
+        if use is not None and use.problem is not None:
+            path = (*origin.path, "mcp_servers", i, "token_env")
+            where = origin.file
+            line = origin.locator.line(path)
+            where = f"{where}:{line}" if line is not None else where
+            lines.append(f"{where}: {format_path(path)}: {use.problem}")
+    return lines

@@ -19,6 +19,7 @@ from ..schema import Suite
 from ..worlds import WorldBuilder
 from ._case import CaseContext
 from ._config import RunConfig
+from ._connectors import suite_connectors
 from ._loop import RunStats
 from ._mcp import RunTools
 from ._rate import ModelLimits, StartSpacer
@@ -72,7 +73,10 @@ def build_context(
     cache: ResponseCache | None,
     run_tools: RunTools | None,
 ) -> CaseContext:
-    generation = _generation(config)
+    generation = replace(
+        _generation(config),
+        mcp_servers=suite_connectors(suite, config.code_policy(), provider),
+    )
     return CaseContext(
         suite=suite,
         provider=provider,

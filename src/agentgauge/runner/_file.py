@@ -103,6 +103,10 @@ def run_suite_file(
     suite = streamed.suite
     # the suite's agent is suite code; one a run.json named is checked like it
     located(path, config, lambda: resolvable_agent(suite, config, config.code_policy()))
+    if suite.mcp_servers:
+        from ._connectors import check_connectors
+
+        located(path, config, lambda: check_connectors(suite, config.code_policy()))
     config = located(path, config, lambda: with_suite_scorers(config, suite))
     out_dir = Path(run_dir) if run_dir is not None else default_run_dir(suite.name)
     try:

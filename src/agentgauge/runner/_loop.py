@@ -222,6 +222,25 @@ async def _run_tools(
     return out
 
 
+def _record_server_steps(steps: Sequence[Message], turn: int, tr: Transcript) -> None:
+    """What the vendor's API did for the model before its reply (calls to a remote MCP
+    server, each with its result): into the conversation, and a ``tool`` step per call on the
+    trace, its time not measured (``latency_ms`` 0: the API does not report it)."""
+    results = {m.tool_call_id: m.content for m in steps if m.role == "tool" and m.tool_call_id}
+    now = time.time()
+    for m in steps:
+        tr.messages.append(m)
+        tr.turns[turn].append(m)
+        for c in m.tool_calls:
+            tr.tool_calls += 1
+            tr.trace.append(
+                TraceEvent(
+                    kind="tool", turn=turn, start=now, end=now, latency_ms=0.0,
+                    tool=c.name, arguments=c.arguments, result=results.get(c.id or ""),
+                )
+            )  # fmt: skip
+
+
 def _with_call_ids(msg: Message, prefix: str) -> Message:
     """Give id-less tool calls an id, so each tool result can name the call it answers."""
     calls = [
@@ -250,16 +269,21 @@ async def run_turn(
     agent_msgs = tr.turns[turn]
     for step in range(max_steps):
         resp = await call_model(tr.messages, turn, tr)
+        if resp.server_steps:
+            _record_server_steps(resp.server_steps, turn, tr)
         msg = resp.message
         if msg.tool_calls and any(c.id is None for c in msg.tool_calls):
             msg = _with_call_ids(msg, f"call_{turn}_{step}_")
         tr.messages.append(msg)
         agent_msgs.append(msg)
-        if not msg.tool_calls:
+        # a call the vendor's API made on an MCP server is not run here (it ran, or the
+        # API left it)
+        calls = [c for c in msg.tool_calls if not c.mcp]
+        if not calls:
             return
         # the calls are answered even on the last step, so the conversation stays well formed
         # for later scripted turns
-        results = await _run_tools(msg.tool_calls, sim, turn, tr)
+        results = await _run_tools(calls, sim, turn, tr)
         tr.messages.extend(results)
         agent_msgs.extend(results)
     tr.step_limit_turns.append(turn)

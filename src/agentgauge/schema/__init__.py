@@ -45,7 +45,7 @@ from ._matrix import LABEL_PATTERN, Matrix, MatrixEntry, agent_label, valid_labe
 from ._modules import FallbackSettings, ModuleSettings, RetrievalSettings, parse_ids_path
 from ._paths import Segment, format_path, parse_path
 from ._result import CaseResult, Feedback, RunRecord, Score, Status, TraceEvent
-from ._sources import McpSource, ToolMode, ToolSource
+from ._sources import ConnectorServer, McpSource, ToolMode, ToolSource
 from ._tool import FaultKind, FaultRate, ToolSim, ToolSpec, inject_note
 from ._user import (
     DEFAULT_STOP,
@@ -95,6 +95,7 @@ __all__ = [
     "Case",
     "CaseResult",
     "CaseWorld",
+    "ConnectorServer",
     "Defaults",
     "Expectation",
     "ExtraArguments",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 #: version of every record agentgauge writes (results, run records, summaries, suites it exports)
 FORMAT_VERSION = 1
@@ -29,10 +29,23 @@ class ToolCall(Model):
     arguments: dict[str, JsonValue] = Field(default_factory=dict)
     id: str | None = None
     #: the transcript itself says this call went to an MCP server's tool (Anthropic's
-    #: ``mcp_tool_use`` block, the Responses API's ``mcp_call`` item, ``"mcp": true`` in the
-    #: neutral form): an ``mcp`` call whatever the suite's tools say (docs/scoring.md). Read
-    #: while scoring; not written to results, caches or vendor requests
+    #: ``mcp_tool_use`` block, the Responses API's ``mcp_call`` item, an OTel ``tools/call``
+    #: span, ``"mcp": true`` in the neutral form): an ``mcp`` call whatever the suite's tools
+    #: say (docs/scoring.md). Written only when true (a plain call's dump, and so every
+    #: existing result, cache key and suite hash, is unchanged)
     mcp: bool = Field(default=False, exclude=True)
+    #: the MCP server the vendor's connector called (Anthropic ``server_name``, Responses
+    #: ``server_label``), when the transcript names it; written only when set
+    mcp_server: str | None = Field(default=None, exclude=True)
+
+    @model_serializer(mode="wrap")
+    def _with_mark(self, handler: SerializerFunctionWrapHandler) -> Any:
+        out = handler(self)
+        if self.mcp and isinstance(out, dict):
+            out["mcp"] = True
+            if self.mcp_server is not None:
+                out["mcp_server"] = self.mcp_server
+        return out
 
 
 class Message(Model):

@@ -13,7 +13,7 @@ from ._gates import Gates
 from ._load import LoadProfile
 from ._matrix import Matrix
 from ._modules import ModuleSettings
-from ._sources import ToolMode, ToolSource
+from ._sources import ConnectorServer, ToolMode, ToolSource
 from ._tool import FaultRate, ToolSim, ToolSpec
 from ._user import UserSpec, merge_user
 from ._world import CaseWorld, WorldSpec
@@ -227,6 +227,9 @@ class Suite(Model):
     tool_files: list[str] = Field(default_factory=list)
     #: more tools from a running MCP server, listed when the suite runs (docs/bring-your-agent.md)
     tools_from: ToolSource | None = None
+    #: remote MCP servers the agent's vendor calls for the model (Anthropic's MCP connector,
+    #: the Responses API's mcp tool); docs/bring-your-agent.md, "MCP servers the vendor calls"
+    mcp_servers: list[ConnectorServer] = Field(default_factory=list, max_length=16)
     defaults: Defaults = Field(default_factory=Defaults)
     cases: list[Case] = Field(default_factory=list)
     #: JSONL (or YAML/JSON list) files of cases, relative to the suite file
@@ -244,6 +247,16 @@ class Suite(Model):
     #: where the module metrics read what the agent did: its retrieval tool and the field of
     #: the item ids, its fallback tools and replies (docs/metrics.md#module-metrics)
     modules: ModuleSettings | None = None
+
+    @field_validator("mcp_servers")
+    @classmethod
+    def _unique_servers(cls, servers: list[ConnectorServer]) -> list[ConnectorServer]:
+        seen: set[str] = set()
+        for server in servers:
+            if server.name in seen:
+                raise ValueError(f"two servers are named {server.name!r}")
+            seen.add(server.name)
+        return servers
 
     def tool_map(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}

@@ -50,3 +50,37 @@ class ToolSource(Model):
     """``tools_from:`` of a suite; today one kind, ``mcp``."""
 
     mcp: McpSource
+
+
+class ConnectorServer(Model):
+    """A remote MCP server the model's vendor calls for the model (``mcp_servers:`` of a suite):
+    Anthropic's MCP connector (``mcp_servers`` of the Messages API, beta
+    ``mcp-client-2025-04-04``) and the Responses API's ``mcp`` tool. Its calls are made by the
+    API, not by agentgauge; they come back in the reply marked as MCP calls
+    (docs/bring-your-agent.md, "MCP servers the vendor calls").
+
+    The URL and the token are untrusted input: the token is never written in the suite, only
+    the name of the environment variable that holds it (``token_env``), and a suite that sends
+    one of the user's tokens to a URL it names needs ``--allow-suite-endpoints``.
+    """
+
+    #: the server's label in the request and in the reply's calls (letters, digits, ``_``, ``-``)
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    #: the server's streamable-HTTP endpoint, e.g. ``https://mcp.example.com/mcp``
+    url: str = Field(min_length=1, max_length=2048)
+    #: the environment variable holding the server's bearer token (never the token itself)
+    token_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+    #: offer only these tools of the server (empty: every tool it lists)
+    tools: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _plain_url(self) -> ConnectorServer:
+        scheme, sep, rest = self.url.partition("://")
+        if not sep or scheme not in ("http", "https") or not rest.split("/", 1)[0]:
+            raise ValueError("url must be an http:// or https:// URL")
+        if "@" in rest.split("/", 1)[0] or "?" in self.url or "#" in self.url:
+            raise ValueError(
+                "url must not hold a user, password, query or fragment (a token goes in "
+                "token_env, the name of an environment variable)"
+            )
+        return self
