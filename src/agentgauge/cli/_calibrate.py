@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import orjson
 
+from .._messages import printable
 from ._options import progress_factory, progress_options
 
 
@@ -86,9 +87,12 @@ def command(
     agree = sum(sum(h == j for h, j in t.pairs) for t in report.tasks)
     errors = sum(t.errors for t in report.tasks)
     overall = f"{agree / total:.3f}" if total else "n/a"
+    # the tasks, labels and examples come from the labels file: shown, never interpreted
     click.echo(
-        f"judge {report.judge}: {total} examples, overall agreement {overall}"
-        + (f", {errors} judge errors" if errors else "")
+        printable(
+            f"judge {report.judge}: {total} examples, overall agreement {overall}"
+            + (f", {errors} judge errors" if errors else "")
+        )
     )
     for t in report.tasks:
         click.echo("")
@@ -97,16 +101,17 @@ def command(
             line += f" weighted_kappa={_fmt(t.weighted_kappa)}"
         if t.errors:
             line += f" judge_errors={t.errors}"
-        click.echo(line)
+        click.echo(printable(line))
         head = "  human \\ judge"
-        first = max(len(head), *(len(x) + 2 for x in t.labels)) + 2
-        width = max(len(x) for x in t.labels) + 2
-        click.echo(head.ljust(first) + "".join(x.rjust(width) for x in t.labels))
-        for label, row in zip(t.labels, t.confusion(), strict=True):
+        labels = [printable(x) for x in t.labels]
+        first = max(len(head), *(len(x) + 2 for x in labels)) + 2
+        width = max(len(x) for x in labels) + 2
+        click.echo(head.ljust(first) + "".join(x.rjust(width) for x in labels))
+        for label, row in zip(labels, t.confusion(), strict=True):
             click.echo(f"  {label}".ljust(first) + "".join(str(c).rjust(width) for c in row))
         for d in t.disagreements:
-            click.echo(f"  disagree {d}")
+            click.echo(printable(f"  disagree {d}"))
         for e in t.error_examples:
-            click.echo(f"  error {e}")
+            click.echo(printable(f"  error {e}"))
     for w in warnings:
-        click.echo(f"warning: {w}", err=True)
+        click.echo(printable(f"warning: {w}"), err=True)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import click
 
+from .._messages import printable
+
 __all__ = ["command"]
 
 
@@ -84,5 +86,5 @@ def command(
     count = export_run_otlp(run_dir, export, output=output, endpoint=target)
     shown = target.shown if target is not None else ""  # never credentials or a query
     where = " and ".join(x for x in (str(output) if output else "", shown) if x)
-    click.echo(f"exported {count} span(s) of run {record.run_id} to {where}")
+    click.echo(printable(f"exported {count} span(s) of run {record.run_id} to {where}"))
     sys.stdout.flush()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .._messages import printable
 from ._options import (
     allow_suite_code_option,
     force_option,
@@ -96,9 +97,9 @@ def command(
     folder = found.parent if found is not None else None
     written = write_generated(result, output, source_dir=folder)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(printable(f"note: {note}"), err=True)
     for d in result.dropped:
-        click.echo(f"dropped: {d.line()}", err=True)
+        click.echo(printable(f"dropped: {d.line()}"), err=True)
     counts = ", ".join(f"{c.family} {c.written}" for c in result.counts if c.written)
     click.echo(
         f"wrote {written[0]}: {len(result.suite.cases)} cases ({counts}); "

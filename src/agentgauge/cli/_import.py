@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .._messages import printable
 from ..errors import UserError
 from ..importers import IMPORTERS, ImportOptions, import_suite
 from ..suites import EXPORT_FORMATS, RESPONSES_FILE, export_suite, responses_from_metadata
@@ -31,8 +32,10 @@ def _responses_path(out: Path, fmt: str) -> Path:
 
 def _table(title: str, counts: Counter[str], total: int) -> None:
     click.echo(f"{title}:")
-    width = max((len(k) for k in counts), default=0)
-    for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+    # a category or file name comes from the imported data: shown, never interpreted
+    shown = {printable(k): n for k, n in counts.items()}
+    width = max((len(k) for k in shown), default=0)
+    for key, n in sorted(shown.items(), key=lambda kv: (-kv[1], kv[0])):
         share = 100.0 * n / total if total else 0.0
         click.echo(f"  {key:<{width}}  {n:>6}  {share:5.1f}%")
 
@@ -106,7 +109,7 @@ def command(
     suite = import_suite(fmt, list(sources), options)
     notes = export_suite(suite, output, to_fmt)
     for note in notes:
-        click.echo(note, err=True)
+        click.echo(printable(note), err=True)
     total = len(suite.cases)
     # notes are cases left out ("<id>: not exported: why") and where side files went
     written = total - sum(1 for note in notes if ": not exported: " in note)
@@ -118,7 +121,9 @@ def command(
             if not src.is_dir():
                 files.setdefault(src.name, 0)
     read = len(files) if fmt != "suite" else len(sources)
-    click.echo(f"imported {total} case(s) from {read} file(s); wrote {written} to {output}")
+    click.echo(
+        printable(f"imported {total} case(s) from {read} file(s); wrote {written} to {output}")
+    )
     _table("per source file", files, total)
     _table("per category", Counter(c.category for c in suite.cases), total)
     _table("per behavior", Counter(str(c.expect.behavior) for c in suite.cases), total)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .._messages import printable
 from ._options import force_option, refuse_overwrite, suite_output_option
 
 
@@ -81,9 +82,9 @@ def command(
     written = write_redteam(result, output, source_dir=source_dir)
     for choice in result.choices:
         if choice.privileged:
-            click.echo(f"privileged: {choice.line()}", err=True)
+            click.echo(printable(f"privileged: {choice.line()}"), err=True)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(printable(f"note: {note}"), err=True)
     counts = ", ".join(f"{c.family} {c.cases}" for c in result.counts)
     click.echo(f"wrote {written[0]}: {len(result.suite.cases)} cases ({counts})", err=True)
     for extra in written[1:]:

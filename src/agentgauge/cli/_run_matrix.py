@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._messages import printable
+
 if TYPE_CHECKING:
     from ..metrics import GateReport, Summary
     from ..runner import MatrixOutcome, MemberOutcome, RunConfig
@@ -43,11 +45,14 @@ class MatrixFinish:
         self.reports: dict[str, GateReport] = {}
 
     def __call__(self, member: MemberOutcome) -> None:
+        from rich.text import Text
+
         from ..metrics import finish_run
         from ..report import render_console
 
         if member.state == "failed":
-            click.echo(f"{member.label} ({member.agent}): could not run: {member.error}", err=True)
+            shown = f"{member.label} ({member.agent}): could not run: {member.error}"
+            click.echo(printable(shown), err=True)
             return
         outcome = member.outcome
         if outcome is None:
@@ -60,7 +65,8 @@ class MatrixFinish:
         self.summaries[member.label] = summary
         if gates is not None:
             self.reports[member.label] = gates
-        self.console.rule(f"{member.label}: {member.agent}")
+        # a label or spec from the suite: shown as text, never read as rich markup
+        self.console.rule(Text(printable(f"{member.label}: {member.agent}")))
         render_console(summary, self.console, gates=gates)
         click.echo(
             f"run: {member.run_dir}  ({outcome.ran} run now, {outcome.resumed} resumed, "
@@ -87,12 +93,12 @@ def matrix_status(result: MatrixOutcome, finish: MatrixFinish) -> int:
     status = 0
     for a in comparison.agents:
         if a.status == "failed":
-            click.echo(f"member {a.label} ({a.agent}) could not run: {a.error}", err=True)
+            failed = f"member {a.label} ({a.agent}) could not run: {a.error}"
+            click.echo(printable(failed), err=True)
             status = 1
         elif a.gates_passed is False:
-            click.echo(
-                f"gate failed: {a.label} ({a.agent}): {', '.join(a.gate_failures)}", err=True
-            )
+            failed = f"gate failed: {a.label} ({a.agent}): {', '.join(a.gate_failures)}"
+            click.echo(printable(failed), err=True)
             status = 1
     names = ", ".join(p.name for p in paths)
     click.echo(
@@ -157,4 +163,4 @@ def resumed_matrix(
 
 
 def _warn(message: str) -> None:
-    click.echo(f"warning: {message}", err=True)
+    click.echo(printable(f"warning: {message}"), err=True)

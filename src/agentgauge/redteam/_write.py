@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from .._messages import printable
 from .._suite_code import copy_suite_code, suite_code_files
 from ..errors import UserError
 from ._generate import RedteamSuite
@@ -67,6 +68,9 @@ def render_redteam(result: RedteamSuite) -> str:
             f"({result.kept} kept as written: the rewrite lost a name, address or number)."
         )
     lines += [f"# Note: {n}" for n in result.notes]
+    # one printable line each: a suite name, tool name or note with a line break would end its
+    # comment and write YAML of its own, a control character would make the file unreadable
+    lines = [printable(line) for line in lines]
     body = yaml.safe_dump(
         _suite_record(result),
         sort_keys=False,
