@@ -1,9 +1,10 @@
 """The commands' other outputs show untrusted text too: what ``import`` counts (the categories
 of an imported file), ``redteam`` (the suite's tool names, and the header of the file it
 writes), ``calibrate`` (a labels file's example ids), a matrix run (an agent spec in a member's
-heading, which rich read as markup) and ``export-otel`` (a run directory's run id) used to print
-raw. A line break is written as ``\\n`` (it cannot forge a line), an escape sequence as ``\\x1b``
-(it cannot recolour, retitle or clear the terminal), ``[link=...]`` stays text.
+heading, which rich read as markup), ``export-otel`` (a run directory's run id) and ``history``
+(the run id and start time its rows hold) used to print raw. A line break is written as
+``\\n`` (it cannot forge a line), an escape sequence as ``\\x1b`` (it cannot recolour, retitle
+or clear the terminal), ``[link=...]`` stays text.
 
 The commands run with ``color=True``, so a raw ESC would reach the output (click strips colour
 only from a pipe)."""
@@ -115,3 +116,23 @@ def test_export_otel_shows_the_run_directorys_run_id(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     _assert_shown(result.output)
     assert f"of run r{SHOWN} to " in result.output
+
+
+def test_history_shows_what_a_run_directory_said_as_text(tmp_path: Path) -> None:
+    import sqlite3
+
+    history = tmp_path / "h.sqlite"
+    args = ["run", str(_suite(tmp_path)), "--agent", "mock:echo", "-o", str(tmp_path / "run"),
+            "--no-progress", "--history", str(history)]  # fmt: skip
+    assert _invoke(*args).exit_code in (0, 1)
+    with sqlite3.connect(history) as db:  # as a hostile run.json would have had it recorded
+        (old,) = db.execute("SELECT run_id FROM runs").fetchone()
+        new = "[b]r[/b]\x1b[5m"
+        db.execute("UPDATE runs SET run_id = ?, started_at = ?", (new, "t" + EVIL))
+        db.execute("UPDATE metrics SET run_id = ? WHERE run_id = ?", (new, old))
+    db.close()
+    result = _invoke("history", "--history", str(history), "--metric", "pass_rate")
+    assert result.exit_code == 0, result.output
+    _assert_shown(result.output)
+    assert r"[b]r[/b]\x1b[5m" in result.output  # the run's row, as text
+    assert f"t{SHOWN}" in result.output  # the heading's dates

@@ -101,7 +101,8 @@ def _print_group(
     console = Console(highlight=False)
     console.print(  # the suite's name and the agent's spec: one line each, never markup
         f"[bold]{escape(printable(suite))}[/bold] · {escape(printable(agent))}: "
-        f"{len(runs)} run(s), {runs[0].started_at} → {runs[-1].started_at}"
+        f"{len(runs)} run(s), {escape(printable(runs[0].started_at))} → "
+        f"{escape(printable(runs[-1].started_at))}"
     )
     table = Table(show_edge=False, pad_edge=False)
     for col in ("metric", "latest", "vs prev", f"vs mean({window})", "trend", "band"):
@@ -131,7 +132,9 @@ def _print_group(
         for e, v in zip(runs, t.values, strict=True):
             commit = (e.git_commit or "")[:10] + (" (dirty)" if e.git_dirty else "")
             shown = _shown(t.metric, v) + (" *" if t.metric in e.recorded else "")
-            runs_table.add_row(e.started_at, e.run_id, commit, str(e.cases), shown)
+            # what a run directory's run.json said: shown as text, never markup
+            cells = (e.started_at, e.run_id, commit)
+            runs_table.add_row(*(Text(printable(c)) for c in cells), str(e.cases), shown)
         console.print(runs_table)
     for line in _later_lines(runs, {t.metric for t in trends}):
         console.print(Text(printable(line)), soft_wrap=True)
