@@ -91,7 +91,7 @@ def run_suite_file(
     surveys: list[SuiteSurvey] = []
 
     def visit(header: Suite) -> Callable[[Case], None]:
-        surveys.append(SuiteSurvey(header, config))
+        surveys.append(SuiteSurvey(header, config, keep=True))
         return surveys[0].add
 
     streamed = open_suite(path, visit=visit)
@@ -114,7 +114,8 @@ def run_suite_file(
             suite,
             config,
             out_dir,
-            cases=streamed.iter_cases(),
+            # the checked cases themselves when the suite is small enough to hold them
+            cases=survey.take_cases() or streamed.iter_cases(),
             case_count=survey.selected,
             suite_hash=survey.suite_hash,
             users=survey.users,
