@@ -141,7 +141,7 @@ def command(
     folder of them), imported on the fly.
     """
     from ..errors import UserError
-    from ..exchange import read_responses
+    from ..exchange import open_responses
     from ..metrics import finish_run  # start-up: imported with the collector off
     from ..rundir import journal_has_results
     from ..scoring import ScoringConfig
@@ -150,14 +150,14 @@ def command(
     t0 = time.perf_counter()
     if journal_has_results(run_dir) and not overwrite:
         raise UserError(f"{run_dir}: already holds results.jsonl (use --overwrite or a new folder)")
-    # the collector stays off while the suite and the responses are read (objects that live
-    # to the end: each collection would walk them all again, a third of reading a large
-    # suite), and never walks them afterwards
+    # the collector stays off while the suite and the responses' keys are read (objects that
+    # live to the end: each collection would walk them all again, a third of reading a large
+    # suite), and never walks them afterwards. The file is checked whole here (a bad line is
+    # a file:line error before anything is written) and keeps only each response's keys; a
+    # case's responses are read again when it is scored (docs/bring-your-agent.md)
     loaded = load_suite_any(suite)
-    responses = read_responses(responses_file)
+    responses = open_responses(responses_file)
     startup_done()
-    if not responses:
-        raise UserError(f"{responses_file}: no responses in the file")
     feedback = _read_feedback_file(feedback_file) if feedback_file is not None else None
     outcome = score_responses(
         loaded,

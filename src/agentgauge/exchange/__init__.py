@@ -1,7 +1,8 @@
 """Exchange with other systems: OpenTelemetry (OTLP/JSON spans read in ``_otlp``, traced
 conversations imported in ``_otel_import`` / ``_otel_steps``, a run exported in
 ``_otel_export``), cases captured from traces (``_capture``), recorded model responses scored
-without a model (``_responses``) and tools served over MCP (``_mcp``)."""
+without a model (``_responses`` reads the file in bounded memory, ``_response_decode`` decodes
+its lines) and tools served over MCP (``_mcp``)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ._otel_export import OtelExport, export_run_otlp, results_to_otlp, trace_id_for
     from ._otlp_send import OtlpTarget, otlp_target
     from ._recorded import RecordedResponse
-    from ._responses import read_responses
+    from ._responses import ResponseSet, open_responses, read_responses
 
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS: dict[str, str] = {
@@ -48,6 +49,8 @@ _EXPORTS: dict[str, str] = {
     "OtlpTarget": "._otlp_send",
     "otlp_target": "._otlp_send",
     "RecordedResponse": "._recorded",
+    "ResponseSet": "._responses",
+    "open_responses": "._responses",
     "read_responses": "._responses",
 }
 
@@ -61,6 +64,7 @@ __all__ = [
     "OtelExport",
     "OtlpTarget",
     "RecordedResponse",
+    "ResponseSet",
     "capture_cases",
     "export_run_otlp",
     "feedback_key",
@@ -68,6 +72,7 @@ __all__ = [
     "mcp_source_from_cli",
     "merge_tools",
     "open_mcp",
+    "open_responses",
     "otlp_target",
     "read_feedback",
     "read_responses",

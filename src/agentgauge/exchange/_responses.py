@@ -26,455 +26,252 @@ One JSON object per line, in either form (the two may be mixed):
   multi-turn checker decodes it (an entry with any list step is a function-calling model's: its
   text steps are replies; otherwise its steps are Python call syntax), a prompt-mode call
   carrying its exact execution string (``bfcl-exec:...`` in its id).
+
+
+The file is read in bounded memory: :func:`open_responses` checks every line in one pass and
+keeps only its keys (case id, trial, and where the line is: ≈ 32 bytes per response, a case
+id once), then :meth:`ResponseSet.responses` reads a case's lines again when it is scored.
+:func:`read_responses` keeps every response (the whole file in memory, in file order).
 """
 
 from __future__ import annotations
 
-import ast
-import json
-import operator
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+import os
+from abc import ABC, abstractmethod
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
-
-import orjson
+from typing import Final
 
 from ..errors import UserError
-from ..files import MAX_DEPTH, open_input, out_of_range_int, too_deep, too_deep_message
-from ..schema import Labels, Message, ToolCall
-from ..worlds import BFCL_EXEC_PREFIX, BFCL_NOT_A_LIST
+from ..files import max_file_bytes, open_input
 from ._recorded import RecordedResponse, restore_tool_name, split_turns
+from ._response_decode import decode_line, decode_python_calls
 
 __all__ = [
     "RecordedResponse",
+    "ResponseSet",
     "decode_python_calls",
+    "open_responses",
     "read_responses",
     "restore_tool_name",
     "split_turns",
 ]
 
-_NATIVE_KEYS: Final = frozenset(
-    {"version", "case_id", "trial", "text", "calls", "messages", "labels"}
-)
 _MAX_PROBLEMS: Final = 50
+#: a case's trials are looked up in its array of trials up to this many; beyond, in a set
+_SET_FROM: Final = 64
 
 
-# ------------------------------------------------------------------------- Python call syntax
+class ResponseSet(ABC):
+    """The responses of a file, by case: which cases have how many, and each case's
+    responses in trial order (read when asked, for a file)."""
+
+    #: responses in all
+    count: int
+    #: the highest trial of any response (-1 with none)
+    max_trial: int
+
+    @abstractmethod
+    def case_ids(self) -> list[str]:
+        """The case ids that have responses, in the order of their first line."""
+
+    @abstractmethod
+    def count_of(self, case_id: str) -> int:
+        """How many responses ``case_id`` has (0: none)."""
+
+    @abstractmethod
+    def responses(self, case_id: str) -> list[RecordedResponse]:
+        """The responses of ``case_id``, in trial order (none: empty)."""
+
+    @staticmethod
+    def of(responses: Sequence[RecordedResponse]) -> ResponseSet:
+        """Responses already in memory (the Python API, OpenTelemetry traces) as a set."""
+        return _InMemory(responses)
 
 
-class _Undecodable(Exception):
-    pass
+class _InMemory(ResponseSet):
+    def __init__(self, responses: Sequence[RecordedResponse]) -> None:
+        self._by_case: dict[str, list[RecordedResponse]] = {}
+        for r in responses:
+            self._by_case.setdefault(r.case_id, []).append(r)
+        self.count = len(responses)
+        self.max_trial = max((r.trial for r in responses), default=-1)
+
+    def case_ids(self) -> list[str]:
+        return list(self._by_case)
+
+    def count_of(self, case_id: str) -> int:
+        return len(self._by_case.get(case_id, ()))
+
+    def responses(self, case_id: str) -> list[RecordedResponse]:
+        return sorted(self._by_case.get(case_id, ()), key=lambda r: r.trial)
 
 
-_BIN_OPS: Final[dict[type, Callable[[Any, Any], Any]]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
-_UNARY_OPS: Final[dict[type, Callable[[Any], Any]]] = {
-    ast.USub: operator.neg,
-    ast.UAdd: operator.pos,
-    ast.Not: operator.not_,
-    ast.Invert: operator.invert,
-}
-_MAX_SIZE: Final = 100_000
+class _Group:
+    """One case's responses as keys: their trials (file order) and where each line is."""
+
+    __slots__ = ("rows", "set", "trials")
+
+    def __init__(self) -> None:
+        self.trials = array("Q")  # trials reach 2**64 - 1 (what JSON readers take)
+        self.rows = array("q")  # offset, length, line number: three per response
+        self.set: set[int] | None = None
+
+    def first_line(self, trial: int) -> int | None:
+        """The line of the response for ``trial`` already seen, or None."""
+        if self.set is not None:
+            if trial not in self.set:
+                return None
+        elif trial not in self.trials:
+            return None
+        return self.rows[3 * self.trials.index(trial) + 2]
+
+    def add(self, trial: int, offset: int, length: int, line: int) -> None:
+        self.trials.append(trial)
+        self.rows.extend((offset, length, line))
+        if self.set is not None:
+            self.set.add(trial)
+        elif len(self.trials) >= _SET_FROM:
+            self.set = set(self.trials)
 
 
-def _literal(node: ast.expr) -> Any:
-    """A literal expression's value with Python's own semantics (what ``eval`` would give)."""
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY_OPS:
-        return _UNARY_OPS[type(node.op)](_literal(node.operand))
-    if isinstance(node, ast.BinOp) and type(node.op) in _BIN_OPS:
-        left, right = _literal(node.left), _literal(node.right)
-        if isinstance(node.op, ast.Pow) and (
-            not isinstance(right, int | float) or abs(right) > 1000 or abs(left) > 10**6
-        ):
-            raise _Undecodable("exponent too large to evaluate safely")
-        if isinstance(node.op, ast.Mult) and (
-            (isinstance(left, str | list | tuple) and isinstance(right, int) and right > _MAX_SIZE)
-            or (
-                isinstance(right, str | list | tuple) and isinstance(left, int) and left > _MAX_SIZE
-            )
-        ):
-            raise _Undecodable("repetition too large to evaluate safely")
-        return _BIN_OPS[type(node.op)](left, right)
-    if isinstance(node, ast.List):
-        return [_literal(e) for e in node.elts]
-    if isinstance(node, ast.Tuple):
-        return tuple(_literal(e) for e in node.elts)
-    if isinstance(node, ast.Dict):
-        if any(k is None for k in node.keys):
-            raise _Undecodable("** in a dict")
-        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values, strict=True)}  # type: ignore[arg-type]
-    raise _Undecodable(f"cannot evaluate {type(node).__name__} safely")
-
-
-def _value(node: ast.expr) -> Any:
-    """An argument value, decoded the way BFCL's AST decoder does (without running code)."""
-    if isinstance(node, ast.Constant):
-        return "..." if node.value is Ellipsis else node.value
-    if isinstance(node, ast.UnaryOp):
-        # BFCL negates the operand's constant whatever the operator is; keep that
-        operand = node.operand
-        if not isinstance(operand, ast.Constant):
-            raise _Undecodable("unary operator on a non-constant")
-        constant: Any = operand.value
-        try:
-            return -constant
-        except TypeError as err:
-            raise _Undecodable(str(err)) from None
-    if isinstance(node, ast.List):
-        return [_value(e) for e in node.elts]
-    if isinstance(node, ast.Dict):
-        out: dict[Any, Any] = {}
-        for k, v in zip(node.keys, node.values, strict=True):
-            if k is None:
-                raise _Undecodable("** in a dict")
+def _lines(p: Path, found: _FileSet) -> Iterator[tuple[int, int, bytes]]:
+    """(line number, offset, line) of each line that is not blank. The file is checked by
+    :func:`~agentgauge.files.open_input` (a regular file within the size limit) and read line
+    by line, each line within the same limit (a file that grows while read is cut there).
+    ``found.stamp`` is the file's identity and time when opened (a change is seen later)."""
+    if not p.exists() and not p.is_symlink():
+        raise UserError(f"{p}: no such responses file")
+    display = str(p)
+    limit = max_file_bytes()
+    with open_input(p, display) as fh:
+        found.stamp = _stamp(os.fstat(fh.fileno()))
+        offset = number = 0
+        while True:
             try:
-                out[_value(k)] = _value(v)
-            except TypeError as err:  # unhashable key
-                raise _Undecodable(str(err)) from None
-        return out
-    if isinstance(node, ast.BinOp):
-        try:
-            return _literal(node)
-        except (ArithmeticError, TypeError, ValueError) as err:
-            raise _Undecodable(str(err)) from None
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Call):
-        if not node.keywords:
-            return ast.unparse(node)
-        return _call(node)
-    if isinstance(node, ast.Tuple):
-        return tuple(_value(e) for e in node.elts)
-    if isinstance(node, ast.Subscript):
-        return ast.unparse(node.value) + "[" + ast.unparse(node.slice) + "]"
-    raise _Undecodable(f"unsupported syntax {type(node).__name__}")
-
-
-def _call_name(node: ast.Call) -> str:
-    parts: list[str] = []
-    func = node.func
-    while isinstance(func, ast.Attribute):
-        parts.append(func.attr)
-        func = func.value
-    if isinstance(func, ast.Name):
-        parts.append(func.id)
-    return ".".join(reversed(parts))
-
-
-def _call(node: ast.Call) -> dict[str, dict[str, Any]]:
-    args = {("**" if kw.arg is None else kw.arg): _value(kw.value) for kw in node.keywords}
-    return {_call_name(node): args}
-
-
-def decode_python_calls(text: str) -> list[ToolCall]:
-    """Decode ``[f(a=1), g.h(b='x')]`` like BFCL's prompt-mode decoder; ``ValueError`` if not.
-
-    Positional arguments are ignored (as BFCL does); only keyword arguments are kept.
-    """
-    source = text.strip("`\n ")
-    if not source.startswith("["):
-        source = "[" + source
-    if not source.endswith("]"):
-        source = source + "]"
-    source = source.strip().strip("'")
-    try:
-        tree = ast.parse(source, mode="eval")
-    except (SyntaxError, ValueError) as err:
-        raise ValueError(f"not Python call syntax: {err}") from None
-    body = tree.body
-    if isinstance(body, ast.Call):
-        nodes: list[ast.expr] = [body]
-    elif isinstance(body, ast.List | ast.Tuple | ast.Set):
-        nodes = list(body.elts)
-    else:
-        raise ValueError(f"not a list of calls ({type(body).__name__})")
-    calls: list[ToolCall] = []
-    for node in nodes:
-        if not isinstance(node, ast.Call):
-            raise ValueError(f"not a function call: {ast.unparse(node)[:60]}")
-        try:
-            ((name, args),) = _call(node).items()
-        except _Undecodable as err:
-            raise ValueError(str(err)) from None
-        calls.append(ToolCall(name=name, arguments=args, id=None))
-    return calls
-
-
-# ------------------------------------------------------------------------- BFCL results
-
-
-def _json_args(raw: Any) -> Any:
-    if not isinstance(raw, str):
-        return raw
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        data = _python_json(raw)  # NaN / Infinity, which Python's json (used by BFCL) accepts
-    if too_deep(data, raw) is not None:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-    return data
-
-
-def _python_json(raw: str | bytes) -> Any:
-    """Python's json reading of what orjson refuses, within the limits (docs/suite-format.md)."""
-    try:
-        data = json.loads(raw)
-    except RecursionError:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
-    if out_of_range_int(data) is not None:
-        raise ValueError("an integer beyond 64 bits")
-    return data
-
-
-def _bfcl_fc(result: list[Any]) -> tuple[list[ToolCall], str | None]:
-    calls: list[ToolCall] = []
-    for i, item in enumerate(result):
-        if not isinstance(item, dict) or not item:
-            return [], f"result[{i}] is not a {{function name: arguments}} object"
-        name = next(iter(item))
-        try:
-            args = _json_args(item[name])
-        except ValueError as err:
-            return [], f"result[{i}].{name}: arguments are not valid JSON ({err})"
-        if not isinstance(args, dict):
-            return [], f"result[{i}].{name}: arguments are not an object"
-        calls.append(ToolCall(name=str(name), arguments=args, id=None))
-    return calls, None
-
-
-def _nested(value: Any) -> str:
-    """A decoded argument as BFCL's ``parse_nested_value`` writes it for execution: a dict of
-    dicts is a nested call, another dict is written with quoted keys, anything else ``repr``."""
-    if isinstance(value, dict):
-        if all(isinstance(v, dict) for v in value.values()):
-            name = next(iter(value))  # {} has none: BFCL fails to decode the step too
-            args = ", ".join(f"{k}={_nested(v)}" for k, v in value[name].items())
-            return f"{name}({args})"
-        return "{" + ", ".join(f"'{k}': {_nested(v)}" for k, v in value.items()) + "}"
-    return repr(value)
-
-
-def _prompt_step(text: str) -> list[ToolCall]:
-    """A prompt-mode step as BFCL's ``default_decode_execute_prompting`` decodes it: each call
-    with its exact execution string in its id (``ValueError``: not decodable)."""
-    source = text.strip("`\n ")
-    source = ("" if source.startswith("[") else "[") + source
-    source = source + ("" if source.endswith("]") else "]")
-    try:
-        body = ast.parse(source.strip().strip("'"), mode="eval").body
-    except (SyntaxError, ValueError) as err:
-        raise ValueError(f"not Python call syntax: {err}") from None
-    nodes = [body] if isinstance(body, ast.Call) else getattr(body, "elts", None)
-    if nodes is None or not all(isinstance(n, ast.Call) for n in nodes):
-        raise ValueError("not a list of calls")
-    calls = []
-    for node in nodes:
-        try:
-            ((name, args),) = _call(node).items()
-            line = f"{name}({', '.join(f'{k}={_nested(v)}' for k, v in args.items())})"
-        except (_Undecodable, StopIteration, AttributeError) as err:
-            raise ValueError(str(err)) from None
-        calls.append(ToolCall(name=name, arguments=args, id=BFCL_EXEC_PREFIX + line))
-    return calls
-
-
-def _fc_step(step: Any) -> list[ToolCall]:
-    """A function-calling step as BFCL's ``convert_to_function_call`` decodes it
-    (``ValueError``: not decodable; a text reply is not)."""
-    items = [step] if isinstance(step, dict) else step
-    if not isinstance(items, list):
-        raise ValueError("not a list of calls")
-    calls = []
-    for item in items:
-        if not isinstance(item, dict):
-            raise ValueError("not a {function name: arguments} object")
-        for name, raw in item.items():
-            args = _python_json(raw) if isinstance(raw, str) else raw
-            if not isinstance(args, dict):
-                raise ValueError(f"{name}: arguments are not an object")
-            calls.append(ToolCall(name=str(name), arguments=args))
-    return calls
-
-
-def _bfcl_step(step: Any, fc: bool) -> Message:
-    """One step of a multi-turn result: the assistant message with its decoded calls, or (an
-    undecodable or empty step, which BFCL skips) with the step as text only."""
-    try:
-        calls = _fc_step(step) if fc else _prompt_step(step) if isinstance(step, str) else []
-    except ValueError:
-        calls = []
-    text = step if isinstance(step, str) else json.dumps(step, ensure_ascii=False)
-    return Message(role="assistant", content=None if calls else text, tool_calls=calls)
-
-
-def _from_bfcl_multi(case_id: str, result: Any, where: str) -> RecordedResponse:
-    """A multi-turn result, ``result[turn][step]``: one user message per turn (a placeholder:
-    the case holds the real ones) and one assistant message per step."""
-    if not isinstance(result, list):
-        text = json.dumps(result, ensure_ascii=False)
-        message = Message(role="assistant", content=text, name=BFCL_NOT_A_LIST)
-        why = "result is not a list of turns"
-        return RecordedResponse(
-            case_id, 0, [], text, where, "bfcl-multi", None, why, conversation=[message]
-        )
-    steps = [s for t in result if isinstance(t, list) for s in t]
-    fc = any(isinstance(s, list | dict) for s in steps)
-    conversation: list[Message] = []
-    for i, turn in enumerate(result):
-        conversation.append(Message(role="user", content=f"(BFCL turn {i})"))
-        for step in turn if isinstance(turn, list) else [turn]:
-            conversation.append(_bfcl_step(step, fc))
-    calls = [c for m in conversation for c in m.tool_calls]
-    texts = [m.content for m in conversation if m.role == "assistant" and m.content]
-    return RecordedResponse(case_id, 0, calls, texts[-1] if texts else None, where,
-                            "bfcl-multi", conversation=conversation)  # fmt: skip
-
-
-def _from_bfcl(data: dict[str, Any], where: str) -> RecordedResponse:
-    case_id = data["id"]
-    if not isinstance(case_id, str):
-        raise UserError(f"{where}: id: expected a string")
-    result = data.get("result")
-    if "multi_turn" in case_id:
-        return _from_bfcl_multi(case_id, result, where)
-    if isinstance(result, str):
-        try:
-            calls = decode_python_calls(result)
-        except ValueError as err:
-            return RecordedResponse(case_id, 0, [], result, where, "bfcl-prompt", None, str(err))
-        return RecordedResponse(case_id, 0, calls, None, where, "bfcl-prompt")
-    # an undecodable result is kept as the reply text, like a prompt-mode string, so the bfcl
-    # mode reports it as BFCL does (ast_decoder:decoder_failed), not as a reply with no call
-    if isinstance(result, list):
-        calls, error = _bfcl_fc(result)
-        text = json.dumps(result, ensure_ascii=False) if error else None
-        return RecordedResponse(
-            case_id, 0, calls, text, where, "bfcl-fc", None, error, dotted_names_mangled=True
-        )
-    return RecordedResponse(
-        case_id,
-        0,
-        [],
-        json.dumps(result, ensure_ascii=False),
-        where,
-        "bfcl-fc",
-        None,
-        f"result is {type(result).__name__}",
-    )
-
-
-# ------------------------------------------------------------------------- native form
-
-
-def _native_calls(raw: Any, where: str) -> list[ToolCall]:
-    if not isinstance(raw, list):
-        raise UserError(f"{where}: calls: expected a list of {{name, arguments}}")
-    calls: list[ToolCall] = []
-    for i, c in enumerate(raw):
-        if not isinstance(c, dict) or not isinstance(c.get("name"), str):
-            raise UserError(f"{where}: calls[{i}]: expected {{name, arguments}}")
-        extra = set(c) - {"name", "arguments", "id", "mcp"}
-        if extra:
-            raise UserError(f"{where}: calls[{i}]: unknown field(s) {sorted(extra)}")
-        try:
-            args = _json_args(c.get("arguments", {}))
-        except ValueError:
-            raise UserError(f"{where}: calls[{i}].arguments: not valid JSON") from None
-        if not isinstance(args, dict):
-            raise UserError(f"{where}: calls[{i}].arguments: expected an object")
-        call_id = c.get("id")
-        if call_id is not None and not isinstance(call_id, str):
-            raise UserError(f"{where}: calls[{i}].id: expected a string")
-        mcp = c.get("mcp", False)
-        if not isinstance(mcp, bool):
-            raise UserError(f"{where}: calls[{i}].mcp: expected true or false")
-        calls.append(ToolCall(name=c["name"], arguments=args, id=call_id, mcp=mcp))
-    return calls
-
-
-def _from_native(data: dict[str, Any], where: str) -> RecordedResponse:
-    extra = set(data) - _NATIVE_KEYS
-    if extra:
-        raise UserError(
-            f"{where}: unknown field(s) {sorted(extra)} (known: {sorted(_NATIVE_KEYS)})"
-        )
-    case_id = data["case_id"]
-    if not isinstance(case_id, str):
-        raise UserError(f"{where}: case_id: expected a string")
-    trial = data.get("trial", 0)
-    if not isinstance(trial, int) or isinstance(trial, bool) or trial < 0:
-        raise UserError(f"{where}: trial: expected a whole number >= 0")
-    text = data.get("text")
-    if text is not None and not isinstance(text, str):
-        raise UserError(f"{where}: text: expected a string")
-    if "messages" in data:
-        if "calls" in data or text is not None:
-            raise UserError(f"{where}: give either messages or text/calls, not both")
-        raw = data["messages"]
-        if not isinstance(raw, list) or not raw:
-            raise UserError(f"{where}: messages: expected a list of messages (at least one)")
-        from ..formats import TranscriptError, foreign_conversation
-
-        try:  # a transcript in a vendor's format (OpenAI, Anthropic, Gemini, LangChain ...)
-            raw = foreign_conversation(raw) or raw
-        except TranscriptError as err:
-            at = "" if err.index is None else f"[{err.index}]"
-            raise UserError(f"{where}: messages{at}: {err.detail}") from None
-        try:
-            messages = [Message.model_validate(m) for m in raw]
-        except ValueError as err:
-            raise UserError(f"{where}: messages: {str(err).splitlines()[0]}") from None
-        calls = [c for m in messages if m.role == "assistant" for c in m.tool_calls]
-        finals = [m.content for m in messages if m.role == "assistant" and m.content]
-        return RecordedResponse(
-            case_id, trial, calls, finals[-1] if finals else None, where, "native", messages
-        )
-    calls = _native_calls(data.get("calls", []), where)
-    if not calls and text is not None:
-        from ..formats import json_text_calls
-
-        written = json_text_calls(text)
-        if written is not None:  # a prompt-mode tool call written as JSON text: real calls
-            return RecordedResponse(case_id, trial, written, text, where, "native-json-text")
-    return RecordedResponse(case_id, trial, calls, text, where, "native")
-
-
-def _labels(raw: Any, where: str) -> Labels:
-    from pydantic import ValidationError
-
-    try:
-        return Labels.model_validate(raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        at = "".join(f".{p}" for p in first["loc"])
-        raise UserError(
-            f"{where}: labels{at}: {first['msg']} "
-            "(expected {route, skill, intents, knowledge, fallback})"
-        ) from None
-
-
-def _records(path: Path) -> Iterator[tuple[int, bytes]]:
-    if not path.exists() and not path.is_symlink():
-        raise UserError(f"{path}: no such responses file")
-    # a regular file within the size limit (never a device or pipe); see docs/suite-format.md
-    with open_input(path, str(path)) as fh:
-        for number, raw in enumerate(fh, start=1):
+                raw = fh.readline(limit + 1)
+            except OSError as err:
+                raise _unreadable(display, err) from None
+            if not raw:
+                return
+            number += 1
+            if len(raw) > limit:
+                raise UserError(
+                    f"{display}:{number}: the line is longer than the limit on input files "
+                    f"({limit:,} bytes; set AGENTGAUGE_MAX_FILE_MB to raise it)"
+                )
             if raw.strip():
-                yield number, raw
+                yield number, offset, raw
+            offset += len(raw)
+
+
+def _scan(p: Path, keep: Callable[[RecordedResponse], None] | None) -> _FileSet:
+    """Every line checked, in file order: the keys of the good ones (and ``keep(response)``
+    for each); a :class:`UserError` listing the bad lines (up to 50, then the next good one
+    ends the list) and each second response for a case and trial."""
+    display = str(p)
+    found = _FileSet(p)
+    problems: list[str] = []
+    for number, offset, raw in _lines(p, found):
+        try:
+            response = decode_line(display, number, raw)
+        except UserError as err:
+            problems.append(str(err))
+            continue
+        group = found.groups.get(response.case_id)
+        if group is None:
+            group = found.groups[response.case_id] = _Group()
+        first = group.first_line(response.trial)
+        if first is not None:
+            problems.append(
+                f"{display}:{number}: a second response for case '{response.case_id}' trial "
+                f"{response.trial} (first at {display}:{first})"
+            )
+            continue
+        group.add(response.trial, offset, len(raw), number)
+        found.count += 1
+        found.max_trial = max(found.max_trial, response.trial)
+        if keep is not None:
+            keep(response)
+        if len(problems) >= _MAX_PROBLEMS:
+            break
+    if problems:
+        raise UserError(problems[0], problems=problems)
+    if not found.count:
+        raise UserError(f"{p}:1: no responses in the file (expected one JSON object per line)")
+    return found
+
+
+def _unreadable(display: str, err: OSError) -> UserError:
+    return UserError(f"{display}: cannot read {display}: {err.strerror or err}")
+
+
+def _stamp(info: os.stat_result) -> tuple[int, int, int, int]:
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+class _FileSet(ResponseSet):
+    """A responses file as keys; a case's lines are read again (and decoded) when asked."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.groups: dict[str, _Group] = {}
+        self.count = 0
+        self.max_trial = -1
+        self.stamp: tuple[int, int, int, int] | None = None
+
+    def case_ids(self) -> list[str]:
+        return [cid for cid, group in self.groups.items() if group.trials]
+
+    def count_of(self, case_id: str) -> int:
+        group = self.groups.get(case_id)
+        return 0 if group is None else len(group.trials)
+
+    def responses(self, case_id: str) -> list[RecordedResponse]:
+        group = self.groups.get(case_id)
+        if group is None or not group.trials:
+            return []
+        display = str(self.path)
+        order = sorted(range(len(group.trials)), key=group.trials.__getitem__)
+        rows = group.rows
+        with open_input(self.path, display) as fh:
+            if _stamp(os.fstat(fh.fileno())) != self.stamp:
+                raise UserError(
+                    f"{display}:1: the file changed while it was being scored (it is read "
+                    "twice: checked, then case by case); score it again"
+                )
+            out = []
+            for i in order:
+                offset, length, line = rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]
+                try:
+                    raw = os.pread(fh.fileno(), length, offset)
+                except OSError as err:
+                    raise _unreadable(display, err) from None
+                out.append(decode_line(display, line, raw))
+            return out
+
+
+def open_responses(path: str | Path) -> ResponseSet:
+    """A responses file (native or BFCL form, one JSON object per line; or OpenTelemetry
+    traces, which are read whole), every line checked in one pass that keeps only the keys.
+
+    Raises :class:`UserError` listing every bad line as ``file:line: message`` (including a
+    second response for the same case and trial), exactly as :func:`read_responses` does.
+    """
+    p = Path(path)
+    from ._otlp import looks_like_otlp
+
+    if looks_like_otlp(p):  # OpenTelemetry traces of the agent (docs/bring-your-agent.md)
+        from ._capture import responses_from_traces
+
+        return ResponseSet.of(responses_from_traces(p))
+    return _scan(p, None)
 
 
 def read_responses(path: str | Path) -> list[RecordedResponse]:
-    """Read a responses file (native or BFCL form, one JSON object per line).
+    """Read a responses file (native or BFCL form, one JSON object per line), every response
+    kept in memory, in file order (:func:`open_responses` keeps the keys only).
 
     Raises :class:`UserError` listing every bad line as ``file:line: message`` (including a
     second response for the same case and trial).
@@ -487,53 +284,5 @@ def read_responses(path: str | Path) -> list[RecordedResponse]:
 
         return responses_from_traces(p)
     out: list[RecordedResponse] = []
-    problems: list[str] = []
-    seen: dict[tuple[str, int], str] = {}
-    for number, raw in _records(p):
-        where = f"{p}:{number}"
-        try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError as err:
-            try:  # what orjson refuses but Python's json (BFCL's reader) accepts: NaN
-                data = _python_json(raw)
-            except ValueError as fallback:
-                ours = str(fallback).startswith(("nested deeper", "an integer beyond"))
-                reason = str(fallback) if ours else err.args[0]
-                problems.append(f"{where}: invalid JSON: {reason}")
-                continue
-        deep = too_deep(data, raw)
-        if deep is not None:
-            problems.append(too_deep_message(str(p), number, deep))
-            continue
-        try:
-            if not isinstance(data, dict):
-                raise UserError(f"{where}: expected a JSON object")
-            if "case_id" in data:
-                response = _from_native(data, where)
-                if data.get("labels") is not None:
-                    response = replace(response, labels=_labels(data["labels"], where))
-            elif "id" in data and "result" in data:
-                response = _from_bfcl(data, where)
-            else:
-                raise UserError(
-                    f"{where}: not a response: expected case_id (agentgauge) or id + result (BFCL)"
-                )
-        except UserError as err:
-            problems.append(str(err))
-            continue
-        key = (response.case_id, response.trial)
-        if key in seen:
-            problems.append(
-                f"{where}: a second response for case '{key[0]}' trial {key[1]} "
-                f"(first at {seen[key]})"
-            )
-            continue
-        seen[key] = where
-        out.append(response)
-        if len(problems) >= _MAX_PROBLEMS:
-            break
-    if problems:
-        raise UserError(problems[0], problems=problems)
-    if not out:
-        raise UserError(f"{p}:1: no responses in the file (expected one JSON object per line)")
+    _scan(p, out.append)
     return out

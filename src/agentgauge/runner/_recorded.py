@@ -21,7 +21,7 @@ from typing import Final
 import anyio
 
 from .._version import __version__
-from ..exchange import RecordedResponse
+from ..exchange import RecordedResponse, ResponseSet
 from ..rundir import ResultsWriter, run_dir_lock, suite_hash, write_record
 from ..schema import Case, JsonValue, RunRecord, Suite
 from ..scoring import ScoringConfig
@@ -62,28 +62,28 @@ class ScoreOutcome:
     skipped: int = 0
 
 
-def _by_case(
-    suite: Suite, responses: Sequence[RecordedResponse]
-) -> dict[str, list[RecordedResponse]]:
-    by_case: dict[str, list[RecordedResponse]] = {}
-    for r in responses:
-        by_case.setdefault(r.case_id, []).append(r)
+def _matched(suite: Suite, source: ResponseSet) -> tuple[dict[str, str], list[str]]:
+    """(suite case id -> the file's case id, where they differ: BFCL v3's ``simple_N`` is v4's
+    ``simple_python_N``; the sorted case ids of the file that match no case of the suite)."""
     case_ids = {c.id for c in suite.cases}
-    for cid in [c for c in by_case if c not in case_ids]:
-        alias = _V3_SIMPLE.sub(r"simple_python_\1", cid)  # BFCL v3's "simple" is v4's
-        if alias != cid and alias in case_ids and alias not in by_case:
-            by_case[alias] = by_case.pop(cid)
-    return by_case
+    moved: dict[str, str] = {}
+    unknown: list[str] = []
+    for cid in source.case_ids():
+        if cid in case_ids:
+            continue
+        alias = _V3_SIMPLE.sub(r"simple_python_\1", cid)
+        if alias != cid and alias in case_ids and not source.count_of(alias):
+            moved[alias] = cid
+        else:
+            unknown.append(cid)
+    return moved, sorted(unknown)
 
 
 def _options(
-    config: ScoringConfig, responses: Sequence[RecordedResponse], responses_path: Path | None,
-    skipped: int, unknown: list[str],
+    config: ScoringConfig, trials: int, responses_path: Path | None, skipped: int,
+    unknown: list[str],
 ) -> dict[str, JsonValue]:  # fmt: skip
-    options: dict[str, JsonValue] = {
-        "mode": config.mode,
-        "trials": max((r.trial for r in responses), default=0) + 1,
-    }
+    options: dict[str, JsonValue] = {"mode": config.mode, "trials": trials}
     if responses_path is not None:
         options["responses"] = str(responses_path)
     if skipped:
@@ -96,7 +96,7 @@ def _options(
 
 def score_responses(
     suite: Suite,
-    responses: Sequence[RecordedResponse],
+    responses: Sequence[RecordedResponse] | ResponseSet,
     run_dir: Path,
     config: ScoringConfig,
     *,
@@ -112,8 +112,14 @@ def score_responses(
     Responses for unknown case ids are reported in the outcome (and in ``run.json``). The
     suite's ``scorers:`` are wired as for a run (``run_config``: their judge cache, suite-code
     opt-in). The run directory is locked as ``agentgauge run`` locks it.
+
+    ``responses``: a list, or a :class:`~agentgauge.exchange.ResponseSet` (what
+    :func:`~agentgauge.exchange.open_responses` makes of a file: each case's responses are
+    read from it when the case is scored, so memory does not grow with the file).
     """
     run_dir = Path(run_dir)
+    if not isinstance(responses, ResponseSet):
+        responses = ResponseSet.of(responses)
     with run_dir_lock(run_dir):
         return anyio.run(
             lambda: _score_locked(
@@ -124,7 +130,7 @@ def score_responses(
 
 
 async def _score_locked(
-    suite: Suite, responses: Sequence[RecordedResponse], run_dir: Path, config: ScoringConfig,
+    suite: Suite, responses: ResponseSet, run_dir: Path, config: ScoringConfig,
     suite_path: Path | None, responses_path: Path | None, skip_missing: bool,
     run_config: RunConfig | None,
 ) -> ScoreOutcome:  # fmt: skip
@@ -137,14 +143,12 @@ async def _score_locked(
         else with_suite_scorers(base, suite)
     )
     scoring = config.for_suite(suite)
-    by_case = _by_case(suite, responses)
-    case_ids = {c.id for c in suite.cases}  # once: in the condition it was built per response
-    unknown = sorted(cid for cid in by_case if cid not in case_ids)
+    moved, unknown = _matched(suite, responses)
+    counts = [responses.count_of(moved.get(c.id, c.id)) for c in suite.cases]
     tally = _Tally()
-    skipped = sum(not by_case.get(c.id) for c in suite.cases) if skip_missing else 0
-    undecodable = sum(bool(r.decode_error) for c in suite.cases for r in by_case.get(c.id, ()))
-    items = _items(suite, by_case, skip_missing)
-    todo = sum(len(by_case.get(c.id, ())) or (not skip_missing) for c in suite.cases)
+    skipped = sum(not n for n in counts) if skip_missing else 0
+    items = _Items(suite, responses, moved, skip_missing)
+    todo = sum(n or (not skip_missing) for n in counts)
     count = score_workers(base, todo)
     # built here in either case: a world's class refused is the same one-line error
     one = RecordedScoring(
@@ -155,7 +159,7 @@ async def _score_locked(
             if count > 1:
                 await _in_processes(suite, scoring, base, items, count, writer, tally)
             else:
-                for _, case, trial, response in items:
+                for _, case, trial, response in items.each():
                     result = await one.result(case, trial, response)
                     writer.write(result)
                     tally.add(case, result.status)
@@ -164,7 +168,8 @@ async def _score_locked(
             aclose = getattr(scorer, "aclose", None)
             if aclose is not None:
                 await aclose()
-    options = _options(config, responses, responses_path, skipped, unknown)
+    trials = max(responses.max_trial, 0) + 1
+    options = _options(config, trials, responses_path, skipped, unknown)
     if base.judge_samples is not None:
         options["judge_samples"] = base.judge_samples
     commit, dirty = git_fields(path)
@@ -181,7 +186,7 @@ async def _score_locked(
         git_commit=commit,
         git_dirty=dirty,
         agentgauge_version=__version__,
-        trials=max((r.trial for r in responses), default=0) + 1,
+        trials=trials,
         scoring_mode=config.mode,
         case_count=len(suite.cases),
         options=options,
@@ -193,7 +198,7 @@ async def _score_locked(
         statuses=dict(tally.statuses),
         categories={k: (v[0], v[1]) for k, v in tally.categories.items()},
         unknown_case_ids=unknown,
-        undecodable=undecodable,
+        undecodable=items.undecodable,
         skipped=skipped,
     )
 
@@ -225,23 +230,32 @@ class _Tally:
         cat[0] += status == "passed"
 
 
-def _items(
-    suite: Suite, by_case: Mapping[str, list[RecordedResponse]], skip_missing: bool
-) -> Iterator[Item]:
-    """Every (case, trial) to score, in suite order and trial order: a case's responses, or
-    the case alone (no response) unless ``skip_missing``."""
-    for index, case in enumerate(suite.cases):
-        recorded = sorted(by_case.get(case.id, ()), key=lambda r: r.trial)
-        if not recorded:
-            if not skip_missing:
-                yield index, case, 0, None
-            continue
-        for response in recorded:
-            yield index, case, response.trial, response
+class _Items:
+    """Every (case, trial) to score, in suite order and trial order: a case's responses (read
+    from the file as the case comes), or the case alone (no response) unless ``skip_missing``;
+    ``undecodable`` counts the responses with no decodable call on the way."""
+
+    def __init__(
+        self, suite: Suite, source: ResponseSet, moved: Mapping[str, str], skip_missing: bool
+    ) -> None:
+        self._suite, self._source, self._moved = suite, source, moved
+        self._skip_missing = skip_missing
+        self.undecodable = 0
+
+    def each(self) -> Iterator[Item]:
+        for index, case in enumerate(self._suite.cases):
+            recorded = self._source.responses(self._moved.get(case.id, case.id))
+            if not recorded:
+                if not self._skip_missing:
+                    yield index, case, 0, None
+                continue
+            for response in recorded:
+                self.undecodable += bool(response.decode_error)
+                yield index, case, response.trial, response
 
 
 async def _in_processes(
-    suite: Suite, scoring: ScoringConfig, base: RunConfig, items: Iterator[Item], count: int,
+    suite: Suite, scoring: ScoringConfig, base: RunConfig, items: _Items, count: int,
     writer: ResultsWriter, tally: _Tally,
 ) -> None:  # fmt: skip
     """The items scored in ``count`` worker processes, written here in their order."""
@@ -259,4 +273,5 @@ async def _in_processes(
         writer.write_line(line, flush=False)
         tally.add(case, status)
 
-    await score_in_processes(setup, items, count=count, written=written, flush=writer.flush)
+    each = items.each()
+    await score_in_processes(setup, each, count=count, written=written, flush=writer.flush)
