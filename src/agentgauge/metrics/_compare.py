@@ -116,12 +116,13 @@ def _parts(r: CaseResult, modules: ModuleAcc | None = None) -> tuple[float, ...]
     """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS,
     then each module verdict (MODULE_VERDICTS: the run's module metrics' own per-result
     verdicts, cascade rule included, so the test pairs exactly what the summary counts;
-    ``modules`` None: none measured)."""
+    ``modules`` None: none measured). Without a module verdict the tuple stops before them."""
     seen: dict[str, bool] = {}
     if modules is not None:
         modules.seen = seen
         modules.add(r)
-    verdicts = [(int(seen[m]), 1) if m in seen else (0, 0) for m in MODULE_VERDICTS]
+    # no module verdict (a suite without module labels): the record stops at the means
+    verdicts = [(int(seen[m]), 1) if m in seen else (0, 0) for m in MODULE_VERDICTS] if seen else []
     # a user_error (the simulated user broke its instructions) is neither the agent's pass nor
     # its failure nor its error: it counts in no rate
     user_error = r.status == "user_error"
@@ -171,6 +172,8 @@ class _Case:
     #: per metric numerator and denominator summed over the trials (the order of _parts)
     sums: list[float] = field(default_factory=lambda: [0] * (2 * len(_METRICS)))
     category: str = ""
+    #: whether a trial had a module verdict (else the module metrics' sums are all 0)
+    modules: bool = False
     #: first line of the last failing trial's explanation (of the first trial if all passed)
     explanation: str = ""
 
@@ -178,6 +181,7 @@ class _Case:
         if status != "passed" or not self.trials:
             self.category, self.explanation = category, explanation
         self.trials += 1
+        self.modules = self.modules or len(parts) > 2 * _MODULE_START
         self.passed += status == "passed"
         sums = self.sums
         for j, x in enumerate(parts):
@@ -280,7 +284,8 @@ class _Pairing:
             self.fixed.add((cid, b.tally, n.tally, n.category, b.explanation))
         elif change == "broken":
             self.broken.add((cid, b.tally, n.tally, n.category, n.explanation))
-        for i, stream in enumerate(self.metrics):
+        metrics = self.metrics if b.modules or n.modules else self.metrics[:_MODULE_START]
+        for i, stream in enumerate(metrics):
             bn, bd = b.sums[2 * i], b.sums[2 * i + 1]
             nn, nd = n.sums[2 * i], n.sums[2 * i + 1]
             self.seen[i][0] += bool(bd)
