@@ -71,7 +71,12 @@ def _expectation(reply: Sequence[Message]) -> dict[str, Any]:
     if calls:
         return {
             "tool_calls": [
-                {"name": c.name, "arguments": {k: _argument(v) for k, v in c.arguments.items()}}
+                {
+                    "name": c.name,
+                    "arguments": {k: _argument(v) for k, v in c.arguments.items()},
+                    # a call the trace marks as an MCP call is expected to be one
+                    **({"type": "mcp"} if c.mcp else {}),
+                }
                 for c in calls
             ]
         }

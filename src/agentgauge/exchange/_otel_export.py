@@ -21,7 +21,8 @@ from typing import Any, Final
 
 from .._version import __version__
 from ..formats import messages_to_format
-from ..schema import CaseResult, Message, TraceEvent
+from ..schema import CaseResult, Message, ToolCall, TraceEvent
+from ._otel_mcp import MCP_TOOL_CALL
 from ._otlp import (
     SPAN_KIND_CLIENT,
     SPAN_KIND_INTERNAL,
@@ -121,9 +122,9 @@ def _json(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _tool_call_ids(messages: Sequence[Message]) -> list[str | None]:
-    """The ids of the agent's calls in order (the trace's tool steps follow the same order)."""
-    return [c.id for m in messages if m.role == "assistant" for c in m.tool_calls]
+def _tool_call_ids(messages: Sequence[Message]) -> list[ToolCall]:
+    """The agent's calls in order (the trace's tool steps follow the same order)."""
+    return [c for m in messages if m.role == "assistant" for c in m.tool_calls]
 
 
 def _labels_attrs(labels: Any) -> dict[str, Any]:
@@ -194,16 +195,20 @@ def _error_type(error: str) -> str:
 
 
 def _tool_span(
-    e: TraceEvent, call_id: str | None, trace_id: str, n: int, root: str, content: bool
+    e: TraceEvent, call: ToolCall | None, trace_id: str, n: int, root: str, content: bool
 ) -> Span:
     attrs: dict[str, Any] = {
         "gen_ai.operation.name": "execute_tool",
         "gen_ai.tool.name": e.tool,
         "gen_ai.tool.type": "function",
-        "gen_ai.tool.call.id": call_id,
+        "gen_ai.tool.call.id": call.id if call is not None else None,
         "agentgauge.turn": e.turn,
         "agentgauge.fault": e.fault,
     }
+    if call is not None and call.mcp:
+        # the MCP conventions' method of a tool call; the server, when the transcript names it
+        attrs["mcp.method.name"] = MCP_TOOL_CALL
+        attrs["agentgauge.mcp.server"] = call.mcp_server
     if content:
         attrs["gen_ai.tool.call.arguments"] = (
             _json(e.arguments) if e.arguments is not None else None

@@ -10,7 +10,8 @@ OpenLLMetry writes (``gen_ai.prompt.N.role`` / ``.content`` / ``.tool_calls.M.na
 ``openinference.span.kind``). The model call with the most input messages holds the history; its
 output completes it. Tool definitions come from ``gen_ai.tool.definitions``,
 ``llm.request.functions.N.*`` or ``llm.tools.N.tool.json_schema``; failures from spans with
-error status (or ``error.type``).
+error status (or ``error.type``). A call an MCP ``tools/call`` span records is marked as an MCP
+call (``_otel_mcp.py``).
 
 Module labels the agent reports ride on any span of the trace: ``agentgauge.route``,
 ``agentgauge.skill`` and ``agentgauge.intents`` (a string or a list), see
@@ -32,6 +33,7 @@ from ..errors import UserError
 from ..formats import TranscriptError, messages_from_data
 from ..schema import Feedback, Labels, Message, ToolSpec, TraceEvent
 from ._feedback import span_feedback
+from ._otel_mcp import is_mcp_tool_span, mark_mcp_calls
 from ._otel_steps import span_latency_ms, trace_steps
 from ._otlp import Span, read_spans
 
@@ -97,7 +99,7 @@ def _operation(span: Span) -> str | None:
     kind = span.attributes.get("openinference.span.kind")  # OpenInference (Phoenix, Arize)
     if isinstance(kind, str) and kind.upper() in ("LLM", "TOOL", "AGENT"):
         return {"LLM": "chat", "TOOL": "execute_tool", "AGENT": "invoke_agent"}[kind.upper()]
-    if "gen_ai.tool.name" in span.attributes:
+    if "gen_ai.tool.name" in span.attributes or is_mcp_tool_span(span):
         return "execute_tool"
     return None
 
@@ -258,6 +260,7 @@ def _conversation(spans: list[Span]) -> TracedConversation:
             if ins or outs:
                 messages = [*ins, *outs]
                 break
+    messages = mark_mcp_calls(messages, spans, _operation)
     user_indexes = [i for i, m in enumerate(messages) if m.role == "user"]
     call_index = {c.id: i for i, m in enumerate(messages) for c in m.tool_calls if c.id}
     failed_calls: dict[str, str] = {}

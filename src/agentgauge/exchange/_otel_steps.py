@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..schema import Message, TraceEvent, Usage
+from ._otel_mcp import is_mcp_tool_span, mcp_tool_name, nested_in_tool
 from ._otlp import Span
 
 __all__ = ["span_latency_ms", "trace_steps"]
@@ -98,6 +99,8 @@ def _model_event(span: Span, turn: int) -> TraceEvent:
 def _tool_event(span: Span, turn: int) -> TraceEvent:
     a = span.attributes
     name = _first(a, "gen_ai.tool.name", "tool.name", "traceloop.entity.name")
+    if name is None and is_mcp_tool_span(span):
+        name = mcp_tool_name(span)  # ``tools/call NAME``
     arguments = _json(_first(a, "gen_ai.tool.call.arguments", "traceloop.entity.input",
                              "tool.parameters", "input.value"))  # fmt: skip
     result = _json(_first(a, "gen_ai.tool.call.result", "traceloop.entity.output", "output.value"))
@@ -128,8 +131,11 @@ def trace_steps(
     """
     out: list[TraceEvent] = []
     turn = 0
+    by_id = {s.span_id: s for s in spans}
     for span in spans:
         op = operation(span)
+        if op == "execute_tool" and nested_in_tool(span, by_id, operation) is not None:
+            continue  # an MCP client span inside a tool step: that step, not another
         own = _own_turn(span)
         if op in ("chat", "text_completion", "generate_content", "completion"):
             users = sum(1 for m in chat_inputs.get(span.span_id, []) if m.role == "user")

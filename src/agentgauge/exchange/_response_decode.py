@@ -349,7 +349,7 @@ def _native_calls(raw: Any, where: str) -> list[ToolCall]:
     for i, c in enumerate(raw):
         if not isinstance(c, dict) or not isinstance(c.get("name"), str):
             raise UserError(f"{where}: calls[{i}]: expected {{name, arguments}}")
-        extra = set(c) - {"name", "arguments", "id", "mcp"}
+        extra = set(c) - {"name", "arguments", "id", "mcp", "mcp_server"}
         if extra:
             raise UserError(f"{where}: calls[{i}]: unknown field(s) {sorted(extra)}")
         try:
@@ -364,7 +364,12 @@ def _native_calls(raw: Any, where: str) -> list[ToolCall]:
         mcp = c.get("mcp", False)
         if not isinstance(mcp, bool):
             raise UserError(f"{where}: calls[{i}].mcp: expected true or false")
-        calls.append(ToolCall(name=c["name"], arguments=args, id=call_id, mcp=mcp))
+        server = c.get("mcp_server")
+        if server is not None and not isinstance(server, str):
+            raise UserError(f"{where}: calls[{i}].mcp_server: expected a string")
+        calls.append(
+            ToolCall(name=c["name"], arguments=args, id=call_id, mcp=mcp, mcp_server=server)
+        )
     return calls
 
 

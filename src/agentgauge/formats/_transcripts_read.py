@@ -462,6 +462,38 @@ def _from_langchain(items: list[Any]) -> list[Message]:
     return out
 
 
+#: ``server_tool_call.type`` of a call a provider made on an MCP server
+_MCP_SERVER_TOOLS: Final = ("mcp", "mcp_call", "mcp_tool_use")
+
+
+def _server_tool_call(p: dict[str, Any], i: int, j: int, names: dict[str, str]) -> ToolCall:
+    """A GenAI ``server_tool_call`` part (a tool the provider ran): a call, marked ``mcp`` when
+    its ``server_tool_call.type`` says MCP."""
+    detail = p.get("server_tool_call")
+    detail = detail if isinstance(detail, dict) else {}
+    call_id = _opt_str(p.get("id"), i, f"parts[{j}].id")
+    if call_id:
+        names[call_id] = p["name"]
+    server = detail.get("server_name")
+    raw = detail.get("arguments", p.get("arguments"))
+    mcp = detail.get("type") in _MCP_SERVER_TOOLS
+    return ToolCall(
+        name=p["name"],
+        arguments=_arguments(raw, i, f"parts[{j}].server_tool_call"),
+        id=call_id,
+        mcp=mcp,
+        mcp_server=server if mcp and isinstance(server, str) else None,
+    )
+
+
+def _server_tool_response(p: dict[str, Any], i: int, j: int, names: dict[str, str]) -> Message:
+    detail = p.get("server_tool_call_response")
+    detail = detail if isinstance(detail, dict) else {}
+    call_id = _opt_str(p.get("id"), i, f"parts[{j}].id")
+    response = detail.get("response", {k: v for k, v in detail.items() if k != "type"})
+    return _message("tool", _json_text(response), None, call_id, names.get(call_id or ""))
+
+
 def _from_otel(items: list[Any]) -> list[Message]:
     roles = {"system": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
     names: dict[str, str] = {}
@@ -489,6 +521,13 @@ def _from_otel(items: list[Any]) -> list[Message]:
                         id=call_id,
                     )
                 )
+            elif kind == "server_tool_call" and isinstance(p.get("name"), str):
+                calls.append(_server_tool_call(p, i, j, names))
+            elif kind == "server_tool_call_response":
+                if texts or calls:  # run by the provider inside this message: the call first
+                    out.append(_message(role, "\n".join(texts) if texts else None, calls))
+                    texts, calls = [], []
+                out.append(_server_tool_response(p, i, j, names))
             elif kind == "tool_call_response":
                 call_id = _opt_str(p.get("id"), i, f"parts[{j}].id")
                 out.append(

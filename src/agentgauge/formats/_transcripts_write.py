@@ -239,30 +239,41 @@ def _to_langchain(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
+def _otel_call(c: ToolCall) -> dict[str, Any]:
+    """A call as a GenAI message part: a marked call as a ``server_tool_call`` of type
+    ``mcp`` (the conventions' part for a tool the provider ran), else a ``tool_call``."""
+    if not c.mcp:
+        return {"type": "tool_call", "id": c.id, "name": c.name, "arguments": c.arguments}
+    detail: dict[str, Any] = {"type": "mcp", "arguments": c.arguments}
+    if c.mcp_server is not None:
+        detail["server_name"] = c.mcp_server
+    return {"type": "server_tool_call", "id": c.id, "name": c.name, "server_tool_call": detail}
+
+
 def _to_otel(messages: Sequence[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    mcp_results = _mcp_results(messages)
     for m in messages:
         if m.role == "tool":
             try:
                 response: Any = json.loads(m.content or "null")
             except ValueError:
                 response = m.content
-            out.append(
+            part = (
                 {
-                    "role": "tool",
-                    "parts": [
-                        {"type": "tool_call_response", "id": m.tool_call_id, "response": response}
-                    ],
+                    "type": "server_tool_call_response",
+                    "id": m.tool_call_id,
+                    "server_tool_call_response": {"type": "mcp", "response": response},
                 }
+                if m.tool_call_id in mcp_results
+                else {"type": "tool_call_response", "id": m.tool_call_id, "response": response}
             )
+            out.append({"role": "tool", "parts": [part]})
             continue
         parts: list[dict[str, Any]] = []
         if m.content is not None:
             parts.append({"type": "text", "content": m.content})
-        parts.extend(
-            {"type": "tool_call", "id": c.id, "name": c.name, "arguments": c.arguments}
-            for c in m.tool_calls
-        )
+        parts.extend(_otel_call(c) for c in m.tool_calls)
         out.append({"role": m.role, "parts": parts})
     return out
 

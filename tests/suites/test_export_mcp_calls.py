@@ -1,0 +1,76 @@
+"""Suite export keeps what says a call went to an MCP server: the ``mcp_servers`` the vendor
+calls, a marked call in a case's input history, and a marked call in written recorded
+responses (each read back to the same thing; a plain call is written as before)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agentgauge.exchange import read_responses
+from agentgauge.schema import Suite, ToolCall
+from agentgauge.suites import load_suite, write_responses, write_suite
+from agentgauge.suites._export import ResponseRecord
+
+SUITE = {
+    "name": "s",
+    "mcp_servers": [
+        {
+            "name": "docs",
+            "url": "https://mcp.example.com/mcp",
+            "token_env": "DOCS_TOKEN",
+            "tools": ["kb"],
+        },
+    ],
+    "cases": [
+        {
+            "id": "c",
+            "input": [
+                {"role": "user", "content": "Leave?"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "name": "kb",
+                            "id": "m1",
+                            "arguments": {"q": "x"},
+                            "mcp": True,
+                            "mcp_server": "docs",
+                        }
+                    ],
+                },
+                {"role": "tool", "content": "25 days", "tool_call_id": "m1", "name": "kb"},
+                {"role": "assistant", "content": "25 days."},
+                {"role": "user", "content": "And sick leave?"},
+            ],
+            "expect": {"forbidden_types": ["mcp"], "behavior": "answer"},
+        }
+    ],
+}
+
+
+def test_servers_and_marked_history_round_trip(tmp_path: Path) -> None:
+    suite = Suite.model_validate(SUITE)
+    (path,) = write_suite(suite, tmp_path / "out.yaml")
+    back = load_suite(path)
+    assert back.mcp_servers == suite.mcp_servers
+    assert back.cases[0].input == suite.cases[0].input
+    history = back.cases[0].input
+    assert not isinstance(history, str)
+    (call,) = history[1].tool_calls
+    assert (call.mcp, call.mcp_server) == (True, "docs")
+    assert "token_env: DOCS_TOKEN" in path.read_text(encoding="utf-8")
+
+
+def test_written_responses_keep_the_mark(tmp_path: Path) -> None:
+    records = [
+        ResponseRecord(case_id="a", calls=[ToolCall(name="kb", mcp=True, mcp_server="docs")]),
+        ResponseRecord(case_id="b", calls=[ToolCall(name="kb")]),
+    ]
+    path = tmp_path / "responses.jsonl"
+    write_responses(records, path)
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert lines[1]["calls"] == [{"name": "kb", "arguments": {}}]
+    got = {r.case_id: r for r in read_responses(path)}
+    assert [c.mcp for c in got["a"].calls] == [True]
+    assert [c.mcp for c in got["b"].calls] == [False]
