@@ -23,9 +23,11 @@ import contextlib
 import logging
 import math
 import os
+import signal
+import threading
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -148,13 +150,14 @@ def _connect(ray: ModuleType, spec: ExecutorSpec) -> bool:
     if ray.is_initialized():
         return False
     try:
-        if spec.address is None:
-            # a local instance started for the run reports no usage statistics to the internet
-            # (a user's own RAY_USAGE_STATS_ENABLED wins)
-            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-            ray.init(include_dashboard=False, logging_level=logging.WARNING)
-        else:
-            ray.init(address=spec.address, logging_level=logging.WARNING)
+        with _sigterm_kept():
+            if spec.address is None:
+                # a local instance started for the run reports no usage statistics to the
+                # internet (a user's own RAY_USAGE_STATS_ENABLED wins)
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+                ray.init(include_dashboard=False, logging_level=logging.WARNING)
+            else:
+                ray.init(address=spec.address, logging_level=logging.WARNING)
     except Exception as exc:  # no cluster there, a version mismatch, a refused connection
         text = _first_line(exc)
         if type(exc).__name__ == "AuthenticationError" or "InvalidAuthToken" in text:
@@ -163,6 +166,27 @@ def _connect(ray: ModuleType, spec: ExecutorSpec) -> bool:
             f"--executor {spec}: cannot join the Ray cluster: {text}"
         ) from None
     return True
+
+
+@contextlib.contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """Keep this process's SIGTERM handler across ``ray.init``.
+
+    ``ray.init`` sets a SIGTERM handler of its own (``sys.exit(15)``), and the core worker it
+    starts takes SIGTERM at the C level too (a stack in the log, then death). A command that
+    stops cleanly on SIGTERM (``load``'s event-loop receiver, the other commands'
+    ``cli._interrupt``) then exited 15 at once and wrote nothing (no ``load.json``, no word of
+    ``--resume``). The handler that was there is installed again afterwards, which puts it in
+    front at the C level as well. Only a handler Python code installed is put back (not the
+    default action, nor one set outside Python, where Ray's exit is kept), and only in the main
+    thread, the only one that may set handlers."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGTERM) if main else None
+    try:
+        yield
+    finally:
+        if callable(previous):
+            signal.signal(signal.SIGTERM, previous)
 
 
 class _RayDrive:
