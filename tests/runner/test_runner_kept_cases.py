@@ -1,7 +1,7 @@
-"""A suite file whose cases fit ``KEEP_CASES_JSON`` / ``KEEP_CASES`` is run from the cases its
-checking pass validated (each case file read and validated once, not again as the workers take
-the cases); a larger one is read again. Either way the run's results are the same, line for
-line (timings aside)."""
+"""A suite whose case files come to at most ``KEEP_CASE_FILE_BYTES`` (and ``KEEP_CASES`` cases)
+is run from the cases its checking pass validated (each case file read and validated once, not
+again as the workers take the cases); a larger one is read again. Either way the run's results
+are the same, line for line (timings aside)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-import agentgauge.runner._suite as suite_mod
+import agentgauge.runner._file as file_mod
 import agentgauge.suites._stream as stream_mod
 from agentgauge.cli import cli
 
@@ -91,7 +91,7 @@ def test_a_small_suite_runs_from_its_checked_cases_with_the_same_results(
     assert validated == file_ids  # the checking pass only: the run took the cases it kept
 
     validated.clear()
-    monkeypatch.setattr(suite_mod, "KEEP_CASES", 10)  # too many cases to hold: read again
+    monkeypatch.setattr(stream_mod, "KEEP_CASES", 10)  # too many cases to hold: read again
     read_again = _run(suite, tmp_path / "again")
     assert validated == file_ids + file_ids
     assert kept == read_again
@@ -101,26 +101,27 @@ def test_a_small_suite_runs_from_its_checked_cases_with_the_same_results(
     assert counts[0] == counts[1]
 
 
-def test_a_suite_over_the_json_budget_is_read_again(
+def test_case_files_over_the_size_budget_are_read_again(
     suite: Path, tmp_path: Path, validated: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(suite_mod, "KEEP_CASES_JSON", 20_000)  # about 20 of the ~75 cases
+    size = (suite.parent / "more.jsonl").stat().st_size
+    monkeypatch.setattr(file_mod, "KEEP_CASE_FILE_BYTES", size - 1)
     _run(suite, tmp_path / "run")
     assert len(validated) == 60
+    validated.clear()
+    monkeypatch.setattr(file_mod, "KEEP_CASE_FILE_BYTES", size)
+    _run(suite, tmp_path / "kept")
+    assert len(validated) == 30
 
 
-def test_a_survey_made_without_keep_holds_no_case(suite: Path) -> None:
-    from agentgauge.runner import RunConfig, SuiteSurvey
-    from agentgauge.suites import load_suite
+def test_the_kept_cases_serve_the_first_iteration_only(suite: Path, validated: list[str]) -> None:
+    from agentgauge.suites import load_suite, open_suite
 
-    loaded = load_suite(suite)
-    survey = SuiteSurvey(loaded.model_copy(update={"cases": []}), RunConfig())
-    kept = SuiteSurvey(loaded.model_copy(update={"cases": []}), RunConfig(), keep=True)
-    for case in loaded.cases:
-        survey.add(case)
-        kept.add(case)
-    assert survey.take_cases() is None
-    taken = kept.take_cases()
-    assert taken is not None
-    assert list(taken) == loaded.cases
-    assert kept.take_cases() is None  # once
+    streamed = open_suite(suite, keep_bytes=2**20)
+    assert len(validated) == 30
+    first = list(streamed.iter_cases())
+    assert len(validated) == 30  # the kept cases: no file read
+    assert first == list(streamed.iter_cases()) == load_suite(suite).cases  # then from disk
+    assert len(validated) == 60
+    list(open_suite(suite).iter_cases())  # keep_bytes 0 (the default): nothing kept
+    assert len(validated) == 120

@@ -64,6 +64,11 @@ def located(path: Path, config: RunConfig, check: Callable[[], T]) -> T:
         raise
 
 
+#: case files up to this size are not read again for the run: the cases their checking pass
+#: validated are run (≈ 20 µs of parsing and validation a case saved, in the call phase)
+KEEP_CASE_FILE_BYTES = 2 * 2**20
+
+
 def run_suite_file(
     path: Path | str,
     config: RunConfig,
@@ -91,10 +96,10 @@ def run_suite_file(
     surveys: list[SuiteSurvey] = []
 
     def visit(header: Suite) -> Callable[[Case], None]:
-        surveys.append(SuiteSurvey(header, config, keep=True))
+        surveys.append(SuiteSurvey(header, config))
         return surveys[0].add
 
-    streamed = open_suite(path, visit=visit)
+    streamed = open_suite(path, visit=visit, keep_bytes=KEEP_CASE_FILE_BYTES)
     survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
     located(path, config, survey.check_tool_functions)
     if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
@@ -114,8 +119,7 @@ def run_suite_file(
             suite,
             config,
             out_dir,
-            # the checked cases themselves when the suite is small enough to hold them
-            cases=survey.take_cases() or streamed.iter_cases(),
+            cases=streamed.iter_cases(),
             case_count=survey.selected,
             suite_hash=survey.suite_hash,
             users=survey.users,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,12 +53,6 @@ def effective_concurrency(config: RunConfig, provider: Provider) -> int:
     return config.max_concurrency
 
 
-def _drain(kept: list[Case]) -> Iterator[Case]:
-    """``kept`` (reversed) from its end, each case dropped from the list as it is taken."""
-    while kept:
-        yield kept.pop()
-
-
 def check_tool_functions(
     suite: Suite, cases: Iterable[Case], policy: SuiteCodePolicy | None = None
 ) -> None:
@@ -84,26 +78,16 @@ def _load_functions(refs: Iterable[str], policy: SuiteCodePolicy) -> None:
         load_function(ref, policy)
 
 
-#: a streamed suite whose checked cases come to at most this much JSON (and this many cases)
-#: keeps them from its checking pass for the run, instead of reading and validating each case
-#: file again as the workers take the cases (≈ 20 µs a case, in the call phase); ≈ 4 bytes of
-#: memory per byte of JSON, so at most ≈ 32 MB, given back as the cases are taken
-KEEP_CASES_JSON = 8 * 2**20
-KEEP_CASES = 10_000
-
-
 class SuiteSurvey:
     """What a run needs to know about all the cases of a suite it streams (``cases=``),
     gathered one case at a time: the suite hash for ``run.json`` (the same as for the suite held
-    in memory), how many cases the run selects, and the ``function:`` fakes to import; and, for
-    a small suite, the checked cases themselves (:meth:`take_cases`).
+    in memory), how many cases the run selects, and the ``function:`` fakes to import.
 
     Feed it the header (``suite``, its ``cases`` may be empty) and then every case with
     :meth:`add` — e.g. as the visitor of :func:`agentgauge.io.open_suite`.
     """
 
-    def __init__(self, suite: Suite, config: RunConfig, *, keep: bool = False) -> None:
-        """``keep``: hold the cases seen, while they fit, for :meth:`take_cases`."""
+    def __init__(self, suite: Suite, config: RunConfig) -> None:
         self._policy = config.code_policy()
         self._hash = header_hash(suite)
         self._globs = config.case_filter
@@ -119,19 +103,9 @@ class SuiteSurvey:
             for t in suite.tools
             if t.simulation is not None and t.simulation.function is not None
         }
-        #: every case seen, in order, while they fit KEEP_CASES_JSON / KEEP_CASES (None: not)
-        self._kept: list[Case] | None = [] if keep else None
-        self._kept_json = 0
 
     def add(self, case: Case) -> None:
-        data = case.model_dump_json().encode()
-        self._hash.update(data)
-        if self._kept is not None:
-            self._kept_json += len(data)
-            if self._kept_json > KEEP_CASES_JSON or len(self._kept) >= KEEP_CASES:
-                self._kept = None  # too many to hold: the run reads the case files again
-            else:
-                self._kept.append(case)
+        self._hash.update(case.model_dump_json().encode())
         if not self._globs or matches_case(case, self._globs):
             self._matched += 1
             user = self._suite.user_for(case)
@@ -144,16 +118,6 @@ class SuiteSurvey:
     @property
     def suite_hash(self) -> str:
         return self._hash.hexdigest()
-
-    def take_cases(self) -> Iterator[Case] | None:
-        """Every case seen, in order, each given up once taken (None: made without ``keep``,
-        or too many were seen to hold them: the caller reads them again). Once: the survey
-        keeps none after."""
-        kept, self._kept = self._kept, None
-        if kept is None:
-            return None
-        kept.reverse()
-        return _drain(kept)
 
     @property
     def selected(self) -> int:

@@ -4,7 +4,9 @@
 cases) and then checks every case of its ``case_files`` in one streaming pass: each problem is
 reported exactly as :func:`~agentgauge.io.load_suite` reports it (``file:line: field: message``,
 all of them together), and a case id used twice is a problem too — but no case of a case file is
-kept. :meth:`StreamedSuite.iter_cases` then reads the cases again from disk, one at a time.
+kept (unless ``keep_bytes`` says the case files are small enough to hold: then the checked
+cases are kept, at most :data:`KEEP_CASES`, for the first :meth:`~StreamedSuite.iter_cases`).
+:meth:`StreamedSuite.iter_cases` reads the cases again from disk, one at a time.
 
 JSONL case files are read line by line (never the whole file at once); a YAML or JSON case file
 is read whole, one file at a time.
@@ -48,6 +50,9 @@ CaseVisitor = Callable[[Case], object]
 
 _CaseFiles = Sequence[tuple[Path, str, str | None]]
 _NO_FIELD: Final = ()
+#: the most case-file cases ``open_suite(..., keep_bytes=...)`` holds (≈ 3.4 KB each for a
+#: small case, so ≈ 34 MB at most); past it they are dropped and read again
+KEEP_CASES = 10_000
 
 
 class StreamedSuite:
@@ -57,15 +62,24 @@ class StreamedSuite:
     ``cases`` holding only the inline cases. ``count`` is the number of cases in all.
     """
 
-    __slots__ = ("_case_files", "count", "file", "suite")
+    __slots__ = ("_case_files", "_kept", "count", "file", "suite")
 
-    def __init__(self, suite: Suite, file: str, count: int, case_files: _CaseFiles) -> None:
+    def __init__(
+        self,
+        suite: Suite,
+        file: str,
+        count: int,
+        case_files: _CaseFiles,
+        kept: list[Case] | None = None,
+    ) -> None:
         self.suite = suite
         #: the suite file as shown in messages
         self.file = file
         #: inline cases plus the cases of every case file
         self.count = count
         self._case_files = case_files
+        #: the case files' cases as checked, for the first iter_cases (None: read them)
+        self._kept = kept
 
     def __repr__(self) -> str:
         return f"StreamedSuite({self.suite.name!r}, {self.count} cases, file={self.file!r})"
@@ -77,6 +91,12 @@ class StreamedSuite:
         :class:`~agentgauge.errors.UserError` at the first problem.
         """
         yield from self.suite.cases
+        kept, self._kept = self._kept, None
+        if kept is not None:  # given up case by case, as they are taken
+            kept.reverse()
+            while kept:
+                yield kept.pop()
+            return
         problems = _Problems()
         for case, _ in _file_cases(self._case_files, problems):
             if problems.lines:
@@ -86,7 +106,10 @@ class StreamedSuite:
 
 
 def open_suite(
-    path: str | Path, *, visit: Callable[[Suite], CaseVisitor] | None = None
+    path: str | Path,
+    *,
+    visit: Callable[[Suite], CaseVisitor] | None = None,
+    keep_bytes: int = 0,
 ) -> StreamedSuite:
     """Read a suite's header and check all its cases without keeping those of its case files.
 
@@ -95,11 +118,16 @@ def open_suite(
     way to compute something over all cases (a hash, a count) without a pass of one's own. It
     should collect, not raise.
 
+    ``keep_bytes``: when the case files come to at most this many bytes on disk, the checked
+    cases (at most :data:`KEEP_CASES`) are kept for the first ``iter_cases()``, which then does
+    not read the files again (it runs the cases as they were checked).
+
     Raises :class:`~agentgauge.errors.UserError` listing every problem found, one
     ``file:line: field: message`` line each (those :func:`load_suite` reports, plus case ids used
     twice).
     """
     head = _read_head(path)
+    kept: list[Case] | None = [] if _files_bytes(head.case_files) <= keep_bytes else None
     problems = head.problems
     header = _resolved(head, head.cases) if head.suite is not None else None
     on_case = visit(header) if visit is not None and header is not None else None
@@ -108,6 +136,7 @@ def open_suite(
     #: (where the second use is, id, ordinal of the first use)
     twice: list[tuple[str, str, int]] = []
     count = 0
+    inline = len(head.cases)
     for case, origin in _all_cases(head, problems):
         seen = first.setdefault(case.id, count)
         if seen != count and len(twice) < _MAX_PROBLEMS:
@@ -115,11 +144,26 @@ def open_suite(
         if on_case is not None:
             on_case(case)
         count += 1
+        if kept is not None and count > inline:
+            kept = kept if len(kept) < KEEP_CASES else None  # too many: read them again
+            if kept is not None:
+                kept.append(case)
     if twice:
         _report_twice(head, twice, problems)
     problems.raise_if_any()
     assert header is not None  # no problems means the head validated
-    return StreamedSuite(header, head.display, count, tuple(head.case_files))
+    return StreamedSuite(header, head.display, count, tuple(head.case_files), kept)
+
+
+def _files_bytes(case_files: _CaseFiles) -> float:
+    """The case files' size on disk (inf when one cannot be told: then nothing is kept)."""
+    total = 0
+    for file, _, _ in case_files:
+        try:
+            total += file.stat().st_size
+        except OSError:
+            return float("inf")
+    return total
 
 
 def _all_cases(head: _Head, problems: _Problems) -> Iterator[tuple[Case, Origin]]:
