@@ -87,6 +87,11 @@ NOT_IMPORTED = (
     "importlib.metadata",
     # the locating of refused suite code (only when the policy refuses some)
     "agentgauge.runner._code_check",
+    # the email package (only a Retry-After given as an HTTP date), the TOML reader (only
+    # when the user has a config file)
+    "email",
+    "email.utils",
+    "tomllib",
 )
 
 #: the child: runs the CLI in-process, then writes what it imported and the collector's state
@@ -164,3 +169,29 @@ def test_the_probe_sees_a_module_a_command_does_import(
     assert html.exists()
     assert "agentgauge.report._html" in data["modules"]
     assert data["gc"] is True
+
+
+def test_the_toml_reader_and_the_email_dates_are_imported_when_used(
+    tmp_path: Path, suite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check can fail: with a user config file the run imports tomllib, and a Retry-After
+    date imports email.utils (and is still read)."""
+    config = tmp_path / "config.toml"
+    config.write_text("allow_suite_code = false\n")
+    monkeypatch.setenv("AGENTGAUGE_CONFIG", str(config))
+    monkeypatch.setenv("AGENTGAUGE_HISTORY", str(tmp_path / "history.sqlite"))
+    data = _probe(tmp_path, *_run_args(suite, tmp_path / "run"), "--no-progress")
+    assert data["code"] == 0
+    assert "tomllib" in data["modules"]
+    code = (
+        "import sys\n"
+        "from agentgauge.cli import _startup\n"
+        "_startup.begin()  # as the command line: no pydantic plugin scan (it imports email)\n"
+        "from agentgauge.providers._common import parse_retry_after\n"
+        "before = 'email.utils' in sys.modules\n"
+        "date = {'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT'}\n"
+        "wait = parse_retry_after(date, now=1445412470)\n"
+        "print(before, 'email.utils' in sys.modules, wait)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True", "10.0"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Literal
 
@@ -60,6 +59,8 @@ def _config_value(key: str) -> tuple[Path, object]:
     if not path.exists() and not path.is_symlink():
         return path, False
     text = read_text(path, str(path))  # the input limits: a FIFO, device or huge file refused
+    import tomllib  # only when the user has a config file
+
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import importlib
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -108,6 +108,17 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="agentgauge")
 def cli() -> None:
     """agentgauge: test and evaluate LLM agents that call tools."""
+
+
+def run() -> NoReturn:
+    """The ``agentgauge`` program (the console script, ``python -m agentgauge``): :func:`main`,
+    then the process ends without the interpreter's teardown (``_startup.exit_process``).
+    Call :func:`main` to run a command inside a process that goes on."""
+    try:
+        main()
+    except SystemExit as exc:
+        _startup.exit_process(exc.code)
+    _startup.exit_process(0)
 
 
 def main(argv: list[str] | None = None) -> None:

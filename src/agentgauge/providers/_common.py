@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import email.utils
 import re
 import time
 from collections.abc import Iterable, Mapping
@@ -193,6 +192,8 @@ def parse_retry_after(
         return max(0.0, float(value))
     except ValueError:
         pass
+    import email.utils  # only for an HTTP date (a one-case run never needs the email package)
+
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
