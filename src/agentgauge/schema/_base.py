@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 #: version of every record agentgauge writes (results, run records, summaries, suites it exports)
 FORMAT_VERSION = 1
@@ -22,6 +22,14 @@ class Model(BaseModel):
 Role = Literal["system", "user", "assistant", "tool"]
 
 
+def _false(value: object) -> bool:
+    return value is False
+
+
+def _none(value: object) -> bool:
+    return value is None
+
+
 class ToolCall(Model):
     """One tool call made by an agent (neutral form, whatever the vendor)."""
 
@@ -31,21 +39,12 @@ class ToolCall(Model):
     #: the transcript itself says this call went to an MCP server's tool (Anthropic's
     #: ``mcp_tool_use`` block, the Responses API's ``mcp_call`` item, an OTel ``tools/call``
     #: span, ``"mcp": true`` in the neutral form): an ``mcp`` call whatever the suite's tools
-    #: say (docs/scoring.md). Written only when true (a plain call's dump, and so every
-    #: existing result, cache key and suite hash, is unchanged)
-    mcp: bool = Field(default=False, exclude=True)
+    #: say (docs/scoring.md). Written only when true (``exclude_if``: a plain call's dump, and
+    #: so every existing result, cache key and suite hash, is unchanged)
+    mcp: bool = Field(default=False, exclude_if=_false)
     #: the MCP server the vendor's connector called (Anthropic ``server_name``, Responses
     #: ``server_label``), when the transcript names it; written only when set
-    mcp_server: str | None = Field(default=None, exclude=True)
-
-    @model_serializer(mode="wrap")
-    def _with_mark(self, handler: SerializerFunctionWrapHandler) -> Any:
-        out = handler(self)
-        if self.mcp and isinstance(out, dict):
-            out["mcp"] = True
-            if self.mcp_server is not None:
-                out["mcp_server"] = self.mcp_server
-        return out
+    mcp_server: str | None = Field(default=None, exclude_if=_none)
 
 
 class Message(Model):
