@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
 from agentgauge.exchange import read_responses
 from agentgauge.schema import Suite, ToolCall
-from agentgauge.suites import load_suite, write_responses, write_suite
+from agentgauge.suites import lint_suite, load_suite, write_responses, write_suite
 from agentgauge.suites._export import ResponseRecord
 
 SUITE = {
@@ -74,3 +78,31 @@ def test_written_responses_keep_the_mark(tmp_path: Path) -> None:
     got = {r.case_id: r for r in read_responses(path)}
     assert [c.mcp for c in got["a"].calls] == [True]
     assert [c.mcp for c in got["b"].calls] == [False]
+
+
+def test_forbidding_mcp_calls_can_fail_with_servers_the_vendor_calls() -> None:
+    # without mcp_servers (and no MCP tool) forbidden_types: [mcp] can never fail: a warning;
+    # with them, the vendor's calls are MCP calls, so the check can fail: no warning
+    with_servers = Suite.model_validate(SUITE)
+    without = Suite.model_validate({**SUITE, "mcp_servers": []})
+    codes = [f.code for f in lint_suite(without) if f.field and "forbidden_types" in f.field]
+    assert codes == ["cannot-fail-check"]
+    assert not [f for f in lint_suite(with_servers) if f.field and "forbidden_types" in f.field]
+
+
+def test_validate_reports_a_token_sent_to_the_suite_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENTGAUGE_ALLOW_SUITE_ENDPOINTS", raising=False)
+    (path,) = write_suite(Suite.model_validate(SUITE), tmp_path / "suite.yaml")
+    line = next(
+        n
+        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "token_env" in text
+    )
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"{path}:{line}: mcp_servers[0].token_env: error: MCP server 'docs'" in result.output
+    assert "[suite-endpoint]" in result.output
+    allowed = CliRunner().invoke(cli, ["validate", "--allow-suite-endpoints", str(path)])
+    assert "suite-endpoint" not in allowed.output

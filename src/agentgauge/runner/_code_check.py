@@ -34,7 +34,14 @@ from ..errors import UserError
 if TYPE_CHECKING:
     from ..suites import LoadedSuite, Origin
 
-__all__ = ["CodeUse", "SpecUse", "refuse_located", "suite_code_uses", "suite_spec_uses"]
+__all__ = [
+    "CodeUse",
+    "SpecUse",
+    "connector_problems",
+    "refuse_located",
+    "suite_code_uses",
+    "suite_spec_uses",
+]
 
 
 class _Located:
@@ -264,12 +271,16 @@ def refuse_located(
         raise UserError(lines[0], problems=lines)
 
 
-def _connector_lines(loaded: LoadedSuite, policy: SuiteCodePolicy) -> list[str]:
-    """``file:line: mcp_servers[i].token_env: message`` per remote MCP server refused."""
+def connector_problems(
+    loaded: LoadedSuite, policy: SuiteCodePolicy
+) -> list[tuple[str, int | None, str, str]]:
+    """``(file, line, field, message)`` per remote MCP server of ``loaded`` (``mcp_servers``)
+    whose token would go to the URL the suite names without the user's opt-in, or whose
+    ``token_env`` is a vendor's key variable."""
     from .._messages import format_path
     from .._suite_code import connector_use
 
-    lines: list[str] = []
+    out: list[tuple[str, int | None, str, str]] = []
     origin = loaded.origin
     for i, server in enumerate(loaded.suite.mcp_servers):
         use = connector_use(
@@ -277,8 +288,13 @@ def _connector_lines(loaded: LoadedSuite, policy: SuiteCodePolicy) -> list[str]:
         )
         if use is not None and use.problem is not None:
             path = (*origin.path, "mcp_servers", i, "token_env")
-            where = origin.file
-            line = origin.locator.line(path)
-            where = f"{where}:{line}" if line is not None else where
-            lines.append(f"{where}: {format_path(path)}: {use.problem}")
-    return lines
+            out.append((origin.file, origin.locator.line(path), format_path(path), use.problem))
+    return out
+
+
+def _connector_lines(loaded: LoadedSuite, policy: SuiteCodePolicy) -> list[str]:
+    """``file:line: mcp_servers[i].token_env: message`` per remote MCP server refused."""
+    return [
+        f"{file}:{line}: {field}: {problem}" if line is not None else f"{file}: {field}: {problem}"
+        for file, line, field, problem in connector_problems(loaded, policy)
+    ]

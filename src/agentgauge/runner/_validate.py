@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .._suite_code import SuiteCodePolicy
 from ..suites import LintFinding, SuiteCheck, check_suite, find_suite_file
-from ._code_check import CodeUse, SpecUse, suite_code_uses, suite_spec_uses
+from ._code_check import CodeUse, SpecUse, connector_problems, suite_code_uses, suite_spec_uses
 from ._path_check import PathUse, suite_path_uses
 
 if TYPE_CHECKING:
@@ -125,6 +125,17 @@ def _suite_specs(
                 file=use.file,
                 line=use.line,
                 field=use.field,
+            )
+        )
+    for file, line, where, problem in connector_problems(check.loaded, policy):
+        check.findings.append(
+            LintFinding(
+                severity="error",
+                code="suite-endpoint",
+                message=problem,
+                file=file,
+                line=line,
+                field=where,
             )
         )
     return uses

@@ -88,7 +88,8 @@ class _CaseChecks:
             if isinstance(t, ToolSpec):
                 self.defined[t.name] = t
         self.offered = {t.name: t for t in offered}
-        self.served = suite.tools_from is not None
+        # tools may come from outside the suite: an MCP server it lists, or one its vendor calls
+        self.served = suite.tools_from is not None or bool(suite.mcp_servers)
 
     def finding(
         self, severity: Literal["error", "warning"], code: str, path: tuple[PathElem, ...],
