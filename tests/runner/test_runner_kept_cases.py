@@ -5,6 +5,7 @@ are the same, line for line (timings aside)."""
 
 from __future__ import annotations
 
+import gc
 import shutil
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 import agentgauge.runner._file as file_mod
 import agentgauge.suites._stream as stream_mod
 from agentgauge.cli import cli
+from agentgauge.runner._gc import CALL_PHASE_THRESHOLD
 
 REPO = Path(__file__).resolve().parents[2]
 COMMON = ("--no-cache", "--no-history", "--no-progress")
@@ -46,16 +48,20 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 _FILES = "\ncase_files: [more.jsonl]\ncases:\n"
+#: the collector's young threshold at each case validated
+thresholds: list[int] = []
 
 
 @pytest.fixture
 def validated(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the case-file cases validated, in order (both passes)."""
     seen: list[str] = []
+    thresholds.clear()
     real = stream_mod._validate_case
 
     def counted(data: Any, *args: Any) -> Any:
         seen.append(str(data.get("id")) if isinstance(data, dict) else "?")
+        thresholds.append(gc.get_threshold()[0])
         return real(data, *args)
 
     monkeypatch.setattr(stream_mod, "_validate_case", counted)
@@ -89,6 +95,8 @@ def test_a_small_suite_runs_from_its_checked_cases_with_the_same_results(
     kept = _run(suite, tmp_path / "kept")
     file_ids = [f"more-{i}" for i in range(30)]
     assert validated == file_ids  # the checking pass only: the run took the cases it kept
+    # the checking pass that keeps the cases collects at the call phase's pace
+    assert set(thresholds) == {CALL_PHASE_THRESHOLD}
 
     validated.clear()
     monkeypatch.setattr(stream_mod, "KEEP_CASES", 10)  # too many cases to hold: read again

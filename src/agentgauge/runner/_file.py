@@ -88,6 +88,7 @@ def run_suite_file(
     line as it is written (``metrics.LiveSummary``: the summary folded during the run).
     """
     from ..suites import open_suite
+    from ._gc import call_phase_gc
     from ._suite import SuiteSurvey, run_suite
 
     path = Path(path)
@@ -99,7 +100,8 @@ def run_suite_file(
         surveys.append(SuiteSurvey(header, config))
         return surveys[0].add
 
-    streamed = open_suite(path, visit=visit, keep_bytes=KEEP_CASE_FILE_BYTES)
+    with call_phase_gc():  # the kept cases survive: no young collection per 700 of them
+        streamed = open_suite(path, visit=visit, keep_bytes=KEEP_CASE_FILE_BYTES)
     survey = surveys[0]  # open_suite returns only when the header is valid (visit was called)
     located(path, config, survey.check_tool_functions)
     if config.case_filter and survey.selected == 0:  # a typo would run nothing and pass
