@@ -253,3 +253,42 @@ def test_an_unset_token_variable_and_an_agent_without_a_connector(
     with pytest.raises(UserError, match="cannot have its API call MCP servers"):
         run_suite_file(suite_file, chat, suite_file.parent / "r2")
     assert os.environ["DOCS_MCP_TOKEN"] == TOKEN
+
+
+def test_the_loop_records_server_steps_and_runs_no_marked_call(tmp_path: Path) -> None:
+    """A reply's server steps go on the conversation and the trace; a marked call the API left
+    without a result (e.g. a paused turn) is not run here, and the turn ends (no second model
+    call with the same history)."""
+    from agentgauge.providers import ModelResponse
+    from agentgauge.rundir import iter_results as results_of
+    from agentgauge.runner import run_suite
+    from agentgauge.schema import Message, ToolCall
+    from agentgauge.suites import load_suite
+    from agentgauge.testing import MockProvider
+
+    suite_file = tmp_path / "suite.yaml"
+    suite_file.write_text(
+        "name: loop\ntools:\n  - name: kb\n    parameters: {type: object, properties: {}}\n"
+        "    simulation: {result: {from: simulator}}\n"
+        "cases:\n  - id: c\n    input: Leave?\n    expect: {forbidden_types: [mcp]}\n",
+        encoding="utf-8",
+    )
+    done = ToolCall(name="kb", id="m1", mcp=True, mcp_server="docs")
+    steps = (
+        Message(role="assistant", tool_calls=[done]),
+        Message(role="tool", content="25 days", tool_call_id="m1", name="kb"),
+    )
+    left = ToolCall(name="kb", id="m2", mcp=True, mcp_server="docs")
+    reply = ModelResponse(
+        message=Message(role="assistant", content="Still looking.", tool_calls=[left]),
+        server_steps=steps,
+    )
+    provider = MockProvider([reply], repeat_last=True)
+    cfg = RunConfig(suite_path=str(suite_file), cache=False, progress=False)
+    run_suite(load_suite(suite_file), cfg, tmp_path / "run", provider=provider)
+    (result,) = list(results_of(tmp_path / "run"))
+    assert result.model_calls == 1
+    assert [m.role for m in result.messages] == ["user", "assistant", "tool", "assistant"]
+    tools = [e for e in result.trace if e.kind == "tool"]
+    assert [(e.tool, e.result) for e in tools] == [("kb", "25 days")]  # not the simulator's
+    assert result.status == "failed"

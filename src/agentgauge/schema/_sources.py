@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -71,7 +71,9 @@ class ConnectorServer(Model):
     #: the environment variable holding the server's bearer token (never the token itself)
     token_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
     #: offer only these tools of the server (empty: every tool it lists)
-    tools: list[str] = Field(default_factory=list)
+    tools: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
+        default_factory=list, max_length=256
+    )
 
     @model_validator(mode="after")
     def _plain_url(self) -> ConnectorServer:
