@@ -371,6 +371,21 @@ def test_the_checking_pass_keeps_keys_not_responses(tmp_path: Path) -> None:
     assert keys.responses("case-7") == [r for r in whole if r.case_id == "case-7"]
 
 
+@pytest.mark.parametrize("trials", [5, 700])
+def test_a_second_response_is_found_among_many_trials(tmp_path: Path, trials: int) -> None:
+    """Looked up in the case's array of trials, or (many trials) in a set: found either way."""
+    rows: list[Any] = [_weather("w-Paris-0", t, "Paris") for t in range(trials)]
+    rows.insert(3, _weather("w-Oslo-0", 0, "Oslo"))
+    rows.append(_weather("w-Paris-0", 2, "Paris"))
+    path = write_rows(tmp_path / "r.jsonl", rows)
+    with pytest.raises(UserError) as err:
+        open_responses(path)
+    assert err.value.problems == [
+        f"{path}:{trials + 2}: a second response for case 'w-Paris-0' trial 2 (first at {path}:3)"
+    ]
+    assert open_responses(write_rows(tmp_path / "ok.jsonl", rows[:-1])).count == trials + 1
+
+
 def test_a_file_that_changes_between_the_passes_is_refused(tmp_path: Path) -> None:
     _, responses = varied(tmp_path)
     keys = open_responses(responses)

@@ -59,8 +59,10 @@ __all__ = [
 ]
 
 _MAX_PROBLEMS: Final = 50
-#: a case's trials are looked up in its array of trials up to this many; beyond, in a set
-_SET_FROM: Final = 64
+#: a case's trials are looked up in its array of trials (a scan in C, no memory) up to this
+#: many; beyond, in a set as well (≈ 40 bytes a trial), so that a hostile file of a million
+#: trials of one case is not a quadratic scan
+_SET_FROM: Final = 512
 
 
 class ResponseSet(ABC):
