@@ -216,6 +216,10 @@ class Defaults(Model):
     user: UserSpec | None = None
 
 
+def _empty(value: list[ConnectorServer]) -> bool:
+    return not value
+
+
 class Suite(Model):
     """A named set of tools and cases, with defaults and gate thresholds."""
 
@@ -229,7 +233,10 @@ class Suite(Model):
     tools_from: ToolSource | None = None
     #: remote MCP servers the agent's vendor calls for the model (Anthropic's MCP connector,
     #: the Responses API's mcp tool); docs/bring-your-agent.md, "MCP servers the vendor calls"
-    mcp_servers: list[ConnectorServer] = Field(default_factory=list, max_length=16)
+    #: (left out of a dump when empty: a suite without servers hashes as it did before)
+    mcp_servers: list[ConnectorServer] = Field(
+        default_factory=list, max_length=16, exclude_if=_empty
+    )
     defaults: Defaults = Field(default_factory=Defaults)
     cases: list[Case] = Field(default_factory=list)
     #: JSONL (or YAML/JSON list) files of cases, relative to the suite file
