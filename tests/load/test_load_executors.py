@@ -104,6 +104,7 @@ def test_ctrl_c_during_a_load_on_worker_processes(tmp_path: Path, from_lines: li
 def cluster() -> Iterator[str]:
     ray = pytest.importorskip("ray")
     ctx = ray.init(
+        address="local",  # a fresh instance, never one a stale /tmp/ray file points at
         num_cpus=2,
         include_dashboard=False,
         logging_level=logging.WARNING,
