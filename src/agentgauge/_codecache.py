@@ -6,7 +6,11 @@ class's ``__setattr__`` ...) as Python source and ``exec``s it, and ``typing.For
 which pydantic then resolves). A one-case ``agentgauge run`` builds ~150 dataclasses (pydantic's,
 anyio's, annotated_types', agentgauge's) and ~1,500 forward references: parsing and compiling
 that source was a quarter of the whole process's instructions, the same text every time (and
-``collections.namedtuple`` ``eval``s each tuple's ``__new__``).
+``collections.namedtuple`` ``eval``s each tuple's ``__new__``). Regular expressions too: ``re``
+parses and compiles each pattern in Python (~100 at import: YAML's reader and resolver, the
+behaviour heuristics' phrase lists, the secret patterns ...), about a quarter of the Python a
+one-case run executes, the same every time; only the last step, ``_sre.compile`` of the
+compiled program, is C.
 
 :func:`install` (the command line's ``main`` and a ``--workers`` process, never a library
 import) gives those modules an ``exec`` / ``compile`` / ``eval`` that keeps each code object,
@@ -23,6 +27,7 @@ rewritten. ``AGENTGAUGE_CODE_CACHE=0`` turns it off.
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # the regular expression engine
 import builtins
 import contextlib
 import importlib.util
@@ -35,8 +40,13 @@ from typing import Any
 
 __all__ = ["cache_path", "install", "save", "stats", "uninstall"]
 
-#: the file's header: the interpreter's bytecode magic number and optimisation level
-_HEADER = importlib.util.MAGIC_NUMBER + bytes([sys.flags.optimize & 0xFF])
+#: the file's header: the interpreter's bytecode magic number and optimisation level, and the
+#: regular expression engine's (its compiled programs' format)
+_HEADER = (
+    importlib.util.MAGIC_NUMBER
+    + bytes([sys.flags.optimize & 0xFF])
+    + (_sre.MAGIC & 0xFFFFFFFF).to_bytes(4, "little")
+)
 #: a file larger than this is ignored (the cache of a one-case run is ~0.7 MB, ~950 entries)
 MAX_BYTES = 8 * 1024 * 1024
 #: entries kept at most (what every command uses, and older versions' left-overs); above it, a
@@ -44,7 +54,11 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_ENTRIES = 5_000
 
 _Key = tuple[str, str]
+#: a compiled pattern as ``_sre.compile`` takes it: flags, program, groups, group names both ways
+_Regex = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 _cache: dict[_Key, CodeType] = {}
+#: keyed ("re<flags>", pattern)
+_regexes: dict[_Key, _Regex] = {}
 _used: set[_Key] = set()
 _new: set[_Key] = set()
 _counts = {"read": 0, "compiled": 0, "hits": 0}
@@ -57,7 +71,23 @@ def cache_path() -> str:
     return pyc[: -len(".pyc")] + ".codes"
 
 
-def _read(path: str) -> dict[_Key, CodeType]:
+def _is_regex(key: _Key, value: Any) -> bool:
+    if not key[0].startswith("re") or not isinstance(value, tuple) or len(value) != 5:
+        return False
+    flags, code, groups, index, names = value
+    return (
+        isinstance(flags, int)
+        and isinstance(code, list)
+        and all(type(op) is int for op in code)
+        and isinstance(groups, int)
+        and isinstance(index, dict)
+        and all(isinstance(k, str) and isinstance(v, int) for k, v in index.items())
+        and isinstance(names, tuple)
+        and all(n is None or isinstance(n, str) for n in names)
+    )
+
+
+def _read(path: str) -> dict[_Key, Any]:
     """The cache file's entries; nothing if it is missing, not ours, too large or not valid."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
@@ -89,7 +119,7 @@ def _read(path: str) -> dict[_Key, CodeType]:
         if isinstance(k, tuple)
         and len(k) == 2
         and all(isinstance(p, str) for p in k)
-        and isinstance(v, CodeType)
+        and (isinstance(v, CodeType) or _is_regex(k, v))
     }
 
 
@@ -129,6 +159,57 @@ def _eval(source: Any, globals: Any = None, locals: Any = None, /) -> Any:
     return builtins.eval(source, globals, locals)
 
 
+def _regex(pattern: Any, flags: int = 0) -> Any:
+    """``re``'s compile of a pattern: the parse and the program from the cache, then the
+    engine's own ``_sre.compile``, with the arguments ``re._compiler.compile`` gives it."""
+    if type(pattern) is not str or type(flags) is not int or flags & _RE_DEBUG:
+        return _re_compile(pattern, flags)
+    key = (f"re{flags}", pattern)
+    entry = _regexes.get(key)
+    if entry is None:
+        if _unstable(sys._getframe(1)):
+            return _re_compile(pattern, flags)
+        from re import _compiler, _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern, flags)
+        code = [int(op) for op in _compiler._code(parsed, flags)]  # (opcodes are int subclasses)
+        index = dict(parsed.state.groupdict)
+        names: list[str | None] = [None] * parsed.state.groups
+        for name, i in index.items():
+            names[i] = name
+        entry = (flags | parsed.state.flags, code, parsed.state.groups - 1, index, tuple(names))
+        _regexes[key] = entry
+        _new.add(key)
+        _counts["compiled"] += 1
+    else:
+        _counts["hits"] += 1
+    _used.add(key)
+    return _sre.compile(pattern, entry[0], entry[1], entry[2], dict(entry[3]), entry[4])
+
+
+#: ``re.DEBUG``: such a pattern prints its program as it is compiled, so it is never cached
+_RE_DEBUG = 128
+#: modules whose patterns are written from a set of strings (``tokenize``'s string prefixes):
+#: their text differs from one process to the next, so a cached entry would never be used
+#: again and each run would add one and rewrite the file; compiled as before, not kept
+_UNSTABLE = frozenset({"tokenize"})
+
+
+def _unstable(frame: Any) -> bool:
+    """Whether the pattern comes from an ``_UNSTABLE`` module (through ``re``'s own frames)."""
+    while frame is not None and frame.f_globals.get("__name__") in ("re", "functools"):
+        frame = frame.f_back
+    return frame is not None and frame.f_globals.get("__name__") in _UNSTABLE
+
+
+def _re_compile(pattern: Any, flags: int = 0) -> Any:
+    """The compile ``re`` had (set by :func:`install`)."""
+    return _installed_re[0](pattern, flags)
+
+
+_installed_re: list[Any] = []
+
+
 def install() -> bool:
     """Give ``dataclasses``, ``typing`` and ``collections`` the cached ``exec`` / ``compile`` /
     ``eval``; False if turned off (``AGENTGAUGE_CODE_CACHE=0``) or already installed."""
@@ -138,13 +219,21 @@ def install() -> bool:
     import dataclasses
     import typing
 
-    _cache.update(_read(cache_path()))
-    _counts["read"] = len(_cache)
-    patches = (
+    for key, value in _read(cache_path()).items():
+        if isinstance(value, CodeType):
+            _cache[key] = value
+        else:
+            _regexes[key] = value
+    _counts["read"] = len(_cache) + len(_regexes)
+    patches: list[tuple[Any, str, Any]] = [
         (dataclasses, "exec", _exec),
         (typing, "compile", _compile),
         (collections, "eval", _eval),
-    )
+    ]
+    compiler = _re_compiler()
+    if compiler is not None:
+        _installed_re[:] = [compiler.compile]
+        patches.append((compiler, "compile", _regex))
     for module, name, replacement in patches:
         _installed.append((module, name, module.__dict__.get(name, _MISSING)))
         setattr(module, name, replacement)
@@ -152,6 +241,18 @@ def install() -> bool:
 
 
 _MISSING = object()
+
+
+def _re_compiler() -> Any:
+    """``re._compiler`` if it has the pieces :func:`_regex` uses (Python 3.11 and later)."""
+    try:
+        from re import _compiler, _parser  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    parts = (getattr(_compiler, "compile", None), getattr(_compiler, "_code", None))
+    if None in parts or getattr(_parser, "parse", None) is None:
+        return None
+    return _compiler
 
 
 def stats() -> dict[str, int]:
@@ -168,6 +269,8 @@ def uninstall() -> None:
         else:
             setattr(module, name, was)
     _cache.clear()
+    _regexes.clear()
+    _installed_re.clear()
     _used.clear()
     _new.clear()
     _counts.update(read=0, compiled=0, hits=0)
@@ -178,7 +281,8 @@ def save() -> bool:
     ``PYTHONDONTWRITEBYTECODE``); True if written. Failures are silent, as a ``.pyc``'s are."""
     if not _installed or not _new or sys.dont_write_bytecode:
         return False
-    keep = _cache if len(_cache) <= MAX_ENTRIES else {k: _cache[k] for k in _used if k in _cache}
+    every: dict[_Key, Any] = {**_cache, **_regexes}
+    keep = every if len(every) <= MAX_ENTRIES else {k: every[k] for k in _used if k in every}
     path = cache_path()
     tmp = f"{path}.{os.getpid()}.tmp"
     try:

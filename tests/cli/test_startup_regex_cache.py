@@ -1,0 +1,151 @@
+"""The command line's cache of compiled regular expressions (``agentgauge._codecache``, issue 26
+start-up): a pattern from the cache is the pattern ``re`` builds (``Pattern.__eq__`` compares the
+compiled program, the flags and the text), read back from the file too; a malformed entry is
+ignored; patterns that differ from process to process are not kept. No timings."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agentgauge import _codecache
+
+PATTERNS = [
+    # YAML's reader: the costliest of a run (a class of every printable code point)
+    "[^\t\n\r -~\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]",
+    r"(?P<year>[0-9]{4})-(?P<month>[0-9]{1,2})(?:-(\d+))?",
+    r"\b(?:i (?:can ?not|can't|cannot|won't)|unable to)\b",
+    r"(?i)^(?:yes|no|on|off)$",
+    r"(?x) a \s+ b  # verbose",
+]
+FLAGS = [0, int(re.IGNORECASE), int(re.MULTILINE | re.DOTALL), int(re.ASCII)]
+
+
+@pytest.fixture
+def installed() -> Iterator[None]:
+    was = _codecache._installed_re[:] if _codecache._installed else None
+    if was is None:
+        assert _codecache.install()
+    yield
+    if was is None:
+        _codecache.uninstall()
+
+
+def _own(pattern: str, flags: int) -> re.Pattern[str]:
+    from re import _compiler  # type: ignore[attr-defined]
+
+    compiled: re.Pattern[str] = _codecache._installed_re[0](pattern, flags)
+    assert _compiler.compile is _codecache._regex
+    return compiled
+
+
+@pytest.mark.usefixtures("installed")
+def test_a_cached_pattern_is_the_one_re_builds() -> None:
+    from re import _compiler  # type: ignore[attr-defined]
+
+    for pattern in PATTERNS:
+        for flags in FLAGS:
+            if flags & re.ASCII and "\U00010000" in pattern:
+                continue
+            want = _own(pattern, flags)
+            first = _compiler.compile(pattern, flags)  # compiled and kept
+            again = _compiler.compile(pattern, flags)  # from the cache
+            for got in (first, again):
+                assert got == want  # the same program, flags and text
+                assert (got.groups, dict(got.groupindex), got.flags) == (
+                    want.groups,
+                    dict(want.groupindex),
+                    want.flags,
+                )
+    date = _compiler.compile(PATTERNS[1], 0).match("2026-12-02")
+    assert date is not None
+    assert date.groupdict() == {"year": "2026", "month": "12"}
+    assert date.group(3) == "02"
+
+
+def test_a_wrong_pattern_program_is_told_apart() -> None:
+    """The check can fail: ``==`` tells two programs apart (a cached entry of another pattern's
+    program under this text would be found)."""
+    assert re.compile("a+b") != re.compile("a*b")
+    assert re.compile("ab", re.I) != re.compile("ab")
+
+
+#: a child: the cache installed, the patterns compiled, then written (save) or compared to
+#: re's own (after a read of the file)
+CHILD = """
+import re, sys
+from agentgauge import _codecache
+_codecache.install()
+from re import _compiler
+patterns = %r
+got = [_compiler.compile(p, 0) for p in patterns]
+if sys.argv[1] == "save":
+    assert _codecache.save()
+else:
+    own = _codecache._installed_re[0]
+    assert _codecache.stats()["hits"] == len(patterns), _codecache.stats()
+    assert all(g == own(p, 0) for g, p in zip(got, patterns))
+    print("same")
+"""
+
+
+def test_patterns_read_back_from_the_file_are_the_ones_re_builds(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")}
+    for name in ("PYTHONDONTWRITEBYTECODE", "AGENTGAUGE_CODE_CACHE"):
+        env.pop(name, None)
+    code = CHILD % (PATTERNS,)
+    for step in ("save", "check"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, step],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["same"]
+
+
+def test_a_malformed_pattern_entry_is_ignored(tmp_path: Path) -> None:
+    good = (0, [1, 2, 3], 0, {}, (None,))
+    shapes = {
+        "a program that is not a list": (0, "1 2 3", 0, {}, (None,)),
+        "not ints": (0, [1, "x"], 0, {}, (None,)),
+        "short": (0, [1]),
+        "a group name that is not text": (0, [1], 1, {1: 1}, (None, 1)),
+    }
+    for name, entry in shapes.items():
+        path = tmp_path / "bad.codes"
+        path.write_bytes(_codecache._HEADER + marshal.dumps({("re0", "a"): entry}))
+        assert _codecache._read(str(path)) == {}, name
+    path = tmp_path / "good.codes"
+    path.write_bytes(_codecache._HEADER + marshal.dumps({("re0", "a"): good}))
+    assert _codecache._read(str(path)) == {("re0", "a"): good}
+    # an entry in a code key's place (or the reverse) is not taken
+    path.write_bytes(_codecache._HEADER + marshal.dumps({("exec", "a"): good}))
+    assert _codecache._read(str(path)) == {}
+
+
+@pytest.mark.usefixtures("installed")
+def test_debug_patterns_and_unstable_ones_are_not_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    from re import _compiler  # type: ignore[attr-defined]
+
+    before = set(_codecache._regexes)
+    _compiler.compile("xyz+q", int(re.DEBUG))  # prints its program, as without the cache
+    assert "LITERAL" in capsys.readouterr().out
+    # tokenize writes its pattern from a set of prefixes: not kept
+    import tokenize
+
+    prefixes = "|".join(sorted({"rb", "b", "f"}))
+    tokenize._compile(f"zz(?:{prefixes})")  # type: ignore[attr-defined]
+    assert set(_codecache._regexes) == before
+    _compiler.compile("xyz+q", 0)
+    assert set(_codecache._regexes) - before == {("re0", "xyz+q")}
