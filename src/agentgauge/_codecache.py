@@ -35,6 +35,7 @@ import marshal
 import os
 import stat
 import sys
+from array import array
 from types import CodeType
 from typing import Any
 
@@ -55,7 +56,11 @@ MAX_ENTRIES = 5_000
 
 _Key = tuple[str, str]
 #: a compiled pattern as ``_sre.compile`` takes it: flags, program, groups, group names both ways
-_Regex = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+#: (the program as the bytes of 32-bit code words: read back in C, where a list of ints would be
+#: checked one by one)
+_Regex = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
+#: the array type of the engine's code word (4 bytes; "" on an engine with another size)
+_WORD = next((t for t in "IL" if array(t).itemsize == _sre.CODESIZE == 4), "")
 _cache: dict[_Key, CodeType] = {}
 #: keyed ("re<flags>", pattern)
 _regexes: dict[_Key, _Regex] = {}
@@ -77,8 +82,8 @@ def _is_regex(key: _Key, value: Any) -> bool:
     flags, code, groups, index, names = value
     return (
         isinstance(flags, int)
-        and isinstance(code, list)
-        and all(type(op) is int for op in code)
+        and isinstance(code, bytes)
+        and len(code) % 4 == 0
         and isinstance(groups, int)
         and isinstance(index, dict)
         and all(isinstance(k, str) and isinstance(v, int) for k, v in index.items())
@@ -172,7 +177,7 @@ def _regex(pattern: Any, flags: int = 0) -> Any:
         from re import _compiler, _parser  # type: ignore[attr-defined]
 
         parsed = _parser.parse(pattern, flags)
-        code = [int(op) for op in _compiler._code(parsed, flags)]  # (opcodes are int subclasses)
+        code = array(_WORD, _compiler._code(parsed, flags)).tobytes()
         index = dict(parsed.state.groupdict)
         names: list[str | None] = [None] * parsed.state.groups
         for name, i in index.items():
@@ -184,7 +189,8 @@ def _regex(pattern: Any, flags: int = 0) -> Any:
     else:
         _counts["hits"] += 1
     _used.add(key)
-    return _sre.compile(pattern, entry[0], entry[1], entry[2], dict(entry[3]), entry[4])
+    program = array(_WORD, entry[1]).tolist()
+    return _sre.compile(pattern, entry[0], program, entry[2], dict(entry[3]), entry[4])
 
 
 #: ``re.DEBUG``: such a pattern prints its program as it is compiled, so it is never cached
@@ -231,7 +237,7 @@ def install() -> bool:
         (collections, "eval", _eval),
     ]
     compiler = _re_compiler()
-    if compiler is not None:
+    if compiler is not None and _WORD:
         _installed_re[:] = [compiler.compile]
         patches.append((compiler, "compile", _regex))
     for module, name, replacement in patches:

@@ -115,12 +115,12 @@ def test_patterns_read_back_from_the_file_are_the_ones_re_builds(tmp_path: Path)
 
 
 def test_a_malformed_pattern_entry_is_ignored(tmp_path: Path) -> None:
-    good = (0, [1, 2, 3], 0, {}, (None,))
+    good = (0, bytes(12), 0, {}, (None,))
     shapes = {
-        "a program that is not a list": (0, "1 2 3", 0, {}, (None,)),
-        "not ints": (0, [1, "x"], 0, {}, (None,)),
-        "short": (0, [1]),
-        "a group name that is not text": (0, [1], 1, {1: 1}, (None, 1)),
+        "a program that is not bytes": (0, [1, 2, 3], 0, {}, (None,)),
+        "not whole code words": (0, bytes(5), 0, {}, (None,)),
+        "short": (0, bytes(4)),
+        "a group name that is not text": (0, bytes(4), 1, {1: 1}, (None, 1)),
     }
     for name, entry in shapes.items():
         path = tmp_path / "bad.codes"
