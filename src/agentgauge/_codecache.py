@@ -41,12 +41,14 @@ from typing import Any
 
 __all__ = ["cache_path", "install", "save", "stats", "uninstall"]
 
-#: the file's header: the interpreter's bytecode magic number and optimisation level, and the
-#: regular expression engine's (its compiled programs' format)
+#: the file's header: the interpreter's bytecode magic number and optimisation level, the
+#: regular expression engine's (its compiled programs' format), and this file's format (2: only
+#: patterns of a module's or a class's body; a file of an earlier format is ignored, rewritten)
 _HEADER = (
     importlib.util.MAGIC_NUMBER
     + bytes([sys.flags.optimize & 0xFF])
     + (_sre.MAGIC & 0xFFFFFFFF).to_bytes(4, "little")
+    + b"\x02"
 )
 #: a file larger than this is ignored (the cache of a one-case run is ~0.7 MB, ~950 entries)
 MAX_BYTES = 8 * 1024 * 1024
@@ -172,7 +174,7 @@ def _regex(pattern: Any, flags: int = 0) -> Any:
     key = (f"re{flags}", pattern)
     entry = _regexes.get(key)
     if entry is None:
-        if _unstable(sys._getframe(1)):
+        if not _from_a_body(sys._getframe(1)):
             return _re_compile(pattern, flags)
         from re import _compiler, _parser  # type: ignore[attr-defined]
 
@@ -195,17 +197,20 @@ def _regex(pattern: Any, flags: int = 0) -> Any:
 
 #: ``re.DEBUG``: such a pattern prints its program as it is compiled, so it is never cached
 _RE_DEBUG = 128
-#: modules whose patterns are written from a set of strings (``tokenize``'s string prefixes):
-#: their text differs from one process to the next, so a cached entry would never be used
-#: again and each run would add one and rewrite the file; compiled as before, not kept
-_UNSTABLE = frozenset({"tokenize"})
+#: a function's code (not a module's or a class's body)
+_CO_OPTIMIZED = 0x0001
 
 
-def _unstable(frame: Any) -> bool:
-    """Whether the pattern comes from an ``_UNSTABLE`` module (through ``re``'s own frames)."""
-    while frame is not None and frame.f_globals.get("__name__") in ("re", "functools"):
+def _from_a_body(frame: Any) -> bool:
+    """Whether the pattern is compiled by a module's or a class's body (past ``re``'s own
+    frames): a pattern written in the source, such as YAML's or the behaviour heuristics'.
+    One a function compiles is often made from data — the scrubber's pattern of your short
+    secrets, a suite's ``regex``, ``tokenize``'s pattern from a set of prefixes (its text
+    differs from one process to the next) — and is compiled as before, never written to the
+    cache file."""
+    while frame is not None and frame.f_globals.get("__name__") == "re":
         frame = frame.f_back
-    return frame is not None and frame.f_globals.get("__name__") in _UNSTABLE
+    return frame is not None and not frame.f_code.co_flags & _CO_OPTIMIZED
 
 
 def _re_compile(pattern: Any, flags: int = 0) -> Any:

@@ -38,6 +38,15 @@ def installed() -> Iterator[None]:
         _codecache.uninstall()
 
 
+def _in_a_body(pattern: str, flags: int) -> re.Pattern[str]:
+    """The pattern compiled as a module's body compiles it (``X = re.compile(...)``)."""
+    namespace: dict[str, object] = {"pattern": pattern, "flags": flags}
+    exec("import re\ncompiled = re._compiler.compile(pattern, flags)\n", namespace)
+    compiled = namespace["compiled"]
+    assert isinstance(compiled, re.Pattern)
+    return compiled
+
+
 def _own(pattern: str, flags: int) -> re.Pattern[str]:
     from re import _compiler  # type: ignore[attr-defined]
 
@@ -48,15 +57,14 @@ def _own(pattern: str, flags: int) -> re.Pattern[str]:
 
 @pytest.mark.usefixtures("installed")
 def test_a_cached_pattern_is_the_one_re_builds() -> None:
-    from re import _compiler  # type: ignore[attr-defined]
-
     for pattern in PATTERNS:
         for flags in FLAGS:
             if flags & re.ASCII and "\U00010000" in pattern:
                 continue
             want = _own(pattern, flags)
-            first = _compiler.compile(pattern, flags)  # compiled and kept
-            again = _compiler.compile(pattern, flags)  # from the cache
+            first = _in_a_body(pattern, flags)  # compiled and kept
+            assert (f"re{flags}", pattern) in _codecache._regexes
+            again = _in_a_body(pattern, flags)  # from the cache
             for got in (first, again):
                 assert got == want  # the same program, flags and text
                 assert (got.groups, dict(got.groupindex), got.flags) == (
@@ -64,7 +72,7 @@ def test_a_cached_pattern_is_the_one_re_builds() -> None:
                     dict(want.groupindex),
                     want.flags,
                 )
-    date = _compiler.compile(PATTERNS[1], 0).match("2026-12-02")
+    date = _in_a_body(PATTERNS[1], 0).match("2026-12-02")
     assert date is not None
     assert date.groupdict() == {"year": "2026", "month": "12"}
     assert date.group(3) == "02"
@@ -85,7 +93,9 @@ from agentgauge import _codecache
 _codecache.install()
 from re import _compiler
 patterns = %r
-got = [_compiler.compile(p, 0) for p in patterns]
+got = []
+for p in patterns:  # in the module's body (a comprehension is a function)
+    got.append(_compiler.compile(p, 0))
 if sys.argv[1] == "save":
     assert _codecache.save()
 else:
@@ -135,17 +145,26 @@ def test_a_malformed_pattern_entry_is_ignored(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("installed")
-def test_debug_patterns_and_unstable_ones_are_not_kept(capsys: pytest.CaptureFixture[str]) -> None:
-    from re import _compiler  # type: ignore[attr-defined]
+def test_only_patterns_written_in_a_body_are_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    """A pattern a function makes from data is never written to the cache file: the
+    scrubber's pattern of a short secret, tokenize's (its text differs in each process), a
+    debug pattern (it prints its program); one written in a module's body is kept."""
+    from agentgauge import _secrets
 
     before = set(_codecache._regexes)
-    _compiler.compile("xyz+q", int(re.DEBUG))  # prints its program, as without the cache
+    _in_a_body("xyz+q", int(re.DEBUG))  # prints its program, as without the cache
     assert "LITERAL" in capsys.readouterr().out
-    # tokenize writes its pattern from a set of prefixes: not kept
     import tokenize
 
     prefixes = "|".join(sorted({"rb", "b", "f"}))
     tokenize._compile(f"zz(?:{prefixes})")  # type: ignore[attr-defined]
+    assert _secrets.strength("k3Y9z") == "short"  # scrubbed through a pattern
+    _secrets.register("k3Y9z")
+    try:
+        assert "k3Y9z" not in _secrets.scrub("the k3Y9z here")
+    finally:
+        _secrets._reset()
     assert set(_codecache._regexes) == before
-    _compiler.compile("xyz+q", 0)
+    assert not any("k3Y9z" in key[1] for key in _codecache._regexes)
+    _in_a_body("xyz+q", 0)
     assert set(_codecache._regexes) - before == {("re0", "xyz+q")}
