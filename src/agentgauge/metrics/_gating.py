@@ -63,7 +63,7 @@ def _max_latency(
                     threshold=f"≤ {limit_s:g} s",
                     actual="n/a (no results)",
                     passed=True,
-                    message=f"{label}: no latencies recorded; not checked",
+                    message="no latencies recorded; not checked",
                 )
             )
             continue
@@ -72,13 +72,56 @@ def _max_latency(
             GateCheck(
                 name=label,
                 threshold=f"≤ {limit_s:g} s",
-                actual=f"{value / 1000:.2f} s",
+                actual=_duration(value),
                 passed=ok,
-                message=f"{label} {value / 1000:.2f} s {'within' if ok else 'exceeds'} "
+                message=f"{label} {_duration(value)} {'within' if ok else 'exceeds'} "
                 f"the limit {limit_s:g} s",
             )
         )
     return out
+
+
+def _duration(ms: float) -> str:
+    """A latency in seconds, or in milliseconds below 10 ms (2.9 ms is not "0.00 s")."""
+    return f"{ms / 1000:.2f} s" if ms >= 10 else f"{ms:.2g} ms"
+
+
+def _max_rate(name: str, r: Rate, maximum: float, detail: str = "") -> GateCheck:
+    """A rate that must stay at or below ``maximum``; nothing measured is not checked (it
+    passes, and the gate's warnings say so), never read as 0 %."""
+    threshold = f"≤ {maximum * 100:.1f}%"
+    if r.value is None:
+        return GateCheck(
+            name=name,
+            threshold=threshold,
+            actual=_rate_text(r),
+            passed=True,
+            message="nothing was measured (no results); not checked",
+        )
+    ok = r.value <= maximum
+    return GateCheck(
+        name=name,
+        threshold=threshold,
+        actual=_rate_text(r),
+        passed=ok,
+        message=f"{name} {r.value * 100:.1f}%{detail} "
+        f"{'within' if ok else 'exceeds'} the maximum {maximum * 100:.1f}%",
+    )
+
+
+def _nothing_scored(summary: Summary) -> list[str]:
+    """The warning of a run whose pass rate has no verdict under it: its gate can only pass on
+    checks that measured nothing, which a bare "passed" would overstate."""
+    if summary.overall.pass_rate.n:
+        return []
+    results = summary.overall.results
+    if not results:
+        return ["nothing was scored: the run has no results, so no check measured anything"]
+    return [
+        f"nothing was scored: none of the {results} results has a verdict "
+        f"({summary.overall.error_rate.passed} error(s), {summary.overall.user_errors} user "
+        "error(s)), so the checks that passed measured none"
+    ]
 
 
 def evaluate_gates(
@@ -101,7 +144,7 @@ def evaluate_gates(
     for cat, limits in sorted(gates.max_category_latency_s.items()):
         checks += _max_latency(f"latency [{cat}]", summary.performance.by_category.get(cat), limits)
     checks += _zero_tolerance(summary, gates)
-    warnings = small_sample_warnings(summary, gates)
+    warnings = _nothing_scored(summary) + small_sample_warnings(summary, gates)
     for name, gate in sorted(gates.scorers.items()):
         stats, key = scorer_stats(summary, name)
         base_stats = scorer_stats(baseline_summary, name)[0] if baseline_summary else None
@@ -193,19 +236,7 @@ def _rate_checks(summary: Summary, gates: Gates) -> list[GateCheck]:
         if minimum is not None:
             checks.append(_min_mean(name, summary.module_mean(metric), minimum, scale))
     if gates.max_error_rate is not None:
-        er = summary.overall.error_rate
-        value = er.value or 0.0
-        ok = value <= gates.max_error_rate
-        checks.append(
-            GateCheck(
-                name="error rate",
-                threshold=f"≤ {gates.max_error_rate * 100:.1f}%",
-                actual=_rate_text(er),
-                passed=ok,
-                message=f"error rate {value * 100:.1f}% "
-                f"{'within' if ok else 'exceeds'} the maximum {gates.max_error_rate * 100:.1f}%",
-            )
-        )
+        checks.append(_max_rate("error rate", summary.overall.error_rate, gates.max_error_rate))
     if gates.max_user_error_rate is not None:
         checks.append(_user_error_check(summary, gates.max_user_error_rate))
     return checks
@@ -230,18 +261,8 @@ def _same_users(baseline: Comparison) -> list[GateCheck]:
 
 def _user_error_check(summary: Summary, maximum: float) -> GateCheck:
     """The share of results whose simulated user broke its instructions (docs/users.md)."""
-    ur = summary.overall.user_error_rate
-    value = ur.value or 0.0
-    ok = value <= maximum
-    return GateCheck(
-        name="user error rate",
-        threshold=f"≤ {maximum * 100:.1f}%",
-        actual=_rate_text(ur),
-        passed=ok,
-        message=f"user error rate {value * 100:.1f}% ({summary.overall.user_errors} results "
-        f"whose simulated user broke its instructions) "
-        f"{'within' if ok else 'exceeds'} the maximum {maximum * 100:.1f}%",
-    )
+    detail = f" ({summary.overall.user_errors} results whose simulated user broke its instructions)"
+    return _max_rate("user error rate", summary.overall.user_error_rate, maximum, detail)
 
 
 def _zero_tolerance(summary: Summary, gates: Gates) -> list[GateCheck]:

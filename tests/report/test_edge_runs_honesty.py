@@ -1,0 +1,149 @@
+"""Edge-case runs through every report format: a report never overstates.
+
+Each row of ``EDGES`` is a run built offline (mock and python agents) that some report once
+overstated: a gate "passed" over a run with no verdict at all, an unknown error rate written as
+"0.0%", a latency of 2.9 ms written as "0.00 s". Every run goes through the gate (console and
+``--json``), the Markdown, HTML, JSON and JUnit reports, and what they say must agree with each
+other and with ``results.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from agentgauge.cli import cli
+from agentgauge.metrics import evaluate_gates, summarize
+from agentgauge.schema import Gates
+
+SUITE = """name: edge
+cases:
+  - {id: a, category: c1, input: please say word1, expect: {response_contains: [word1]}}
+  - {id: b, category: c1, input: please say word2, expect: {response_contains: [word2]}}
+  - {id: c, category: c2, input: hi, expect: {response_contains: [mock reply]}}
+"""
+GATES = "max_error_rate: 0.5\nmax_user_error_rate: 0.5\nmax_latency_s: {p95: 5}\n"
+RAISES = "def agent(messages, tools):\n    raise RuntimeError('boom')\n"
+#: answers every other call, so the trials of a case disagree
+FLIPS = (
+    "import itertools\n_n = itertools.count()\n"
+    "def agent(messages, tools):\n"
+    "    return messages[-1].content if next(_n) % 2 == 0 else 'nope'\n"
+)
+NOTHING = "nothing was scored"
+
+
+@dataclass(frozen=True)
+class Edge:
+    name: str
+    agent: str
+    args: tuple[str, ...]
+    #: the warning every gate report must carry (None: a run with verdicts carries none)
+    nothing_scored: str | None
+
+
+EDGES = [
+    Edge("all-errored", "python:{dir}/raises.py:agent", (), "none of the 3 results has a verdict"),
+    Edge("zero-after-filter", "mock:echo", ("--filter", "nomatch"), "the run has no results"),
+    Edge("one-case", "mock:echo", ("--filter", "a"), None),
+    Edge("mixed-trials", "python:{dir}/flips.py:agent", ("--trials", "4"), None),
+]
+
+
+def _build(tmp_path: Path, edge: Edge) -> tuple[Path, Path]:
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    (tmp_path / "raises.py").write_text(RAISES)
+    (tmp_path / "flips.py").write_text(FLIPS)
+    gates = tmp_path / "gates.yaml"
+    gates.write_text(GATES)
+    run = tmp_path / "run"
+    args = ["run", str(tmp_path / "suite.yaml"), "-o", str(run), "--no-cache"]
+    args += ["--agent", edge.agent.format(dir=tmp_path), "--allow-suite-code", *edge.args]
+    out = CliRunner().invoke(cli, [*args, "--max-concurrency", "1"])
+    assert out.exit_code == 0, out.output
+    return run, gates
+
+
+def _cli(*args: str) -> str:
+    out = CliRunner().invoke(cli, list(args))
+    assert out.exit_code in (0, 1), out.output
+    return " ".join(out.output.split())  # the console wraps long lines
+
+
+def _text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@pytest.mark.parametrize("edge", EDGES, ids=[e.name for e in EDGES])
+def test_every_format_says_what_was_measured(tmp_path: Path, edge: Edge) -> None:
+    run, gates = _build(tmp_path, edge)
+    lines = (run / "results.jsonl").read_text().splitlines()
+    results = [json.loads(x) for x in lines]
+    scored = [r for r in results if r["status"] in ("passed", "failed")]
+    errors = sum(r["status"] == "error" for r in results)
+
+    gate_json = json.loads(_cli("gate", str(run), "--gates", str(gates), "--json"))
+    texts = {
+        "gate": _cli("gate", str(run), "--gates", str(gates)),
+        "markdown": _cli("report", str(run), "--format", "markdown", "--gates", str(gates)),
+        "html": _text(_cli("report", str(run), "--format", "html", "--gates", str(gates))),
+        "gate --json": " ".join(gate_json["warnings"]),
+    }
+    for fmt, text in texts.items():
+        if edge.nothing_scored is None:
+            assert NOTHING not in text, fmt
+        else:
+            assert f"{NOTHING}: {edge.nothing_scored}" in text, fmt
+        if not results:  # an unmeasured error rate is never a measured 0 %
+            assert "error rate 0.0%" not in text, fmt
+        # a latency of a few milliseconds is never written as zero seconds
+        assert "0.00 s" not in text, fmt
+        assert "latency p95: latency p95" not in text, fmt
+
+    summary = json.loads(_cli("report", str(run), "--format", "json"))
+    assert summary["overall"]["results"] == len(results)
+    assert summary["overall"]["pass_rate"]["n"] == len(scored)
+    if not scored:
+        assert summary["overall"]["pass_rate"]["value"] is None
+    junit = _cli("report", str(run), "--format", "junit")
+    assert f'tests="{len(results)}"' in junit
+    assert f'errors="{errors}"' in junit
+    assert f'failures="{sum(r["status"] == "failed" for r in results)}"' in junit
+
+
+def test_an_unmeasured_maximum_is_not_checked_and_says_so(tmp_path: Path) -> None:
+    run, gates = _build(tmp_path, EDGES[1])
+    report = json.loads(_cli("gate", str(run), "--gates", str(gates), "--json"))
+    checks = {c["name"]: c for c in report["checks"]}
+    assert checks["error rate"]["actual"] == "n/a (no results)"
+    assert checks["error rate"]["message"] == "nothing was measured (no results); not checked"
+    assert "error rate: nothing was measured (no results); not checked" in report["warnings"]
+    assert "latency p95: no latencies recorded; not checked" in report["warnings"]
+
+
+@pytest.mark.parametrize(
+    ("p95_ms", "shown"), [(2.9, "2.9 ms"), (0.15, "0.15 ms"), (4100, "4.10 s")]
+)
+def test_a_latency_of_milliseconds_is_shown_in_milliseconds(
+    tmp_path: Path, p95_ms: float, shown: str
+) -> None:
+    run, _ = _build(tmp_path, EDGES[2])
+    summary = summarize(run)
+    latency = summary.performance.latency
+    assert latency is not None
+    performance = summary.performance.model_copy(
+        update={"latency": latency.model_copy(update={"p95": p95_ms})}
+    )
+    summary = summary.model_copy(update={"performance": performance})
+    report = evaluate_gates(summary, Gates(max_latency_s={"p95": 5}))
+    p95 = next(c for c in report.checks if c.name == "latency p95")
+    assert p95.actual == shown
+    assert (
+        p95.message
+        == f"latency p95 {shown} {'within' if p95_ms < 5000 else 'exceeds'} the limit 5 s"
+    )
