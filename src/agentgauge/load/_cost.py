@@ -1,7 +1,8 @@
 """The cost a load run expects, from the price table (``runner.PRICES``) or ``--price``:
 sessions expected × tokens per session × price. Before the run the tokens are guessed from the
 size of the cases (4 characters a token, 100 output tokens a model call); after the baseline
-they are the baseline's mean."""
+they are the mean of the baseline's sessions that reported usage (none did: the guess again;
+a session without usage is not a session of 0 tokens)."""
 
 from __future__ import annotations
 
@@ -50,9 +51,10 @@ def estimate_cost(
     price: tuple[float, float] | None,
 ) -> CostEstimate:
     """The estimate printed before the load starts (``baseline`` empty: from the cases)."""
-    if baseline:
-        tokens_in = sum(s.result.input_tokens for s in baseline) / len(baseline)
-        tokens_out = sum(s.result.output_tokens for s in baseline) / len(baseline)
+    known = [s for s in baseline if s.result.usage_recorded]  # no usage is not 0 tokens
+    if known:
+        tokens_in = sum(s.result.input_tokens for s in known) / len(known)
+        tokens_out = sum(s.result.output_tokens for s in known) / len(known)
         session_s = sum(s.result.latency_ms for s in baseline) / len(baseline) / 1000
         source = "baseline"
     else:
@@ -63,6 +65,9 @@ def estimate_cost(
         tokens_in = sum(per) / len(per) - tokens_out
         session_s = _SESSION_GUESS_S
         source = "prompt size"
+        if baseline:
+            session_s = sum(s.result.latency_ms for s in baseline) / len(baseline) / 1000
+            source = "prompt size: the baseline reported no token usage"
     expected = _expected_sessions(plan, session_s)
     per_session = None
     if price is not None:

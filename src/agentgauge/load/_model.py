@@ -51,7 +51,8 @@ class WindowStats(Model):
     error_rate: float | None
     pass_rate: float | None
     sessions_per_s: float
-    tokens_per_min: float
+    #: None: sessions ended and none reported its token usage (unknown, not 0)
+    tokens_per_min: float | None
     latency_ms: Percentiles | None
     ttft_ms: Percentiles | None
     #: model call attempts beyond the first (the run's --retries)

@@ -104,6 +104,15 @@ def _percentiles(values: Iterable[float | None]) -> Percentiles | None:
     )
 
 
+def _tokens_per_min(samples: Sequence[Sample], span: float) -> float | None:
+    """Tokens of the sessions that reported usage, per minute; None when sessions ended and
+    none of them reported any (unknown, not 0)."""
+    known = [s.tokens for s in samples if s.result.usage_recorded]
+    if samples and not known:
+        return None
+    return sum(known) * 60 / span
+
+
 def window_stats(samples: Sequence[Sample], start: float, end: float) -> WindowStats:
     span = max(end - start, 1e-9)
     kinds = Counter(s.kind for s in samples if s.kind is not None)
@@ -121,7 +130,7 @@ def window_stats(samples: Sequence[Sample], start: float, end: float) -> WindowS
         error_rate=sum(kinds.values()) / len(samples) if samples else None,
         pass_rate=passed / (passed + failed) if passed + failed else None,
         sessions_per_s=len(samples) / span,
-        tokens_per_min=sum(s.tokens for s in samples) * 60 / span,
+        tokens_per_min=_tokens_per_min(samples, span),
         latency_ms=_percentiles(s.result.latency_ms for s in samples),
         ttft_ms=_percentiles(s.result.ttft_ms for s in samples),
         retries=sum(s.result.retries for s in samples),

@@ -64,10 +64,23 @@ def _paths(xs: list[float], values: list[float | None], sx: float, sy: float, x0
     return lines + "".join(dots)
 
 
-def _chart(title: str, unit: str, xs: list[float], series: list[Series], cls: str) -> str:
-    """A line chart: time (s) across, ``unit`` up; one coloured line per series."""
+def _chart(
+    title: str,
+    unit: str,
+    xs: list[float],
+    series: list[Series],
+    cls: str,
+    empty: str = "nothing measured",
+) -> str:
+    """A line chart: time (s) across, ``unit`` up; one coloured line per series. With no value
+    at all, the figure says ``empty`` instead of drawing axes a reader would take for zeros."""
     xs, series = _thin(xs, series)
     values = [v for _, vs in series for v in vs if v is not None and math.isfinite(v)]
+    if not values:
+        return (
+            f'<figure class="chart {cls}"><figcaption>{_esc(title)} <small>({_esc(unit)})'
+            f'</small></figcaption><p class="empty">n/a ({_esc(empty)})</p></figure>'
+        )
     top = _nice(max(values, default=0.0))
     x0, x1 = (xs[0], xs[-1]) if xs else (0.0, 1.0)
     sx = (_W - _PAD_L - _PAD_R) / max(x1 - x0, 1e-9)
@@ -137,7 +150,7 @@ def _charts(report: LoadReport) -> str:
             _chart("Throughput", "sessions per second", xs, throughput, "throughput"),
             _chart("Errors by kind", "sessions per interval", xs, errors, "errors"),
             _chart("Offered load", unit, xs, offered, "offered"),
-            _chart("Tokens", "per minute", xs, tokens, "tokens"),
+            _chart("Tokens", "per minute", xs, tokens, "tokens", "no usage reported"),
             _chart(
                 "Quality", "pass rate, and against the unloaded baseline", xs, quality, "quality"
             ),
@@ -168,11 +181,18 @@ def _steps(steps: Sequence[StepStats], unit: str) -> str:
     )
 
 
+def _verdict(report: LoadReport) -> str:
+    """PASS / FAIL of the thresholds; a run without any checked nothing, so it says so."""
+    if not report.thresholds:
+        return "no thresholds checked"
+    return "PASS" if report.passed else "FAIL"
+
+
 def _headline(report: LoadReport) -> str:
     t = report.totals
     sat = report.saturation
     parts = [
-        f"<b>{'PASS' if report.passed else 'FAIL'}</b>",
+        f"<b>{_verdict(report)}</b>",
         f"{t.sessions} sessions in {report.duration_s:.1f} s ({t.sessions_per_s:.3g}/s)",
         f"p95 {_fmt(_p(t, 'p95'), ' ms', '.0f')}",
         f"errors {_fmt(t.error_rate, '', '.1%')}",

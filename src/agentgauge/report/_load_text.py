@@ -26,6 +26,10 @@ def _rate(value: float | None) -> str:
     return "–" if value is None else f"{value:.1%}"
 
 
+def _tokens(per_min: float | None) -> str:
+    return "n/a (no usage reported)" if per_min is None else f"{per_min:,.0f}"
+
+
 def load_lines(report: LoadReport) -> list[str]:
     """The summary of ``report``, one line each."""
     t = report.totals
@@ -45,7 +49,7 @@ def load_lines(report: LoadReport) -> list[str]:
         _row("errors", f"{t.errors} ({_rate(t.error_rate)})" + (f": {kinds}" if kinds else "")),
         _row("latency", _pct(t.latency_ms)),
         _row("ttft", _pct(t.ttft_ms)),
-        _row("tokens/min", f"{t.tokens_per_min:,.0f}  retries {t.retries}"),
+        _row("tokens/min", f"{_tokens(t.tokens_per_min)}  retries {t.retries}"),
         _row(
             "quality",
             f"pass rate {_rate(t.pass_rate)} under load, "

@@ -44,6 +44,8 @@ class SessionResult:
     model_calls: int
     #: model call attempts beyond the first (retries of 429 / 5xx / connection errors)
     retries: int
+    #: False when the agent reported no token usage (the tokens above are unknown, not 0)
+    usage_recorded: bool = True
 
     @classmethod
     def of(cls, result: CaseResult) -> SessionResult:
@@ -59,6 +61,7 @@ class SessionResult:
             cost_usd=result.cost_usd,
             model_calls=result.model_calls,
             retries=sum(max(0, e.attempts - 1) for e in result.trace if e.kind == "model"),
+            usage_recorded=result.usage_recorded,
         )
 
     @classmethod
@@ -81,6 +84,7 @@ class SessionResult:
             retries=sum(
                 max(0, int(e.get("attempts") or 1) - 1) for e in trace if e.get("kind") == "model"
             ),
+            usage_recorded=data.get("usage_recorded") is not False,
         )
 
 
