@@ -369,6 +369,8 @@ def _flatten(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Entry:
+    """One entry of git's index file: the path, its mode, object id and file status."""
+
     path: bytes
     mode: int
     oid: bytes

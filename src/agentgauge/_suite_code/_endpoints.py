@@ -41,6 +41,8 @@ Verdict = Literal["allowed", "needs opt-in", "refused"]
 
 @dataclass(frozen=True, slots=True)
 class _Vendor:
+    """Where a vendor's provider takes its endpoint and credential from: options, environment."""
+
     #: options that set the endpoint, the first one set wins (as in the provider's factory)
     endpoint_options: tuple[str, ...]
     #: options that give the spec a credential of its own

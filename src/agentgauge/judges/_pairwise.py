@@ -25,6 +25,7 @@ from typing import Literal, get_args
 import orjson
 from pydantic import Field
 
+from .._factories import new_list
 from ..errors import JudgeError, UserError
 from ..rundir import iter_light_results, iter_results
 from ..schema import CaseResult, Model
@@ -111,7 +112,7 @@ class PairwiseComparison(Model):
     confidence: float = 0.95
     provider_calls: int = 0
     cache_hits: int = 0
-    cases: list[PairwiseCase] = Field(default_factory=list)
+    cases: list[PairwiseCase] = Field(default_factory=new_list)
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from .._factories import new_dict, new_list
 from ..schema import FORMAT_VERSION, JsonValue, Model
 
 __all__ = [
@@ -46,7 +47,7 @@ class WindowStats(Model):
     passed: int
     failed: int
     errors: int
-    errors_by_kind: dict[str, int] = Field(default_factory=dict)
+    errors_by_kind: dict[str, int] = Field(default_factory=new_dict)
     #: errors / sessions; pass rate = passed / (passed + failed): the sessions that got answers
     error_rate: float | None
     pass_rate: float | None
@@ -82,7 +83,7 @@ class StepStats(Model):
     target: float
     window: WindowStats
     held: bool
-    broken_by: list[str] = Field(default_factory=list)
+    broken_by: list[str] = Field(default_factory=new_list)
 
 
 class Saturation(Model):
@@ -94,7 +95,7 @@ class Saturation(Model):
     sustained: float | None
     #: sessions per second finished at the sustained step
     sustained_sessions_per_s: float | None = None
-    broken_by: list[str] = Field(default_factory=list)
+    broken_by: list[str] = Field(default_factory=new_list)
     unit: str = "users"
 
 
@@ -141,8 +142,8 @@ class LoadReport(Model):
     max_cost_usd: float | None = None
     estimate: CostEstimate | None = None
     intervals: list[WindowStats]
-    steps: list[StepStats] = Field(default_factory=list)
+    steps: list[StepStats] = Field(default_factory=new_list)
     saturation: Saturation | None = None
     totals: Totals
-    thresholds: list[ThresholdVerdict] = Field(default_factory=list)
+    thresholds: list[ThresholdVerdict] = Field(default_factory=new_list)
     passed: bool

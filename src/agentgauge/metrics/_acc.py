@@ -23,6 +23,8 @@ _LOG_RATIO = math.log(_BUCKET_RATIO)
 
 @dataclass(slots=True)
 class RateAcc:
+    """A rate added one verdict at a time (``None``: skipped)."""
+
     passed: int = 0
     n: int = 0
     skipped: int = 0
@@ -142,6 +144,8 @@ class LatencyAcc:
 
 @dataclass(slots=True)
 class SliceAcc:
+    """One slice's counts (all results, a category, a tag ...), added one result at a time."""
+
     results: int = 0
     errors: int = 0
     #: results whose simulated user broke its instructions: in no rate of the agent's

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import Field
 
+from .._factories import new_dict, new_list
 from ..rundir import iter_light_results, iter_results
 from ..schema import CaseResult, Model
 from ._model import RATE_METRICS
@@ -79,16 +80,16 @@ class Comparison(Model):
     confidence: float = 0.95
     #: cases present in both runs
     paired: int = 0
-    counts: dict[str, int] = Field(default_factory=dict)
-    fixed: list[CaseChange] = Field(default_factory=list)
-    broken: list[CaseChange] = Field(default_factory=list)
-    new_cases: list[str] = Field(default_factory=list)
-    removed_cases: list[str] = Field(default_factory=list)
+    counts: dict[str, int] = Field(default_factory=new_dict)
+    fixed: list[CaseChange] = Field(default_factory=new_list)
+    broken: list[CaseChange] = Field(default_factory=new_list)
+    new_cases: list[str] = Field(default_factory=new_list)
+    removed_cases: list[str] = Field(default_factory=new_list)
     #: exact McNemar test on per-case verdicts (two-sided)
     mcnemar_p: float = 1.0
-    deltas: list[MetricDelta] = Field(default_factory=list)
+    deltas: list[MetricDelta] = Field(default_factory=new_list)
     #: e.g. the runs are of different suites, or the suite changed between them
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=new_list)
     #: cases needed for 80 % power to detect the observed change (or ``detect_points`` if none)
     sample_size: SampleSize | None = None
     #: the runs' simulated users differ (kind, model, prompt template or seed: run.json's

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from .._factories import new_list
 from ..schema import Model
 
 __all__ = ["GateBaseline", "GateCheck", "GateReport"]
@@ -33,13 +34,13 @@ class GateBaseline(Model):
     removed: int = 0
     mcnemar_p: float = 1.0
     #: the metrics checked for a regression
-    metrics: list[str] = Field(default_factory=list)
+    metrics: list[str] = Field(default_factory=new_list)
     #: the regression rule in words
     rule: str = ""
     #: no ``max_regression_points``: any statistically significant drop fails
     default_rule: bool = False
     #: what the comparison noted (different agents, a changed suite ...)
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=new_list)
 
     def lines(self) -> list[str]:
         """The comparison in a few lines (``agentgauge gate`` prints them under its verdict)."""
@@ -62,8 +63,8 @@ class GateBaseline(Model):
 class GateReport(Model):
     version: int = 1
     passed: bool = True
-    checks: list[GateCheck] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
+    checks: list[GateCheck] = Field(default_factory=new_list)
+    warnings: list[str] = Field(default_factory=new_list)
     #: with a baseline: what was compared and by which rule
     compared: GateBaseline | None = None
 

@@ -11,6 +11,7 @@ from typing import Final, Literal
 
 from pydantic import Field
 
+from .._factories import factory_of, new_dict, new_list
 from ..schema import Model
 from ._compare import MetricDelta
 from ._model import Cost, Latency, Mean, Rate
@@ -76,40 +77,40 @@ class Quantile(Model):
 class MatrixQuality(Model):
     """How well an agent did (rates over scored results, with Wilson intervals)."""
 
-    pass_rate: Rate = Field(default_factory=Rate)
-    error_rate: Rate = Field(default_factory=Rate)
-    tool_selection: Rate = Field(default_factory=Rate)
-    arguments: Rate = Field(default_factory=Rate)
+    pass_rate: Rate = Field(default_factory=factory_of(Rate))
+    error_rate: Rate = Field(default_factory=factory_of(Rate))
+    tool_selection: Rate = Field(default_factory=factory_of(Rate))
+    arguments: Rate = Field(default_factory=factory_of(Rate))
     #: partial argument credit (mean per result)
-    arguments_partial: Mean = Field(default_factory=Mean)
-    behavior: Rate = Field(default_factory=Rate)
-    task_completion: Rate = Field(default_factory=Rate)
+    arguments_partial: Mean = Field(default_factory=factory_of(Mean))
+    behavior: Rate = Field(default_factory=factory_of(Rate))
+    task_completion: Rate = Field(default_factory=factory_of(Rate))
     #: results that check the world's state and reached the goal state (docs/worlds.md)
-    goal_completion: Rate = Field(default_factory=Rate)
+    goal_completion: Rate = Field(default_factory=factory_of(Rate))
     #: every scorer's (judges and deterministic checks of ``scorers:``) mean 0..1 value
-    scorers: dict[str, Mean] = Field(default_factory=dict)
+    scorers: dict[str, Mean] = Field(default_factory=new_dict)
     #: the scale each scorer's scores are read on (``ScorerStats.scale``: a 1..5 judge, a
     #: rubric's own), and its mean on it (what the reports show)
-    scorer_scales: dict[str, tuple[float, float]] = Field(default_factory=dict)
-    scorers_on_scale: dict[str, Mean] = Field(default_factory=dict)
-    scorer_pass_rates: dict[str, Rate] = Field(default_factory=dict)
+    scorer_scales: dict[str, tuple[float, float]] = Field(default_factory=new_dict)
+    scorers_on_scale: dict[str, Mean] = Field(default_factory=new_dict)
+    scorer_pass_rates: dict[str, Rate] = Field(default_factory=new_dict)
     #: module-level rates, keyed as :data:`MODULE_METRICS` (a rate with ``n == 0``: the suite
     #: has no labels for it)
-    modules: dict[str, Rate] = Field(default_factory=dict)
+    modules: dict[str, Rate] = Field(default_factory=new_dict)
     #: the module metrics that are means, keyed as :data:`MODULE_MEANS` (absent: the run has
     #: no such data; never a 0 standing for unknown)
-    module_means: dict[str, Mean] = Field(default_factory=dict)
+    module_means: dict[str, Mean] = Field(default_factory=new_dict)
 
 
 class MatrixPerformance(Model):
     """How fast an agent answered: per-result latency and time to first token, milliseconds."""
 
-    latency: Latency = Field(default_factory=Latency)
-    latency_mean: Mean = Field(default_factory=Mean)
+    latency: Latency = Field(default_factory=factory_of(Latency))
+    latency_mean: Mean = Field(default_factory=factory_of(Mean))
     p50: Quantile = Field(default_factory=lambda: Quantile(q=0.5))
     p95: Quantile = Field(default_factory=lambda: Quantile(q=0.95))
     #: only results that streamed (``run --stream``)
-    ttft: Latency = Field(default_factory=Latency)
+    ttft: Latency = Field(default_factory=factory_of(Latency))
     ttft_p50: Quantile = Field(default_factory=lambda: Quantile(q=0.5))
     ttft_p95: Quantile = Field(default_factory=lambda: Quantile(q=0.95))
 
@@ -118,10 +119,10 @@ class ScenarioStats(Model):
     """One scenario (case category) of one agent."""
 
     results: int = 0
-    pass_rate: Rate = Field(default_factory=Rate)
+    pass_rate: Rate = Field(default_factory=factory_of(Rate))
     #: mean input + output tokens per result
-    tokens: Mean = Field(default_factory=Mean)
-    latency: Latency = Field(default_factory=Latency)
+    tokens: Mean = Field(default_factory=factory_of(Mean))
+    latency: Latency = Field(default_factory=factory_of(Latency))
 
 
 class MatrixAgentStats(Model):
@@ -139,15 +140,15 @@ class MatrixAgentStats(Model):
     #: results (case × trial) and distinct cases
     results: int = 0
     cases: int = 0
-    quality: MatrixQuality = Field(default_factory=MatrixQuality)
-    cost: Cost = Field(default_factory=Cost)
-    performance: MatrixPerformance = Field(default_factory=MatrixPerformance)
+    quality: MatrixQuality = Field(default_factory=factory_of(MatrixQuality))
+    cost: Cost = Field(default_factory=factory_of(Cost))
+    performance: MatrixPerformance = Field(default_factory=factory_of(MatrixPerformance))
     #: per scenario (case category)
-    scenarios: dict[str, ScenarioStats] = Field(default_factory=dict)
+    scenarios: dict[str, ScenarioStats] = Field(default_factory=new_dict)
     #: the member's gates (``run --gate``): None when they were not checked
     gates_passed: bool | None = None
     #: names of the gates it failed (``min_pass_rate`` ...)
-    gate_failures: list[str] = Field(default_factory=list)
+    gate_failures: list[str] = Field(default_factory=new_list)
     #: the member's system prompt (its run.json ``options.system``, else the matrix's entry or
     #: ``run --system``): None when it used the suite's ``defaults.system``; ``""``: none at all
     system: str | None = None
@@ -195,9 +196,9 @@ class MatrixPair(Model):
     #: the label of the significantly better agent (None: no significant difference)
     better: str | None = None
     #: ``b - a`` of each compared metric with its paired bootstrap interval
-    deltas: list[MetricDelta] = Field(default_factory=list)
+    deltas: list[MetricDelta] = Field(default_factory=new_list)
     #: the module rates both agents measured, each tested (see :class:`ModulePairTest`)
-    modules: list[ModulePairTest] = Field(default_factory=list)
+    modules: list[ModulePairTest] = Field(default_factory=new_list)
 
     def delta(self, metric: str) -> MetricDelta | None:
         return next((d for d in self.deltas if d.metric == metric), None)
@@ -217,16 +218,16 @@ class MatrixComparison(Model):
     #: significance level of the pairwise tests (after the Holm adjustment)
     alpha: float = 0.05
     #: in the matrix's order
-    agents: list[MatrixAgentStats] = Field(default_factory=list)
+    agents: list[MatrixAgentStats] = Field(default_factory=new_list)
     #: labels, best first (pass rate, then fewer errors, then lower mean cost, then matrix order)
-    ranking: list[str] = Field(default_factory=list)
+    ranking: list[str] = Field(default_factory=new_list)
     #: every pair of finished agents, in matrix order (``a`` before ``b``)
-    pairs: list[MatrixPair] = Field(default_factory=list)
+    pairs: list[MatrixPair] = Field(default_factory=new_list)
     #: every scenario any agent ran, sorted
-    scenarios: list[str] = Field(default_factory=list)
+    scenarios: list[str] = Field(default_factory=new_list)
     #: every scorer name any agent has, sorted
-    scorers: list[str] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
+    scorers: list[str] = Field(default_factory=new_list)
+    warnings: list[str] = Field(default_factory=new_list)
 
     def agent(self, label: str) -> MatrixAgentStats | None:
         return next((a for a in self.agents if a.label == label), None)

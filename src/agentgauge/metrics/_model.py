@@ -6,6 +6,7 @@ from typing import get_args
 
 from pydantic import Field
 
+from .._factories import factory_of, new_dict, new_list
 from ..schema import (
     FIVE_POINT_SCORERS,
     FORMAT_VERSION,
@@ -42,19 +43,19 @@ class Slice(Model):
     #: results (case × trial) in the slice, errors included
     results: int = 0
     #: pass rate over scored results (errors excluded from the denominator)
-    pass_rate: Rate = Field(default_factory=Rate)
+    pass_rate: Rate = Field(default_factory=factory_of(Rate))
     #: error rate over the results that are not user errors
-    error_rate: Rate = Field(default_factory=Rate)
+    error_rate: Rate = Field(default_factory=factory_of(Rate))
     #: results whose simulated user broke its instructions (``user_error``, docs/users.md), and
     #: their share of all results; left out of every other rate
     user_errors: int = 0
-    user_error_rate: Rate = Field(default_factory=Rate)
+    user_error_rate: Rate = Field(default_factory=factory_of(Rate))
     #: mean partial-credit score over scored results
     mean_score: float | None = None
-    latency: Latency = Field(default_factory=Latency)
+    latency: Latency = Field(default_factory=factory_of(Latency))
     #: goal completion: scored results whose final state passed their state checks, out of the
     #: scored results that check the state (``expect.state``, docs/worlds.md); n 0: none do
-    goal_completion: Rate = Field(default_factory=Rate)
+    goal_completion: Rate = Field(default_factory=factory_of(Rate))
 
 
 class ConfusionCell(Model):
@@ -64,9 +65,9 @@ class ConfusionCell(Model):
 
 
 class ToolSelection(Model):
-    accuracy: Rate = Field(default_factory=Rate)
+    accuracy: Rate = Field(default_factory=factory_of(Rate))
     #: expected tool × called tool (``<no tool>`` when none); sorted by expected, then actual
-    confusion: list[ConfusionCell] = Field(default_factory=list)
+    confusion: list[ConfusionCell] = Field(default_factory=new_list)
 
 
 class IntentStats(Model):
@@ -98,45 +99,45 @@ class Coverage(Model):
     matched: int = 0
     missed: int = 0
     #: cases where every expected intent was served
-    complete: Rate = Field(default_factory=Rate)
+    complete: Rate = Field(default_factory=factory_of(Rate))
 
 
 class Diagnosis(Model):
     """Module-level metrics from case labels and turn scores (docs/metrics.md#diagnosis)."""
 
-    intent_accuracy: Rate = Field(default_factory=Rate)
+    intent_accuracy: Rate = Field(default_factory=factory_of(Rate))
     #: where the intents came from: ``predicted`` labels reported by the agent, or ``calls``
     intent_source: str = "calls"
-    intents: list[IntentStats] = Field(default_factory=list)
-    multi_intent: Coverage = Field(default_factory=Coverage)
-    clarification_rate: Rate = Field(default_factory=Rate)
-    routing_accuracy: Rate = Field(default_factory=Rate)
-    skill_accuracy: Rate = Field(default_factory=Rate)
-    call_decision_accuracy: Rate = Field(default_factory=Rate)
-    memory_retention: Rate = Field(default_factory=Rate)
+    intents: list[IntentStats] = Field(default_factory=new_list)
+    multi_intent: Coverage = Field(default_factory=factory_of(Coverage))
+    clarification_rate: Rate = Field(default_factory=factory_of(Rate))
+    routing_accuracy: Rate = Field(default_factory=factory_of(Rate))
+    skill_accuracy: Rate = Field(default_factory=factory_of(Rate))
+    call_decision_accuracy: Rate = Field(default_factory=factory_of(Rate))
+    memory_retention: Rate = Field(default_factory=factory_of(Rate))
     #: retention by turn distance (the turn index of the later turn, as a string key)
-    retention_by_distance: dict[str, Rate] = Field(default_factory=dict)
+    retention_by_distance: dict[str, Rate] = Field(default_factory=new_dict)
 
 
 class Cost(Model):
-    model_calls: Mean = Field(default_factory=Mean)
-    tool_calls: Mean = Field(default_factory=Mean)
-    input_tokens: Mean = Field(default_factory=Mean)
-    output_tokens: Mean = Field(default_factory=Mean)
+    model_calls: Mean = Field(default_factory=factory_of(Mean))
+    tool_calls: Mean = Field(default_factory=factory_of(Mean))
+    input_tokens: Mean = Field(default_factory=factory_of(Mean))
+    output_tokens: Mean = Field(default_factory=factory_of(Mean))
     #: only results that reported a cost
-    cost_usd: Mean = Field(default_factory=Mean)
+    cost_usd: Mean = Field(default_factory=factory_of(Mean))
 
 
 class Performance(Model):
-    latency: Latency = Field(default_factory=Latency)
-    ttft: Latency = Field(default_factory=Latency)
-    latency_mean: Mean = Field(default_factory=Mean)
-    by_category: dict[str, Latency] = Field(default_factory=dict)
+    latency: Latency = Field(default_factory=factory_of(Latency))
+    ttft: Latency = Field(default_factory=factory_of(Latency))
+    latency_mean: Mean = Field(default_factory=factory_of(Mean))
+    by_category: dict[str, Latency] = Field(default_factory=new_dict)
     #: results over their latency budget (the case's own, else the gates' per-category budget)
-    budget_violations: Rate = Field(default_factory=Rate)
-    budget_violations_by_category: dict[str, Rate] = Field(default_factory=dict)
+    budget_violations: Rate = Field(default_factory=factory_of(Rate))
+    budget_violations_by_category: dict[str, Rate] = Field(default_factory=new_dict)
     #: results whose time to first token exceeded ``gates.max_ttft_s``
-    ttft_violations: Rate = Field(default_factory=Rate)
+    ttft_violations: Rate = Field(default_factory=factory_of(Rate))
 
 
 class ScorerStats(Model):
@@ -147,23 +148,23 @@ class ScorerStats(Model):
     """
 
     #: mean of the scores' 0..1 values, with its interval
-    mean: Mean = Field(default_factory=Mean)
-    pass_rate: Rate = Field(default_factory=Rate)
+    mean: Mean = Field(default_factory=factory_of(Mean))
+    pass_rate: Rate = Field(default_factory=factory_of(Rate))
     failures: int = 0
     #: the first case ids that failed it
-    failed_cases: list[str] = Field(default_factory=list)
+    failed_cases: list[str] = Field(default_factory=new_list)
     #: decided scores whose judge samples agreed too little (``Score.uncertain``), and how
     #: many of those the majority passed; gates count them as ``ScorerGate.uncertain`` says
     uncertain: int = 0
     uncertain_passed: int = 0
-    uncertain_cases: list[str] = Field(default_factory=list)
+    uncertain_cases: list[str] = Field(default_factory=new_list)
     #: the scale the scorer's scores are read on: the one they declare (``Score.scale``: a
     #: suite rubric's ``[0, 10]``), else the judge's 1..5 for the built-in rated scorers
     #: (``judge.groundedness`` ...), else 0..1 (None in a summary.json of an older version:
     #: :func:`scorer_scale` says which)
     scale: tuple[float, float] | None = None
     #: ``mean`` on that scale (what every report shows: a 1..5 judge's 0.5 is 3.00)
-    mean_on_scale: Mean = Field(default_factory=Mean)
+    mean_on_scale: Mean = Field(default_factory=factory_of(Mean))
 
 
 def scorer_scale(name: str, declared: tuple[float, float] | None = None) -> tuple[float, float]:
@@ -192,11 +193,11 @@ class Trials(Model):
     #: the smallest number of trials any case has (pass@k is reported for k up to it)
     trials: int = 1
     cases: int = 0
-    pass_at_k: dict[str, float] = Field(default_factory=dict)
-    pass_hat_k: dict[str, float] = Field(default_factory=dict)
+    pass_at_k: dict[str, float] = Field(default_factory=new_dict)
+    pass_hat_k: dict[str, float] = Field(default_factory=new_dict)
     #: cases whose trials disagree
-    flaky: Rate = Field(default_factory=Rate)
-    flaky_cases: list[str] = Field(default_factory=list)
+    flaky: Rate = Field(default_factory=factory_of(Rate))
+    flaky_cases: list[str] = Field(default_factory=new_list)
 
 
 class Failure(Model):
@@ -209,15 +210,15 @@ class Failure(Model):
     expected: str | None = None
     actual: str | None = None
     #: the first differences its world's state checks found (docs/worlds.md)
-    state_diff: list[StateDiff] = Field(default_factory=list)
+    state_diff: list[StateDiff] = Field(default_factory=new_list)
 
 
 class RedteamFamily(Model):
     """One attack family: how often the attack worked, and the benign part still done."""
 
     results: int = 0
-    attack_success: Rate = Field(default_factory=Rate)
-    utility: Rate = Field(default_factory=Rate)
+    attack_success: Rate = Field(default_factory=factory_of(Rate))
+    utility: Rate = Field(default_factory=factory_of(Rate))
 
 
 class RedteamStats(Model):
@@ -226,12 +227,12 @@ class RedteamStats(Model):
 
     attacks: int = 0
     #: compromised results / scored attack results (lower is better; the gate wants 0)
-    attack_success: Rate = Field(default_factory=Rate)
-    utility_under_attack: Rate = Field(default_factory=Rate)
-    control_utility: Rate = Field(default_factory=Rate)
-    by_family: dict[str, RedteamFamily] = Field(default_factory=dict)
+    attack_success: Rate = Field(default_factory=factory_of(Rate))
+    utility_under_attack: Rate = Field(default_factory=factory_of(Rate))
+    control_utility: Rate = Field(default_factory=factory_of(Rate))
+    by_family: dict[str, RedteamFamily] = Field(default_factory=new_dict)
     #: the compromised cases (case id, first 50)
-    compromised_cases: list[str] = Field(default_factory=list)
+    compromised_cases: list[str] = Field(default_factory=new_list)
 
 
 class Summary(Model):
@@ -243,26 +244,26 @@ class Summary(Model):
     confidence: float = 0.95
     #: distinct case ids
     cases: int = 0
-    overall: Slice = Field(default_factory=Slice)
-    by_category: dict[str, Slice] = Field(default_factory=dict)
-    by_difficulty: dict[str, Slice] = Field(default_factory=dict)
-    by_tag: dict[str, Slice] = Field(default_factory=dict)
-    by_tool: dict[str, Slice] = Field(default_factory=dict)
-    tool_selection: ToolSelection = Field(default_factory=ToolSelection)
-    arguments_strict: Rate = Field(default_factory=Rate)
-    arguments_partial: Mean = Field(default_factory=Mean)
-    behavior: Rate = Field(default_factory=Rate)
-    behavior_by_expected: dict[str, Rate] = Field(default_factory=dict)
-    task_completion: Rate = Field(default_factory=Rate)
-    diagnosis: Diagnosis = Field(default_factory=Diagnosis)
-    cost: Cost = Field(default_factory=Cost)
-    performance: Performance = Field(default_factory=Performance)
-    trials: Trials = Field(default_factory=Trials)
+    overall: Slice = Field(default_factory=factory_of(Slice))
+    by_category: dict[str, Slice] = Field(default_factory=new_dict)
+    by_difficulty: dict[str, Slice] = Field(default_factory=new_dict)
+    by_tag: dict[str, Slice] = Field(default_factory=new_dict)
+    by_tool: dict[str, Slice] = Field(default_factory=new_dict)
+    tool_selection: ToolSelection = Field(default_factory=factory_of(ToolSelection))
+    arguments_strict: Rate = Field(default_factory=factory_of(Rate))
+    arguments_partial: Mean = Field(default_factory=factory_of(Mean))
+    behavior: Rate = Field(default_factory=factory_of(Rate))
+    behavior_by_expected: dict[str, Rate] = Field(default_factory=new_dict)
+    task_completion: Rate = Field(default_factory=factory_of(Rate))
+    diagnosis: Diagnosis = Field(default_factory=factory_of(Diagnosis))
+    cost: Cost = Field(default_factory=factory_of(Cost))
+    performance: Performance = Field(default_factory=factory_of(Performance))
+    trials: Trials = Field(default_factory=factory_of(Trials))
     #: every scorer's scores by name (deterministic checks and judges alike)
-    scorers: dict[str, ScorerStats] = Field(default_factory=dict)
+    scorers: dict[str, ScorerStats] = Field(default_factory=new_dict)
     #: results that called a forbidden tool (zero tolerance)
     forbidden_tool_calls: int = 0
-    forbidden_tool_cases: list[str] = Field(default_factory=list)
+    forbidden_tool_cases: list[str] = Field(default_factory=new_list)
     #: attack success per family, utility under attack (cases tagged redteam / redteam-control)
     redteam: RedteamStats | None = None
     #: retrieval, degradation triggers, the cascade rule's exclusions, user satisfaction and
@@ -274,8 +275,8 @@ class Summary(Model):
     #: the simulated users (docs/users.md): how their conversations ended, their own cost
     users: UserStats | None = None
     #: the lowest-scoring failures and errors, worst first
-    worst_failures: list[Failure] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
+    worst_failures: list[Failure] = Field(default_factory=new_list)
+    warnings: list[str] = Field(default_factory=new_list)
 
     def rate(self, metric: str) -> Rate | None:
         """A headline rate by name (the names gates and comparisons use)."""

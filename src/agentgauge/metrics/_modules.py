@@ -100,6 +100,8 @@ def retrieved_items(r: CaseResult, tools: list[str], ids: str) -> list[str]:
 
 @dataclass(slots=True)
 class _RetrievalSliceAcc:
+    """One slice's retrieval precision, recall and hit rate, added one case at a time."""
+
     precision: MeanAcc = field(default_factory=MeanAcc)
     recall: MeanAcc = field(default_factory=MeanAcc)
     hits: RateAcc = field(default_factory=RateAcc)
@@ -125,6 +127,8 @@ class _RetrievalSliceAcc:
 
 @dataclass(slots=True)
 class _ExcludedAcc:
+    """The results a module metric left out: how many, their reasons and some of their cases."""
+
     count: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
     cases: list[str] = field(default_factory=list)

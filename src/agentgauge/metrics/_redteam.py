@@ -67,6 +67,8 @@ def benign_done(r: CaseResult) -> bool | None:
 
 @dataclass
 class _FamilyAcc:
+    """One attack family's results and its attack-success and utility rates."""
+
     results: int = 0
     attack: RateAcc = field(default_factory=RateAcc)
     utility: RateAcc = field(default_factory=RateAcc)

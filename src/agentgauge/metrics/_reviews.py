@@ -22,6 +22,7 @@ from typing import Final, Literal
 import orjson
 from pydantic import Field
 
+from .._factories import new_dict
 from ..errors import UserError
 from ..schema import CaseResult, Model
 
@@ -48,7 +49,7 @@ class Review(Model):
     task: Literal["planning_path"] = PLANNING_TASK
     #: ``CASE_ID#TRIAL``
     id: str = Field(min_length=3, pattern=r"#\d+$")
-    inputs: dict[str, str] = Field(default_factory=dict)
+    inputs: dict[str, str] = Field(default_factory=new_dict)
     label: int = Field(ge=1, le=5)
     note: str | None = None
 

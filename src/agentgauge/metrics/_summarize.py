@@ -55,6 +55,8 @@ DIFFS_KEPT = 5
 
 @dataclass(slots=True)
 class _Acc:
+    """Everything the summary counts, added one result at a time."""
+
     gates: Gates
     confidence: float
     overall: SliceAcc = field(default_factory=SliceAcc)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
+from .._factories import new_dict
 from ..schema import CaseResult, Model, RunRecord
 
 __all__ = ["UserStats", "UsersAcc"]
@@ -24,7 +25,7 @@ class UserStats(Model):
     #: user messages per conversation, the opening included (mean)
     turns_mean: float | None = None
     #: how the conversations ended: ``stop``, ``done``, ``max_turns``, ``script`` ...
-    ended_by: dict[str, int] = Field(default_factory=dict)
+    ended_by: dict[str, int] = Field(default_factory=new_dict)
     #: the user models' calls that reached a model (cached ones not counted), tokens, cost
     model_calls: int = 0
     input_tokens: int = 0
@@ -36,6 +37,8 @@ class UserStats(Model):
 
 @dataclass(slots=True)
 class UsersAcc:
+    """The simulated users' figures of a run, added one result at a time."""
+
     results: int = 0
     user_errors: int = 0
     turns: int = 0

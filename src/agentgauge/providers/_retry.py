@@ -19,6 +19,8 @@ MAX_RETRY_AFTER_S = 120.0
 
 @dataclass(frozen=True, kw_only=True)
 class RetryPolicy:
+    """How a transient provider error is retried: how many times, the base and the longest wait."""
+
     retries: int = 2
     base_s: float = 0.5
     max_s: float = 30.0

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from .._factories import new_dict, new_list
 from .._secrets import register_env, scrub
 from .._suite_code import NAMED_BY_SUITE
 from ..errors import UserError
@@ -46,7 +47,7 @@ class MemberRecord(Model):
     state: MemberState = "pending"
     error: str | None = None
     #: what the member varies (the option names only: their values may be secrets)
-    option_names: list[str] = Field(default_factory=list)
+    option_names: list[str] = Field(default_factory=new_list)
     temperature: float | None = None
     max_tokens: int | None = None
     trials: int | None = None
@@ -63,8 +64,8 @@ class MatrixManifest(Model):
     suite_path: str
     started_at: str
     #: the run options every member shares (what a member not started yet is run with)
-    options: dict[str, JsonValue] = Field(default_factory=dict)
-    members: list[MemberRecord] = Field(default_factory=list)
+    options: dict[str, JsonValue] = Field(default_factory=new_dict)
+    members: list[MemberRecord] = Field(default_factory=new_list)
 
     def member(self, label: str) -> MemberRecord | None:
         return next((m for m in self.members if m.label == label), None)

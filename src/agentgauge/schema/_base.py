@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._factories import new_dict, new_list
+
 #: version of every record agentgauge writes (results, run records, summaries, suites it exports)
 FORMAT_VERSION = 1
 
@@ -34,7 +36,7 @@ class ToolCall(Model):
     """One tool call made by an agent (neutral form, whatever the vendor)."""
 
     name: str
-    arguments: dict[str, JsonValue] = Field(default_factory=dict)
+    arguments: dict[str, JsonValue] = Field(default_factory=new_dict)
     id: str | None = None
     #: the transcript itself says this call went to an MCP server's tool (Anthropic's
     #: ``mcp_tool_use`` block, the Responses API's ``mcp_call`` item, an OTel ``tools/call``
@@ -53,7 +55,7 @@ class Message(Model):
     role: Role
     content: str | None = None
     #: tool calls made in an assistant turn
-    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=new_list)
     #: for role ``tool``: the id of the call this result answers
     tool_call_id: str | None = None
     #: for role ``tool``: the tool's name

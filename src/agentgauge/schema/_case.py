@@ -6,6 +6,7 @@ from typing import Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from .._factories import factory_of, new_dict, new_list
 from ._base import FORMAT_VERSION, JsonValue, Message, Model
 from ._checks import StepLimits
 from ._expect import ArgsMatch, Expectation, ExtraArguments
@@ -54,12 +55,12 @@ class Labels(Model):
     """Module-level labels, for the module metrics (docs/metrics.md#diagnosis and
     #module-metrics). On a case: what is expected; reported by an agent: what it did."""
 
-    intents: list[str] = Field(default_factory=list)
+    intents: list[str] = Field(default_factory=new_list)
     route: str | None = None
     skill: str | None = None
     #: a case's relevant knowledge items (their ids); an agent's: the items it retrieved, best
     #: first (retrieval precision / recall @k)
-    knowledge: list[str] = Field(default_factory=list)
+    knowledge: list[str] = Field(default_factory=new_list)
     #: a case's: whether the agent should fall back (hand off to a person, give the safe
     #: default) — ``false`` says it should not; an agent's: whether it did (degradation-trigger
     #: accuracy)
@@ -73,7 +74,7 @@ class Turn(Model):
     expect: Expectation | None = None
     #: tools of the case held back until this turn: offered from this turn on, not before
     #: (BFCL's miss_func turns add the functions the earlier turns lacked)
-    add_tools: list[str] = Field(default_factory=list)
+    add_tools: list[str] = Field(default_factory=new_list)
 
 
 class Case(Model):
@@ -82,7 +83,7 @@ class Case(Model):
     id: str = Field(min_length=1)
     category: str = "happy_path"
     difficulty: str | None = None
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=new_list)
     description: str | None = None
     #: one user message, or a whole conversation (system/user/assistant/tool turns)
     input: str | list[Message]
@@ -90,29 +91,29 @@ class Case(Model):
     system: str | None = None
     #: tools offered: names of suite tools or inline definitions; ``None`` offers every suite tool
     tools: list[str | ToolSpec] | None = None
-    expect: Expectation = Field(default_factory=Expectation)
+    expect: Expectation = Field(default_factory=factory_of(Expectation))
     #: later scripted user turns (multi-turn cases); the conversation carries across them
-    turns: list[Turn] = Field(default_factory=list)
+    turns: list[Turn] = Field(default_factory=new_list)
     #: grounding passages the answer should be based on
-    context: list[str] = Field(default_factory=list)
+    context: list[str] = Field(default_factory=new_list)
     labels: Labels | None = None
     #: latency budget for the whole case, seconds
     latency_budget_s: float | None = Field(default=None, gt=0)
     #: simulated results per tool name; a list gives successive calls successive results
-    tool_results: dict[str, ToolSim | list[ToolSim]] = Field(default_factory=dict)
+    tool_results: dict[str, ToolSim | list[ToolSim]] = Field(default_factory=new_dict)
     #: faults injected at a rate for this case
-    faults: list[FaultRate] = Field(default_factory=list)
+    faults: list[FaultRate] = Field(default_factory=new_list)
     max_steps: int | None = Field(default=None, ge=1)
     #: ``mock`` or ``real`` tool calls for this case (None: ``defaults.tool_mode``)
     tool_mode: ToolMode | None = None
     #: the case's own starting state of the suite's ``world`` (a whole state, or a patch)
     world: CaseWorld | None = None
     #: free-form data kept with the case (importers record the source here)
-    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    metadata: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: run context for a framework agent (over ``defaults.agent_context``): LangGraph's
     #: ``configurable``, pydantic-ai's ``deps``, the OpenAI Agents SDK's ``context``
     #: (docs/bring-your-agent.md, "Run context")
-    agent_context: dict[str, JsonValue] = Field(default_factory=dict)
+    agent_context: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: the case passes when its score (the mean of its expectations' weighted scores) is at
     #: least this, even with a failed check (None: every check must pass; docs/scoring.md)
     pass_threshold: float | None = Field(default=None, ge=0, le=1)
@@ -164,7 +165,7 @@ class ScorerRef(Model):
     """
 
     scorer: str = Field(min_length=1)
-    args: dict[str, JsonValue] = Field(default_factory=dict)
+    args: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: judge spec for this scorer (default: ``--judge``, then ``defaults.judge``)
     judge: str | None = None
     #: judgements per question for this scorer (majority vote; default ``defaults.judge_samples``)
@@ -173,7 +174,7 @@ class ScorerRef(Model):
     #: ``defaults.judge_agreement``); below it the score is ``uncertain``
     judge_agreement: float | None = Field(default=None, gt=0, le=1)
     #: run only on cases whose id, category or a tag matches one of these globs (empty: all)
-    cases: list[str] = Field(default_factory=list)
+    cases: list[str] = Field(default_factory=new_list)
 
 
 class Defaults(Model):
@@ -186,7 +187,7 @@ class Defaults(Model):
     #: (a call's own ``args_match`` wins; see docs/scoring.md)
     args_match: ArgsMatch = "exact"
     #: per-tool argument comparison, overriding ``args_match``: ``{search: ignore}``
-    args_match_overrides: dict[str, ArgsMatch] = Field(default_factory=dict)
+    args_match_overrides: dict[str, ArgsMatch] = Field(default_factory=new_dict)
     timeout_s: float = Field(default=60.0, gt=0)
     trials: int = Field(default=1, ge=1)
     #: agent spec used when ``--agent`` is not given
@@ -198,12 +199,12 @@ class Defaults(Model):
     judge_samples: int = Field(default=1, ge=1, le=25)
     #: the least share of the samples that must agree; below it a score is ``uncertain``
     judge_agreement: float = Field(default=2 / 3, gt=0, le=1)
-    faults: list[FaultRate] = Field(default_factory=list)
+    faults: list[FaultRate] = Field(default_factory=new_list)
     #: how tool calls are answered: ``mock`` (the suite's simulations) or ``real`` (an MCP
     #: server of ``tools_from``, a framework agent's own tools); docs/bring-your-agent.md
     tool_mode: ToolMode = "mock"
     #: run context every case hands a framework agent (a case's own keys win)
-    agent_context: dict[str, JsonValue] = Field(default_factory=dict)
+    agent_context: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: call and model-step bounds for every turn with an expectation (a turn's own win)
     limits: StepLimits | None = None
     #: every case's pass threshold (a case's own ``pass_threshold`` wins)
@@ -226,24 +227,24 @@ class Suite(Model):
     version: int = FORMAT_VERSION
     name: str = Field(min_length=1)
     description: str = ""
-    tools: list[ToolSpec] = Field(default_factory=list)
+    tools: list[ToolSpec] = Field(default_factory=new_list)
     #: tool files (OpenAI / Anthropic / Gemini / MCP / native format), relative to the suite file
-    tool_files: list[str] = Field(default_factory=list)
+    tool_files: list[str] = Field(default_factory=new_list)
     #: more tools from a running MCP server, listed when the suite runs (docs/bring-your-agent.md)
     tools_from: ToolSource | None = None
     #: remote MCP servers the agent's vendor calls for the model (Anthropic's MCP connector,
     #: the Responses API's mcp tool); docs/bring-your-agent.md, "MCP servers the vendor calls"
     #: (left out of a dump when empty: a suite without servers hashes as it did before)
     mcp_servers: list[ConnectorServer] = Field(
-        default_factory=list, max_length=16, exclude_if=_empty
+        default_factory=new_list, max_length=16, exclude_if=_empty
     )
-    defaults: Defaults = Field(default_factory=Defaults)
-    cases: list[Case] = Field(default_factory=list)
+    defaults: Defaults = Field(default_factory=factory_of(Defaults))
+    cases: list[Case] = Field(default_factory=new_list)
     #: JSONL (or YAML/JSON list) files of cases, relative to the suite file
-    case_files: list[str] = Field(default_factory=list)
+    case_files: list[str] = Field(default_factory=new_list)
     gates: Gates | None = None
     #: extra scorers (LLM judges, similarity, safety ...) run after the deterministic ones
-    scorers: list[ScorerRef] = Field(default_factory=list)
+    scorers: list[ScorerRef] = Field(default_factory=new_list)
     #: the state the agent changes through its tools, graded by ``expect.state``
     #: (docs/worlds.md)
     world: WorldSpec | None = None

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from .._factories import new_list
 from ._base import Model
 
 __all__ = ["CallType", "ForbiddenSequence", "StepLimits", "is_pattern", "name_matches"]
@@ -46,7 +47,7 @@ class ForbiddenSequence(Model):
     then: str = Field(min_length=1)
     #: a call to one of these (names or globs), made after ``after`` and before ``then``,
     #: confirms it; empty: ``then`` may never follow ``after``
-    unless: list[str] = Field(default_factory=list)
+    unless: list[str] = Field(default_factory=new_list)
 
     def describe(self) -> str:
         base = f"{self.then} after {self.after}"

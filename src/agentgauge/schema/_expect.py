@@ -6,6 +6,7 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, model_validator
 
+from .._factories import new_dict, new_list
 from ._base import JsonValue, Model
 from ._checks import CallType, ForbiddenSequence, StepLimits, is_pattern
 from ._world import StateExpectation
@@ -124,7 +125,7 @@ class ArgMatcher(Model):
     #: accept a string that parses to the schema's type ("2" for an integer)
     coerce: bool = False
     #: values that earn partial credit
-    partial: list[PartialValue] = Field(default_factory=list)
+    partial: list[PartialValue] = Field(default_factory=new_list)
     #: the value must equal a value returned by an earlier tool call
     ref: ResultRef | None = None
     #: nested object: a matcher per field
@@ -212,7 +213,7 @@ class CallExpectation(Model):
     #: the call's type: ``mcp`` (a tool an MCP server serves) or ``function`` (a plain
     #: function tool); None: either
     type: CallType | None = None
-    arguments: dict[str, ArgMatcher] = Field(default_factory=dict)
+    arguments: dict[str, ArgMatcher] = Field(default_factory=new_dict)
     #: unexpected extra arguments: ``fail`` (default from the suite) or ``allow``
     extra_arguments: ExtraArguments | None = None
     #: argument comparison for this call: exact, ignore, subset or superset (default: the
@@ -240,7 +241,7 @@ class Expectation(Model):
     """What should happen in a case (or in one turn of a multi-turn case)."""
 
     behavior: Behavior | None = None
-    tool_calls: list[CallExpectation] = Field(default_factory=list)
+    tool_calls: list[CallExpectation] = Field(default_factory=new_list)
     order: OrderMode = "any_order"
     #: with ``order: strict``: the same message structure too: one assistant message per step
     #: (``step`` on the calls, else one call per message), then one reply without calls
@@ -248,17 +249,17 @@ class Expectation(Model):
     #: with ``order: subset``: a turn without any tool call passes (the empty set is a subset)
     allow_no_calls: bool = False
     #: tools that must never be called (names or globs: ``delete_*``)
-    forbidden_tools: list[str] = Field(default_factory=list)
+    forbidden_tools: list[str] = Field(default_factory=new_list)
     #: the only tools that may be called (names or globs; empty: any tool): a call to a tool
     #: none of them matches fails (least privilege)
-    allowed_tools: list[str] = Field(default_factory=list)
+    allowed_tools: list[str] = Field(default_factory=new_list)
     #: call types that must never be called: ``[mcp]`` fails any call to an MCP tool
-    forbidden_types: list[CallType] = Field(default_factory=list)
+    forbidden_types: list[CallType] = Field(default_factory=new_list)
     #: argument values a tool may never be called with, per tool name or glob:
     #: ``{send_email: {to: {not: {regex: ".*@acme\\.com"}}}}`` fails a call whose ``to`` matches
-    forbidden_arguments: dict[str, dict[str, ArgMatcher]] = Field(default_factory=dict)
+    forbidden_arguments: dict[str, dict[str, ArgMatcher]] = Field(default_factory=new_dict)
     #: a tool called after another with no confirming call between them
-    forbidden_sequences: list[ForbiddenSequence] = Field(default_factory=list)
+    forbidden_sequences: list[ForbiddenSequence] = Field(default_factory=new_list)
     #: at most this many tool calls in the turn
     max_calls: int | None = Field(default=None, ge=0)
     #: at least this many tool calls in the turn
@@ -269,17 +270,17 @@ class Expectation(Model):
     #: reference answer text (for judges and similarity scorers)
     reference: str | None = None
     #: strings the final reply must contain (case-insensitive)
-    response_contains: list[str] = Field(default_factory=list)
+    response_contains: list[str] = Field(default_factory=new_list)
     #: required format of the final reply (``instruction_following`` scorer)
     response_format: ResponseFormat | None = None
     #: safety: argument values no one but the user may change, per tool:
     #: ``{book_flight: {cabin: economy}}`` fails a call that passes another cabin
-    protected_arguments: dict[str, dict[str, JsonValue]] = Field(default_factory=dict)
+    protected_arguments: dict[str, dict[str, JsonValue]] = Field(default_factory=new_dict)
     #: safety: the instruction injected into the conversation (by the user or inside a tool
     #: result) that the agent must not follow; the ``safety`` scorer's judge checks compliance
     injected_instruction: str | None = None
     #: safety: strings (secrets, canary tokens) the agent must never reveal in a reply
-    secrets: list[str] = Field(default_factory=list)
+    secrets: list[str] = Field(default_factory=new_list)
     #: the world's state after this turn (docs/worlds.md): checks on paths, collections left
     #: unchanged, the same state as the reference actions reach
     state: StateExpectation | None = None

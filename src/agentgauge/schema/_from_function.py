@@ -59,6 +59,8 @@ _SPHINX_PARAM = re.compile(r"^:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$")
 
 @dataclass(frozen=True)
 class _Doc:
+    """A docstring's summary and its parameters' descriptions."""
+
     summary: str
     params: dict[str, str]
 

@@ -6,6 +6,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
+from .._factories import new_dict
 from ._base import Model
 
 Percentile = Literal["p50", "p90", "p95", "max"]
@@ -66,19 +67,19 @@ class Gates(Model):
 
     min_pass_rate: float | None = Field(default=None, ge=0, le=1)
     #: minimum pass rate per category
-    min_category_pass_rate: dict[str, float] = Field(default_factory=dict)
+    min_category_pass_rate: dict[str, float] = Field(default_factory=new_dict)
     min_tool_selection_accuracy: float | None = Field(default=None, ge=0, le=1)
     max_error_rate: float | None = Field(default=None, ge=0, le=1)
     #: the largest share of results whose simulated user broke its instructions
     #: (``user_error``, docs/users.md); nothing measured (no user cases) passes
     max_user_error_rate: float | None = Field(default=None, ge=0, le=1)
     #: maximum latency per percentile, seconds (e.g. ``{p95: 8}``)
-    max_latency_s: dict[Percentile, float] = Field(default_factory=dict)
+    max_latency_s: dict[Percentile, float] = Field(default_factory=new_dict)
     #: per-category latency limits, seconds: ``{simple: {p95: 3}}``
-    max_category_latency_s: dict[str, dict[Percentile, float]] = Field(default_factory=dict)
+    max_category_latency_s: dict[str, dict[Percentile, float]] = Field(default_factory=new_dict)
     #: per-result latency budget by category, seconds (``{simple: 3, complex: 8}``); a case's own
     #: ``latency_budget_s`` takes precedence. Violations are counted in the summary.
-    latency_budget_s: dict[str, float] = Field(default_factory=dict)
+    latency_budget_s: dict[str, float] = Field(default_factory=new_dict)
     #: per-result time-to-first-token budget, seconds
     max_ttft_s: float | None = Field(default=None, gt=0)
     #: largest allowed fraction of results over their latency budget
@@ -129,4 +130,4 @@ class Gates(Model):
     #: thresholds on any scorer's scores by name (``judge.groundedness``, ``safety``,
     #: ``similarity``, ``arguments``...): mean on its own scale, pass rate, failure count,
     #: relative regression against the baseline
-    scorers: dict[str, ScorerGate] = Field(default_factory=dict)
+    scorers: dict[str, ScorerGate] = Field(default_factory=new_dict)

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
+from .._factories import new_list
 from ._base import Model
 
 __all__ = [
@@ -193,7 +194,7 @@ class LoadProfile(Model):
     #: open loop: arrivals per second held for ``duration``
     rate: float | None = Field(default=None, gt=0, le=MAX_TARGET)
     duration: Duration | None = None
-    stages: list[LoadStage] = Field(default_factory=list, max_length=1000)
+    stages: list[LoadStage] = Field(default_factory=new_list, max_length=1000)
     step: StepRamp | None = None
     #: end after this many sessions have started
     sessions: int | None = Field(default=None, ge=1, le=MAX_SESSIONS)
@@ -205,7 +206,7 @@ class LoadProfile(Model):
     #: the width of one reporting interval
     interval: Duration = 1.0
     #: the load gates (k6's thresholds): every one must hold over the whole load phase
-    thresholds: list[str] = Field(default_factory=list, max_length=100)
+    thresholds: list[str] = Field(default_factory=new_list, max_length=100)
     #: run every case once, one at a time, before the load (the unloaded pass rate the quality
     #: ratio compares with)
     baseline: bool = True

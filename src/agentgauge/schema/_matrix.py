@@ -28,6 +28,7 @@ from typing import Final
 
 from pydantic import Field, field_validator
 
+from .._factories import new_dict
 from ._base import JsonValue, Model
 
 __all__ = ["LABEL_PATTERN", "Matrix", "MatrixEntry", "agent_label", "valid_label"]
@@ -54,7 +55,7 @@ class MatrixEntry(Model):
     label: str | None = Field(default=None, pattern=LABEL_PATTERN)
     #: options passed to the provider (``base_url``, ``n_ctx``, ...); never written to disk
     #: except ``base_url``
-    options: dict[str, JsonValue] = Field(default_factory=dict)
+    options: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: sampling temperature of this agent's model calls (default 0)
     temperature: float | None = Field(default=None, ge=0, le=2)
     #: most tokens per reply (default: the provider's)

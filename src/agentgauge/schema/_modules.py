@@ -12,6 +12,7 @@ import re
 
 from pydantic import Field, field_validator
 
+from .._factories import new_list
 from ._base import Model
 
 __all__ = ["FallbackSettings", "ModuleSettings", "RetrievalSettings", "parse_ids_path"]
@@ -66,9 +67,9 @@ class FallbackSettings(Model):
     """What counts as the agent falling back (when it does not report ``labels.fallback``)."""
 
     #: calling one of these tools is a fallback (``handoff_to_human``, ``create_ticket``)
-    tools: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=new_list)
     #: a final reply containing one of these texts (case-insensitive) is a fallback
-    replies: list[str] = Field(default_factory=list)
+    replies: list[str] = Field(default_factory=new_list)
 
     @field_validator("replies")
     @classmethod

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from .._factories import factory_of, new_dict, new_list
 from ._base import FORMAT_VERSION, JsonValue, Message, Model, ToolCall, Usage
 from ._case import Labels
 from ._user import UserRecord, UserSimulator
@@ -52,7 +53,7 @@ class TraceEvent(Model):
     result: JsonValue = None
     fault: str | None = None
     #: what the call changed in the world's state (before -> after)
-    writes: list[StateWrite] = Field(default_factory=list)
+    writes: list[StateWrite] = Field(default_factory=new_list)
     # --- either
     error: str | None = None
 
@@ -69,7 +70,7 @@ class Score(Model):
     expected: str | None = None
     actual: str | None = None
     #: finer scores this one is made of (e.g. one per argument)
-    parts: list[Score] = Field(default_factory=list)
+    parts: list[Score] = Field(default_factory=new_list)
     #: judge scores with ``judge_samples > 1``: the share of the samples that gave the chosen
     #: answer (the lowest over the judge calls behind this score)
     agreement: float | None = Field(default=None, ge=0, le=1)
@@ -116,29 +117,29 @@ class CaseResult(Model):
     status: Status
     #: overall partial-credit score in [0, 1]
     score: float = Field(default=0.0, ge=0, le=1)
-    scores: list[Score] = Field(default_factory=list)
+    scores: list[Score] = Field(default_factory=new_list)
     #: the reasons for a failure (or the error), one per line
     explanation: str = ""
     # --- copied from the case so results.jsonl is self-contained for metrics
     category: str = "happy_path"
     difficulty: str | None = None
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=new_list)
     labels: Labels | None = None
     latency_budget_s: float | None = None
     expected_behavior: str | None = None
-    expected_tools: list[str] = Field(default_factory=list)
+    expected_tools: list[str] = Field(default_factory=new_list)
     #: tools expected in the scripted turns after the first (``expected_tools`` and
     #: ``expected_behavior`` describe turn 0)
-    later_expected_tools: list[str] = Field(default_factory=list)
+    later_expected_tools: list[str] = Field(default_factory=new_list)
     # --- what the agent did
-    calls: list[ToolCall] = Field(default_factory=list)
+    calls: list[ToolCall] = Field(default_factory=new_list)
     text: str | None = None
     #: classified behaviour of the agent's final turn (tool_call / answer / clarify / refuse)
     behavior: str | None = None
-    messages: list[Message] = Field(default_factory=list)
-    trace: list[TraceEvent] = Field(default_factory=list)
+    messages: list[Message] = Field(default_factory=new_list)
+    trace: list[TraceEvent] = Field(default_factory=new_list)
     # --- cost and performance
-    usage: Usage = Field(default_factory=Usage)
+    usage: Usage = Field(default_factory=factory_of(Usage))
     #: False when the agent's steps report no token counts (a trace whose model spans carry no
     #: ``gen_ai.usage.*``): ``usage`` is then a placeholder, not 0 tokens, and metrics leave the
     #: result out of the token means
@@ -198,14 +199,14 @@ class RunRecord(Model):
     case_count: int = 0
     #: the run's options (trials, timeout, filters, base URL ...) so ``run --resume`` can continue
     #: it; never holds secrets
-    options: dict[str, JsonValue] = Field(default_factory=dict)
+    options: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: ``i/N``: this run holds shard i of N of the run's (case, trial) pairs (``--shard``)
     shard: str | None = None
     #: a hash of what decides the results (suite, agent, judge and the result-changing options;
     #: not the shard, concurrency or cache): every shard of one run has the same one
     config_hash: str | None = None
     #: the run directories ``agentgauge merge`` combined into this run (empty: not a merge)
-    merged_from: list[str] = Field(default_factory=list)
+    merged_from: list[str] = Field(default_factory=new_list)
     #: the simulated users' identity (kinds, models, prompt template, seed): part of the config
     #: hash; ``compare`` and gates refuse a baseline whose users differ (None: no user cases)
     user_simulator: UserSimulator | None = None

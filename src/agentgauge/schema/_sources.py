@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from .._factories import new_dict, new_list
 from ._base import Model
 
 #: how tool calls are answered: ``mock`` by the suite's simulations (reproducible), ``real`` by
@@ -26,9 +27,9 @@ class McpSource(Model):
     #: a streamable-HTTP endpoint, e.g. ``http://127.0.0.1:8000/mcp``
     url: str | None = None
     #: extra environment variables for a ``command``
-    env: dict[str, str] = Field(default_factory=dict)
+    env: dict[str, str] = Field(default_factory=new_dict)
     #: take only these tools (empty: every tool the server lists)
-    tools: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=new_list)
     #: seconds allowed to start, connect and list the tools
     timeout_s: float = Field(default=30.0, gt=0)
 
@@ -72,7 +73,7 @@ class ConnectorServer(Model):
     token_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
     #: offer only these tools of the server (empty: every tool it lists)
     tools: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
-        default_factory=list, max_length=256
+        default_factory=new_list, max_length=256
     )
 
     @model_validator(mode="after")

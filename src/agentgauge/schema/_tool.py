@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from .._factories import new_list
 from ._base import JsonValue, Model
 from ._checks import CallType
 
@@ -87,7 +88,7 @@ class FaultRate(Model):
 
     kind: FaultKind
     rate: float = Field(ge=0, le=1)
-    tools: list[str] = Field(default_factory=list, description="empty: every tool")
+    tools: list[str] = Field(default_factory=new_list, description="empty: every tool")
 
 
 class ToolSpec(Model):

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from .._factories import factory_of, new_dict, new_list
 from ._base import Model, Usage
 from ._world import StateCheck
 
@@ -46,7 +47,7 @@ class UserFact(Model):
     """
 
     value: str | int | float
-    asked_by: list[str] = Field(default_factory=list)
+    asked_by: list[str] = Field(default_factory=new_list)
     pattern: str | None = None
 
     _as_list = field_validator("asked_by", mode="before")(_as_list)
@@ -95,8 +96,8 @@ class UserDone(Model):
     """When the user's goal is reached: the agent's message holds one of ``agent_says``, or the
     world's state satisfies every ``state`` check (either given condition ends it)."""
 
-    agent_says: list[str] = Field(default_factory=list)
-    state: list[StateCheck] = Field(default_factory=list)
+    agent_says: list[str] = Field(default_factory=new_list)
+    state: list[StateCheck] = Field(default_factory=new_list)
 
     _as_list = field_validator("agent_says", mode="before")(_as_list)
 
@@ -118,9 +119,9 @@ class UserSpec(Model):
     instructions: str = ""
     persona: str = ""
     #: what the user knows and gives only when asked: name -> value or :class:`UserFact`
-    facts: dict[str, UserFact] = Field(default_factory=dict)
+    facts: dict[str, UserFact] = Field(default_factory=new_dict)
     #: scripted: the first rule whose words the agent's message holds answers it
-    rules: list[UserRule] = Field(default_factory=list)
+    rules: list[UserRule] = Field(default_factory=new_list)
     #: scripted: what the user says when no rule matches; a list is said line by line, one per
     #: unmatched reply, and the user ends the conversation after the last. None: no rule matching
     #: is the user's error (``user_error``)
@@ -132,10 +133,10 @@ class UserSpec(Model):
     #: the user's goal is reached: the conversation ends there
     done: UserDone | None = None
     #: what the agent must tell the user: each text must appear in its replies
-    tell: list[str] = Field(default_factory=list)
+    tell: list[str] = Field(default_factory=new_list)
     #: facts (by name) or texts the agent must never obtain: the user refuses to give them, and
     #: the agent fails when one is in its calls or replies
-    must_not_obtain: list[str] = Field(default_factory=list)
+    must_not_obtain: list[str] = Field(default_factory=new_list)
     #: a model user's provider spec (``--user-model`` wins)
     model: str | None = None
     #: a model user's seed (trial ``t`` uses ``seed + t``; default: the run's ``--seed``)
@@ -204,7 +205,7 @@ class UserRecord(Model):
     error: str | None = None
     #: the user's own model calls, tokens, cost and time (apart from the agent's)
     model_calls: int = 0
-    usage: Usage = Field(default_factory=Usage)
+    usage: Usage = Field(default_factory=factory_of(Usage))
     cost_usd: float | None = None
     latency_ms: float = 0.0
 
@@ -213,9 +214,9 @@ class UserSimulator(Model):
     """``run.json``'s ``user_simulator``: part of what a result means (docs/users.md)."""
 
     #: the kinds of the suite's users (``scripted``, ``model``)
-    kinds: list[UserKind] = Field(default_factory=list)
+    kinds: list[UserKind] = Field(default_factory=new_list)
     #: the model specs model users were driven with (public form, no secrets)
-    models: list[str] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=new_list)
     template: str | None = None
     seed: int | None = None
 

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from .._factories import new_dict, new_list
 from ._base import JsonValue, Model, ToolCall
 from ._paths import parse_path
 
@@ -41,10 +42,10 @@ class WorldOp(Model):
     #: None: every argument but the key, under its own name
     fields: dict[str, str] | None = None
     #: constant field values written (insert / update), e.g. ``{status: cancelled}``
-    set: dict[str, JsonValue] = Field(default_factory=dict)
+    set: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: precondition on the record (get / update / delete): each field must equal its value,
     #: else the agent gets an error result and nothing is written
-    require: dict[str, JsonValue] = Field(default_factory=dict)
+    require: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: what the agent sees on success instead of the record (None: the record)
     result: JsonValue = None
 
@@ -69,13 +70,13 @@ class WorldSpec(Model):
     """
 
     #: the initial state: collection name -> {key: record} (Python worlds: any JSON object)
-    state: dict[str, JsonValue] = Field(default_factory=dict)
+    state: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: a YAML/JSON file holding ``state`` (relative to the suite file; the loader reads it)
     state_file: str | None = None
     #: the key field of each collection (default ``id``), shown to the agent with each record
-    keys: dict[str, str] = Field(default_factory=dict)
+    keys: dict[str, str] = Field(default_factory=new_dict)
     #: tool name -> its operation (declarative worlds)
-    operations: dict[str, WorldOp] = Field(default_factory=dict)
+    operations: dict[str, WorldOp] = Field(default_factory=new_dict)
     #: ``file.py:Class``: a Python world (suite code)
     class_: str | None = Field(default=None, alias="class")
     #: a world that ships with agentgauge or a package, by name (``agentgauge.worlds``
@@ -140,7 +141,7 @@ class CaseWorld(Model):
     (a JSON merge patch: a mapping merges, ``null`` deletes, anything else replaces)."""
 
     state: dict[str, JsonValue] | None = None
-    patch: dict[str, JsonValue] = Field(default_factory=dict)
+    patch: dict[str, JsonValue] = Field(default_factory=new_dict)
 
 
 _CHECK_KINDS = ("equals", "contains", "matches", "absent", "count")
@@ -167,7 +168,7 @@ class StateCheck(Model):
     #: the number of items (records of a collection, list items, object keys)
     count: int | None = Field(default=None, ge=0)
     #: with ``count``: only the items whose fields equal these
-    where: dict[str, JsonValue] = Field(default_factory=dict)
+    where: dict[str, JsonValue] = Field(default_factory=new_dict)
 
     @field_validator("path")
     @classmethod
@@ -195,16 +196,16 @@ class StateExpectation(Model):
     last turn). Every part given must hold."""
 
     #: assertions on paths of the state
-    checks: list[StateCheck] = Field(default_factory=list)
+    checks: list[StateCheck] = Field(default_factory=new_list)
     #: paths (collections, records) that must be exactly as they were at the start of the case
-    unchanged: list[str] = Field(default_factory=list)
+    unchanged: list[str] = Field(default_factory=new_list)
     #: the state must equal the one the reference actions reach from the same start
     same_as_reference: bool = False
     #: the reference actions of this turn (default: the turn's expected tool calls, with the
     #: value of each argument matcher); used by ``same_as_reference`` of this and later turns
     reference: list[ToolCall] | None = None
     #: paths left out of the reference comparison (generated ids, timestamps)
-    ignore: list[str] = Field(default_factory=list)
+    ignore: list[str] = Field(default_factory=new_list)
 
     @field_validator("unchanged", "ignore")
     @classmethod
@@ -246,8 +247,8 @@ class WorldRecord(Model):
     """What a result keeps of its world: the final state, and what the state checks found."""
 
     #: the state at the end of the case (JSON)
-    final: dict[str, JsonValue] = Field(default_factory=dict)
+    final: dict[str, JsonValue] = Field(default_factory=new_dict)
     #: the state checks' verdict (the goal reached); None: the case checks no state
     goal_met: bool | None = None
     #: the differences the state checks found (empty when they passed)
-    diff: list[StateDiff] = Field(default_factory=list)
+    diff: list[StateDiff] = Field(default_factory=new_list)

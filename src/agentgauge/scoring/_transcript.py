@@ -40,6 +40,8 @@ class CallRecord:
 
 @dataclass(slots=True)
 class Result:
+    """One tool result of the conversation: its message's position, the tool, the parsed value."""
+
     pos: int
     tool: str
     value: Any

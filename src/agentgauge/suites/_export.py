@@ -18,6 +18,7 @@ import orjson
 import yaml
 from pydantic import Field
 
+from .._factories import new_list
 from ..errors import UserError
 from ..formats import tools_to_format
 from ..schema import (
@@ -392,7 +393,7 @@ class ResponseRecord(Model):
     case_id: str = Field(min_length=1)
     trial: int = Field(default=0, ge=0)
     text: str | None = None
-    calls: list[ToolCall] = Field(default_factory=list)
+    calls: list[ToolCall] = Field(default_factory=new_list)
 
 
 def responses_from_metadata(suite: Suite, key: str = "response") -> list[ResponseRecord]:
