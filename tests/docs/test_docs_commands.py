@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from docs_lint import (
     Report,
@@ -17,6 +18,14 @@ from docs_lint import (
     split_shell,
 )
 from docs_markdown import github_slug, parse
+from docs_options import (
+    commands,
+    option_rows,
+    row_problems,
+    run_defaults,
+    undocumented,
+    used_options,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -375,4 +384,97 @@ def test_a_call_with_an_argument_the_api_lacks_is_found(tmp_path: Path) -> None:
         "docs/guide.md:5: python: RunConfig() takes no argument max_concurency",
         "docs/guide.md:6: python: load_suite() takes 1 positional argument(s), given 3",
         "docs/guide.md:7: python: JudgeConfig() takes no argument sampels",
+    ]
+
+
+# --- every option documented, option tables true ------------------------------------------
+
+
+def test_every_option_of_every_command_is_in_the_docs() -> None:
+    from agentgauge.cli import cli
+
+    used = used_options(ROOT, cli)
+    assert undocumented(cli, used) == []
+    # the reading must keep finding the commands (a reader that finds none passes vacuously)
+    assert len(list(commands(cli))) >= 20
+    assert sum(len(options) for options in used.values()) >= 250
+
+
+def test_an_option_no_doc_shows_is_found(tmp_path: Path) -> None:
+    @click.group()
+    def root() -> None: ...
+
+    @root.command("run")
+    @click.argument("suite")
+    @click.option("--agent")
+    @click.option("--cache/--no-cache", default=True)
+    @click.option("--secret-knob")
+    @click.option("--told", hidden=True)
+    def run(suite: str, agent: str, cache: bool, secret_knob: str, told: str) -> None: ...
+
+    @root.command("other")
+    @click.option("--x")
+    def other(x: str) -> None: ...
+
+    doc = tmp_path / "docs" / "guide.md"
+    doc.parent.mkdir()
+    doc.write_text("```bash\nagentgauge run s --agent a --no-cache\n```\n`--x` (not of run)\n")
+    assert undocumented(root, used_options(tmp_path, root, [doc])) == [
+        "agentgauge other",
+        "agentgauge run --secret-knob",
+    ]
+
+
+#: the option tables of the docs: (doc, the line the table follows, its command)
+OPTION_TABLES = [
+    ("docs/running.md", "## Options", "run", 27),
+    ("docs/running.md", "### Provider limits", "run", 2),
+    ("docs/judges.md", "| option | default | meaning |", "compare", 6),
+    ("docs/generate.md", "## Options", "generate", 10),
+    ("docs/redteam.md", "| option | |", "redteam", 7),
+    ("docs/reports.md", "| option | meaning |", "report", 4),
+]
+
+
+@pytest.mark.parametrize(("doc", "heading", "name", "rows"), OPTION_TABLES)
+def test_the_option_tables_give_the_real_variables_and_defaults(
+    doc: str, heading: str, name: str, rows: int
+) -> None:
+    from agentgauge.cli import cli
+
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
+    found = option_rows(ROOT / doc, heading, ROOT)
+    assert len(found) >= rows  # the table is still read
+    defaults = run_defaults() if name == "run" else {}
+    assert [p for row in found for p in row_problems(row, command, defaults)] == []
+
+
+def test_a_wrong_table_row_is_found(tmp_path: Path) -> None:
+    from agentgauge.cli import cli
+
+    doc = tmp_path / "docs" / "guide.md"
+    doc.parent.mkdir()
+    doc.write_text(
+        "## Options\n\n| flag | env var | default | |\n|---|---|---|---|\n"
+        "| `--retries N` | `AGENTGAUGE_RETRIES` | 3 | wrong default |\n"
+        "| `--seed N` | `AGENTGAUGE_RANDOM` | 0 | wrong variable |\n"
+        "| `--max-concurrency N` | `AGENTGAUGE_MAX_CONCURRENCY` | 8 | the run's default is 16 |\n"
+        "| `--cache/--no-cache` | `AGENTGAUGE_CACHE` | off | a switch that is on |\n"
+        "| `--trials K` | `AGENTGAUGE_TRIALS` | `defaults.trials` (1) | right |\n"
+        "| `--gone` | | | no such option |\n"
+    )
+    run = cli.get_command(click.Context(cli), "run")
+    assert run is not None
+    found = [
+        p
+        for row in option_rows(doc, "## Options", tmp_path)
+        for p in row_problems(row, run, run_defaults())
+    ]
+    assert found == [
+        "docs/guide.md:5: --retries: the table's default '3', not 2",
+        "docs/guide.md:6: --seed: the table names AGENTGAUGE_RANDOM, it reads AGENTGAUGE_SEED",
+        "docs/guide.md:7: --max-concurrency: the table's default '8', not 16",
+        "docs/guide.md:8: --cache: the table's default 'off', not True",
+        "docs/guide.md:10: run has no option --gone",
     ]
