@@ -9,6 +9,7 @@ import pytest
 from _mutation_helpers import TOOLS, audit, axis
 
 import agentgauge.mutation as mutation
+import agentgauge.mutation._audit as audit_module
 from agentgauge.io import read_suite
 from agentgauge.mutation import AuditConfig, audit_findings, audit_suite, mutate_case
 from agentgauge.schema import Suite
@@ -168,7 +169,9 @@ def test_sampling_is_seeded_and_keeps_suite_order() -> None:
     assert one == two  # deterministic, verdict for verdict
 
 
-def test_skipped_scorers_are_listed() -> None:
+def test_skipped_scorers_are_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the similarity scorer runs when its offline embedding model is installed: here it is not
+    monkeypatch.setattr(audit_module, "_embedding_problem", lambda: "needs the embedding model")
     suite = Suite.model_validate(
         {
             "name": "t",
@@ -183,6 +186,73 @@ def test_skipped_scorers_are_listed() -> None:
         ("equivalence", "needs a judge model"),
         ("similarity", "needs the embedding model"),
     ]
+
+
+REFERENCE_ONLY = {
+    "id": "capital",
+    "input": "What is the capital of France?",
+    "expect": {"reference": "The capital of France is Paris."},
+}
+
+
+def test_the_similarity_scorer_is_audited_with_its_offline_model() -> None:
+    # the only check of the case is the similarity to its reference: with the embedding model
+    # installed the audit runs it, and the stock replies fail it (no false "cannot fail")
+    pytest.importorskip("onnxruntime")
+    if audit_module._embedding_problem():
+        pytest.skip("the embedding model is not installed")
+    scorers = [{"scorer": "similarity", "args": {"threshold": 0.7}}]
+    suite = Suite.model_validate({"name": "t", "cases": [REFERENCE_ONLY], "scorers": scorers})
+    got = audit_suite(suite)
+    assert got.skipped_scorers == ()
+    [case] = got.cases
+    assert case.reference.passed is True  # the reference itself is similar to itself
+    assert not case.cannot_fail
+    assert {v.axis: v.passed for v in case.verdicts} == {
+        "text_only": False,
+        "refusal": False,
+        "clarify": False,
+    }
+    assert all("cosine similarity to the reference" in v.explanation for v in case.verdicts)
+
+
+def test_a_reply_a_skipped_scorer_reads_is_not_decided(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reply is checked only by a scorer the audit cannot run: the stock replies are not
+    # decided either way, so the case is not reported as one that cannot fail
+    monkeypatch.setattr(audit_module, "_embedding_problem", lambda: "needs the embedding model")
+    for scorer in ("equivalence", "similarity"):
+        suite = Suite.model_validate(
+            {
+                "name": "t",
+                "defaults": {"judge": "mock:x"},
+                "scorers": [{"scorer": scorer}],
+                "cases": [REFERENCE_ONLY],
+            }
+        )
+        got = audit_suite(suite)
+        [case] = got.cases
+        assert [v.passed for v in case.verdicts] == [None, None, None], scorer
+        assert all(f"{scorer} (skipped) reads it" in v.explanation for v in case.verdicts)
+        assert not case.cannot_fail
+        assert not got.failed
+        assert "0 wrong transcripts, 0 passed, 3 not decided;" in mutation.audit_summary(got)[0]
+
+
+def test_a_skipped_reply_scorer_leaves_mistakes_outside_the_reply_counted() -> None:
+    # an argument any string matches: the changed argument passes, and a judge of the reply
+    # (skipped) would see the same reply as the right transcript's: still a surviving mutant
+    case = {
+        "id": "c",
+        "input": "q",
+        "expect": {
+            "tool_calls": [{"name": "b", "arguments": {"y": {"regex": ".*"}}}],
+            "reference": "Done.",
+        },
+    }
+    got = audit(case, defaults={"judge": "mock:x"}, scorers=[{"scorer": "equivalence"}])["c"]
+    assert axis(got, "perturb_argument") == [True]
+    assert axis(got, "wrong_tool") == [False]
+    assert not got.cannot_fail
 
 
 def test_quickstart_has_no_case_that_cannot_fail() -> None:

