@@ -1,7 +1,7 @@
 """Score every mutant (and the reference) of a case with the real scorers.
 
 The scorers are the ones a run uses: ``scoring.score_case`` with the suite's scoring defaults,
-then the suite's extra scorers that need no model — ``numeric_grounding``,
+then the suite's extra scorers that need no judge — ``numeric_grounding``,
 ``instruction_following``, and ``task_completion`` / ``safety`` with their deterministic rules
 (their judge is not used), and the suite's own ``python:`` scorers when the user allows suite
 code (``AuditConfig.code``). ``similarity`` runs when its offline embedding model is installed
@@ -59,7 +59,7 @@ class AuditConfig:
     #: audit at most this many cases (a seeded random sample, in suite order); None: all
     sample: int | None = None
     seed: int = 0
-    #: run the suite's extra scorers that need no model (False: ``score_case`` alone)
+    #: run the suite's extra scorers that need no judge (False: ``score_case`` alone)
     extra_scorers: bool = True
     #: the suite code policy a Python world is built under (None, or not allowed: the state
     #: checks of a suite with a Python world are not decided); a declarative world needs none
@@ -507,7 +507,7 @@ def _sample(cases: Sequence[Case], config: AuditConfig) -> list[Case]:
 
 
 def audit_suite(suite: Suite, config: AuditConfig | None = None) -> SuiteAudit:
-    """Build and score the mutants of every case of ``suite`` (no model, no network).
+    """Build and score the mutants of every case of ``suite`` (no agent, no judge, no network).
 
     A case whose every mutant passes cannot fail (``SuiteAudit.failed``); a reference transcript
     that fails points at an expectation no correct agent meets, or at a reference text that is
