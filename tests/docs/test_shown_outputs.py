@@ -264,6 +264,113 @@ def test_the_guardrails_example(here: Path) -> None:
         assert problem is None, f"{failures.where}: {case}: {problem}"
 
 
+def _explanation_lines(run_dir: Path) -> dict[str, list[str]]:
+    return {r.case_id: r.explanation.splitlines() for r in iter_results(run_dir)}
+
+
+def _entries(lines: list[str], *, with_case: bool) -> list[tuple[str, str]]:
+    """(case id or "", text) of each entry of a README's block of explanations; an indented
+    line continues the entry above it."""
+    entries: list[tuple[str, str]] = []
+    for line in lines:
+        if line.startswith(" ") and entries:
+            case, text = entries[-1]
+            entries[-1] = (case, f"{text} {line.strip()}")
+        elif with_case:
+            case, text = line.split(None, 1)
+            entries.append((case, text))
+        else:
+            entries.append(("", line))
+    return entries
+
+
+#: (README, the block's first words, the run's arguments, whether a line starts with the case)
+EXPLAINED = [
+    ("examples/custom_scorer/README.md", "assert: reply:", "examples/custom_scorer/suite.yaml"
+     " --agent python:examples/custom_scorer/oracle_agent.py:careless", False),
+    ("examples/retail/README.md", "cancel-user-says-no ",
+     "examples/retail --agent python:examples/retail/oracle_agent.py:hasty", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("doc", "first", "args", "with_case"), EXPLAINED)
+def test_the_explanations_a_readme_shows(
+    here: Path, doc: str, first: str, args: str, with_case: bool
+) -> None:
+    shown = shown_block(doc, first)
+    run(f"agentgauge run {args} --allow-suite-code -o runs/x --no-progress")
+    explained = _explanation_lines(here / "runs/x")
+    for case, text in _entries(shown.output, with_case=with_case):
+        pattern = [text.replace("…", "...")]
+        cases = [case] if case else sorted(explained)
+        assert any(mismatch(pattern, explained[c], whole=False) is None for c in cases), (
+            f"{shown.where}: no explanation of {case or 'any case'} shows {text!r}"
+        )
+
+
+AUDITED = """\
+name: t
+tools:
+  - name: b
+    parameters: {type: object, properties: {y: {type: string}}, required: [y]}
+cases:
+  - id: ok
+    category: tool_call
+    input: q
+    expect: {tool_calls: [{name: b, arguments: {y: k}}]}
+  - id: weak
+    category: clarify
+    input: q
+    expect: {reference: It is sunny.}
+  - id: bad-reference
+    category: clarify
+    input: Book a flight to Portland.
+    expect: {behavior: clarify, reference: Ask which Portland is meant.}
+
+# a matcher that lets a wrong value through
+  - id: loose
+    category: tool_call
+    input: q
+    expect: {tool_calls: [{name: b, arguments: {y: {regex: "^(a|.+)$"}}}]}
+"""
+
+
+def test_the_mutation_audit_findings(here: Path) -> None:
+    write(here / "suite.yaml", AUDITED)
+    code, output = run("agentgauge validate --mutate suite.yaml")
+    assert code == 2  # a case that cannot fail is an error
+    assert_shows(shown_block("docs/mutation.md", "suite.yaml:10: cases[1]"), output, whole=False)
+
+
+#: (README, the sentence with the pass rate as its group, the run's arguments)
+WRONG_AGENTS = [
+    ("examples/travel/README.md", r"fails four gates: pass rate ([\d.]+) %",
+     "examples/travel --allow-suite-code --agent python:examples/travel/oracle_agent.py:careless"),
+    ("examples/modules/README.md", r"`kb_for_everything`\*\*: ([\d.]+) % pass rate",
+     "examples/modules --agent python:examples/modules/oracle_agent.py:kb_for_everything"
+     " --allow-suite-code"),
+    ("examples/tool_selection/README.md", r"`search_everything`\*\*[^:]*: ([\d.]+) % pass rate",
+     "examples/tool_selection --judge mock:judge --allow-suite-code"
+     " --agent python:examples/tool_selection/oracle_agent.py:search_everything"),
+    ("examples/retail/README.md", r"hasty +# (\d+)/40: the state is wrong",
+     "examples/retail --allow-suite-code --agent python:examples/retail/oracle_agent.py:hasty"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("doc", "sentence", "args"), WRONG_AGENTS, ids=[w[0] for w in WRONG_AGENTS]
+)
+def test_the_examples_wrong_agents(here: Path, doc: str, sentence: str, args: str) -> None:
+    said = re.search(sentence, (ROOT / doc).read_text(encoding="utf-8"))
+    assert said is not None, f"{doc}: no sentence {sentence!r} (was the doc changed?)"
+    code, output = run(f"agentgauge run {args} -o runs/x --no-progress")
+    assert code == 0, output
+    results = list(iter_results(here / "runs/x"))
+    passed = sum(r.status == "passed" for r in results)
+    measured = str(passed) if "/40" in sentence else f"{100 * passed / len(results):.1f}"
+    assert said.group(1) == measured, f"{doc}: the README says {said.group(1)}, the run {measured}"
+
+
 # --- errors the docs show ---------------------------------------------------------------
 
 
