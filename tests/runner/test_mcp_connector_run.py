@@ -250,7 +250,7 @@ def test_an_unset_token_variable_and_an_agent_without_a_connector(
         )
     monkeypatch.setenv("DOCS_MCP_TOKEN", TOKEN)
     chat = _config(suite_file, "openai:gpt-test", "http://127.0.0.1:9")
-    with pytest.raises(UserError, match="cannot have its API call MCP servers"):
+    with pytest.raises(UserError, match="cannot be given the suite's MCP servers"):
         run_suite_file(suite_file, chat, suite_file.parent / "r2")
     assert os.environ["DOCS_MCP_TOKEN"] == TOKEN
 

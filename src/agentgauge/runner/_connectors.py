@@ -12,7 +12,34 @@ from ..errors import UserError
 from ..providers import McpConnector, Provider, register_secret
 from ..schema import Suite
 
-__all__ = ["check_connectors", "suite_connectors"]
+__all__ = ["check_connectors", "refuse_unattachable", "suite_connectors"]
+
+#: the agents a suite's ``mcp_servers`` can be given to (docs/providers.md)
+_TAKERS = "anthropic:MODEL, openai:MODEL?api=responses or openai-agents:; or drop mcp_servers"
+
+
+def _where(suite_path: str | None) -> str:
+    """``file:line: `` of the suite's ``mcp_servers`` (``""`` when the suite has no file)."""
+    if suite_path is None:
+        return ""
+    from ..suites import read_suite
+
+    try:
+        origin = read_suite(suite_path).origin
+    except UserError:
+        return f"{suite_path}: "
+    line = origin.locator.line((*origin.path, "mcp_servers"))
+    return f"{origin.file}:{line}: " if line is not None else f"{origin.file}: "
+
+
+def refuse_unattachable(suite: Suite, provider: Provider, suite_path: str | None) -> None:
+    """A UserError (``file:line: mcp_servers: ...``) when the suite has MCP servers that
+    ``provider`` cannot attach: never run a suite with its servers silently left out."""
+    if suite.mcp_servers and not getattr(provider, "mcp_connector", False):
+        raise UserError(
+            f"{_where(suite_path)}mcp_servers: the agent {provider.name} cannot be given the "
+            f"suite's MCP servers (use {_TAKERS})"
+        )
 
 
 def check_connectors(suite: Suite, policy: SuiteCodePolicy) -> None:
@@ -30,14 +57,10 @@ def suite_connectors(
     suite: Suite, policy: SuiteCodePolicy, provider: Provider
 ) -> tuple[McpConnector, ...]:
     """The suite's MCP servers for ``provider`` (empty: none); a UserError when the provider
-    cannot hand them to its API or a token variable is not set."""
+    cannot attach them (its API or its framework) or a token variable is not set."""
     if not suite.mcp_servers:
         return ()
-    if not getattr(provider, "mcp_connector", False):
-        raise UserError(
-            f"mcp_servers: the agent {provider.name} cannot have its API call MCP servers "
-            "(use anthropic:MODEL or openai:MODEL?api=responses, or drop mcp_servers)"
-        )
+    refuse_unattachable(suite, provider, None)
     check_connectors(suite, policy)
     out: list[McpConnector] = []
     for i, server in enumerate(suite.mcp_servers):

@@ -4,11 +4,14 @@ transcript and trace are built from those reports, in the order they happen.
 
 Tool calls go through the case's :class:`~agentgauge.runner.ToolSimulator`: in ``mock`` mode
 the suite's simulations answer them; in ``real`` mode the agent's own tool does (handed over
-by the adapter), with rate faults and a simulation's ``fault`` still injected on top.
+by the adapter), with rate faults and a simulation's ``fault`` still injected on top. A call on
+one of the suite's ``mcp_servers`` (marked ``mcp`` by the adapter) is sent to the server in
+either mode, with no fault, and recorded as it happened.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..providers import (
@@ -146,6 +149,24 @@ async def run_driven_turn(
         tr.messages.append(msg)
         agent_msgs.append(msg)
 
+    async def call_mcp(call: ToolCall, real: RealTool) -> ToolAnswer:
+        start, t0 = time.time(), time.perf_counter()
+        done = await _OwnTool(call.name, real).call(call.name, call.arguments, sim.timeout_s)
+        if done.error is None and isinstance(done.result, dict) and set(done.result) == {"error"}:
+            done = _Done(content=done.content, result=done.result, error=str(done.result["error"]))
+        tr.tool_calls += 1
+        tr.trace.append(
+            TraceEvent(
+                kind="tool", turn=turn, start=start, end=time.time(),
+                latency_ms=(time.perf_counter() - t0) * 1000.0, tool=call.name,
+                arguments=call.arguments, result=done.result, error=done.error,
+            )
+        )  # fmt: skip
+        message = Message(role="tool", content=done.content, tool_call_id=call.id, name=call.name)
+        tr.messages.append(message)
+        agent_msgs.append(message)
+        return ToolAnswer(content=done.content, result=done.result, error=done.error)
+
     async def call_tool(call: ToolCall, real: RealTool | None) -> ToolAnswer:
         backend = _OwnTool(call.name, real) if mode == "real" and real is not None else None
         outcome = await sim.call(call, real=backend)
@@ -169,6 +190,7 @@ async def run_driven_turn(
             call_tool=call_tool,
             context=context,
             index=turn,
+            call_mcp=call_mcp,
         )
     )
     if end.step_limit:

@@ -25,6 +25,7 @@ from ..rundir import (
 from ..schema import Case, Suite, ToolSim, UserSimulator, UserSpec, matches_case
 from ..worlds import WorldBuilder
 from ._config import DEFAULT_AGENT, RunConfig, RunOutcome, public_spec
+from ._connectors import refuse_unattachable
 from ._context import build_context, build_replay, open_cache
 from ._executor import RemoteAgent, open_drive, parse_executor
 from ._executor_spec import ExecutorStartError
@@ -232,6 +233,8 @@ async def arun_suite(
     token = current_code_policy.set(policy)
     fresh = not run_dir.exists()
     try:
+        # before the run folder: servers the agent cannot attach refuse the run
+        refuse_unattachable(suite, provider, config.suite_path)
         async with open_run_tools(suite, policy) as run_tools:
             with run_dir_lock(run_dir):
                 merged = run_tools.suite

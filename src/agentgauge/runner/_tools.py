@@ -210,6 +210,11 @@ class ToolSimulator:
         self._index = 0
         self.state = ToolState()
 
+    @property
+    def timeout_s(self) -> float:
+        """How long one tool call may take."""
+        return self._timeout_s
+
     def _choose(self, name: str) -> tuple[ToolSim | None, bool]:
         """The simulation of this call of ``name``, and whether the world answers it."""
         n = self._per_tool.get(name, 0)

@@ -11,13 +11,26 @@ Responses-style input items (the case's system prompt as a ``system`` item, ``?s
 leaves it out and keeps only the agent's own instructions). The run's ``context`` (what tools
 read as ``RunContextWrapper.context``) is the ``?context=`` function's value for the case, else
 the case's ``agent_context`` mapping.
+
+A suite's ``mcp_servers`` are attached the SDK's client-side way, an ``MCPServerStreamableHttp``
+per server (its token as a bearer header, its ``tools`` as the SDK's static tool filter),
+connected for the turn; the SDK lists the server's tools as it lists an agent's own MCP servers'
+(``Agent.get_mcp_tools``), and each becomes a tool of the run whose calls go to the runner marked
+``mcp`` (sent to the server in either tool mode, never simulated). ``HostedMCPTool`` (the
+Responses API calling the server itself) is not used: it works only with OpenAI's own Responses
+model and would need the server reachable from OpenAI.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
+import functools
 import json
 import time
+from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from ...schema import JsonValue, Message, ToolCall, Usage
@@ -34,6 +47,7 @@ from ._common import (
     run_context,
     target_tag,
 )
+from ._mcp import failed, mark_mcp, mcp_headers, text_of
 from ._turn import AgentTurn, ModelReply, TurnEnd
 
 __all__ = ["OpenAIAgentsAgent", "create", "input_items", "output_message"]
@@ -106,6 +120,29 @@ def _finish(response: Any) -> str:
     return "tool_calls" if "function_call" in kinds else "stop"
 
 
+#: set around one MCP call: the server's ``isError`` lands here (the SDK hands the model the
+#: error's text as an ordinary result)
+_MCP_ERROR: ContextVar[list[bool] | None] = ContextVar("agentgauge_mcp_error", default=None)
+
+
+@functools.cache
+def _server_class(mcp: Any) -> Any:
+    """The SDK's streamable-HTTP MCP server, telling :data:`_MCP_ERROR` a result's ``isError``."""
+
+    class Server(mcp.MCPServerStreamableHttp):  # type: ignore[misc]
+        async def call_tool(self, *args: Any, **kwargs: Any) -> Any:
+            result = await super().call_tool(*args, **kwargs)
+            seen = _MCP_ERROR.get()
+            # ``is_error`` in the mcp SDK 2, ``isError`` before
+            if seen is not None and (
+                getattr(result, "is_error", False) or getattr(result, "isError", False)
+            ):
+                seen.append(True)
+            return result
+
+    return Server
+
+
 def _model_name(agent: Any) -> str:
     model = getattr(agent, "model", None)
     if isinstance(model, str):
@@ -115,6 +152,9 @@ def _model_name(agent: Any) -> str:
 
 class OpenAIAgentsAgent(FrameworkAgent):
     """Runs an OpenAI Agents SDK ``Agent`` once per user turn (see the module docstring)."""
+
+    #: a suite's ``mcp_servers`` are attached (client side, see the module docstring)
+    mcp_connector = True
 
     def __init__(self, agent: Any, *, name: str, system: bool = True, context: Any = None) -> None:
         self.agent = agent
@@ -143,7 +183,64 @@ class OpenAIAgentsAgent(FrameworkAgent):
 
         return dataclasses.replace(tool, on_invoke_tool=invoke)
 
-    def _hooks(self, sdk: Any, turn: AgentTurn) -> Any:
+    def _wrap_mcp(self, tool: Any, server: str, turn: AgentTurn) -> Any:
+        """A tool the SDK made of an MCP server's tool, its calls recorded by the runner."""
+        original = tool.on_invoke_tool
+        record = turn.call_mcp
+
+        async def invoke(ctx: Any, input_json: str) -> Any:
+            if record is None:
+                return await original(ctx, input_json)
+            call = ToolCall(
+                name=tool.name,
+                arguments=arguments(input_json),
+                id=getattr(ctx, "tool_call_id", None),
+                mcp=True,
+                mcp_server=server,
+            )
+
+            async def real(args: dict[str, JsonValue]) -> JsonValue:
+                seen: list[bool] = []
+                token = _MCP_ERROR.set(seen)
+                try:
+                    value = json_value(await original(ctx, json.dumps(args)))
+                finally:
+                    _MCP_ERROR.reset(token)
+                return failed(value) if seen else text_of(value)
+
+            return (await record(call, real)).content
+
+        wrapped = copy.copy(tool)  # keeps the SDK's MCP marks (not all are dataclass fields)
+        wrapped.on_invoke_tool = invoke
+        return wrapped
+
+    async def _mcp_tools(
+        self, sdk: Any, turn: AgentTurn, stack: contextlib.AsyncExitStack, context: Any
+    ) -> tuple[list[Any], dict[str, str]]:
+        """The suite's MCP servers connected for this turn: their tools (wrapped) and each tool
+        name's server."""
+        if not turn.config.mcp_servers:
+            return [], {}
+        mcp = require("agents.mcp", "openai-agents", "openai-agents")
+        tools: list[Any] = []
+        names: dict[str, str] = {}
+        for s in turn.config.mcp_servers:
+            server = _server_class(mcp)(
+                params={"url": s.url, "headers": mcp_headers(s)},
+                name=s.name,
+                cache_tools_list=True,
+                tool_filter=mcp.create_static_tool_filter(allowed_tool_names=list(s.tools))
+                if s.tools
+                else None,
+            )
+            await stack.enter_async_context(server)
+            lister = self.agent.clone(mcp_servers=[server])
+            for tool in await lister.get_mcp_tools(sdk.RunContextWrapper(context=context)):
+                names[tool.name] = s.name
+                tools.append(self._wrap_mcp(tool, s.name, turn))
+        return tools, names
+
+    def _hooks(self, sdk: Any, turn: AgentTurn, mcp_names: Mapping[str, str]) -> Any:
         started: dict[int, tuple[float, float]] = {}
 
         class Hooks(sdk.RunHooks):  # type: ignore[misc]
@@ -155,7 +252,7 @@ class OpenAIAgentsAgent(FrameworkAgent):
                 usage = getattr(response, "usage", None)
                 turn.record_model(
                     ModelReply(
-                        message=output_message(list(response.output)),
+                        message=mark_mcp(output_message(list(response.output)), mcp_names),
                         usage=Usage(
                             input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
                             output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
@@ -173,16 +270,18 @@ class OpenAIAgentsAgent(FrameworkAgent):
 
     async def run_turn(self, turn: AgentTurn) -> TurnEnd:
         sdk = require("agents", "openai-agents", "openai-agents")
-        agent = self.agent.clone(tools=[self._wrap(sdk, t, turn) for t in self.agent.tools])
+        own = [self._wrap(sdk, t, turn) for t in self.agent.tools]
         context = await run_context(self._context, turn)
         try:
-            await sdk.Runner.run(
-                agent,
-                input_items(turn.messages, system=self._system),
-                max_turns=turn.max_steps,
-                hooks=self._hooks(sdk, turn),
-                context=context,
-            )
+            async with contextlib.AsyncExitStack() as stack:
+                mcp_tools, mcp_names = await self._mcp_tools(sdk, turn, stack, context)
+                await sdk.Runner.run(
+                    self.agent.clone(tools=own + mcp_tools),
+                    input_items(turn.messages, system=self._system),
+                    max_turns=turn.max_steps,
+                    hooks=self._hooks(sdk, turn, mcp_names),
+                    context=context,
+                )
         except sdk.MaxTurnsExceeded:
             return TurnEnd(step_limit=True)
         except Exception as exc:

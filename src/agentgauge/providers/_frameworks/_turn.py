@@ -9,7 +9,11 @@ in the order it happens:
 - ``await call_tool(call, real)`` for every tool call the agent makes: the runner answers it
   with the suite's simulation (``mock``) or, in ``real`` mode, with ``real`` (the agent's own
   tool, given by the adapter), faults injected on top either way; it records the call in the
-  trace and returns what the agent should see.
+  trace and returns what the agent should see;
+- ``await call_mcp(call, real)`` for every call the framework makes on one of the suite's
+  ``mcp_servers`` (attached by the adapter, ``call`` marked ``mcp``): never simulated, in either
+  tool mode, since the server is the suite's own, not one of its simulated tools; ``real`` sends
+  it to the server, and the runner records it and its result (or error) as it would a tool call.
 
 The runner builds the transcript (messages and trace) from these callbacks, so the scorers read
 the same neutral transcript as for any other agent, even when the framework stops early.
@@ -102,6 +106,8 @@ class AgentTurn:
     context: AgentContext | None = None
     #: the user turn (0: the case input, 1: its first scripted follow-up ...)
     index: int = 0
+    #: a call on one of the suite's ``mcp_servers`` (``config.mcp_servers``), run and recorded
+    call_mcp: Callable[[ToolCall, RealTool], Awaitable[ToolAnswer]] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
