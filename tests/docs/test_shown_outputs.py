@@ -230,6 +230,8 @@ EXAMPLE_SIZES = [
     ("40 cases graded by the state", "examples/retail", 40, None),
     ("a 200-row RAG golden set", "examples/support", 200, None),
     ("175 attack cases in 14 families", "examples/redteam", 175, None),
+    ("nine cases, one per guardrail", "examples/guardrails", 9, 8),
+    ("four conversations with scripted simulated users", "examples/users", 4, 2),
 ]  # fmt: skip
 
 
@@ -243,6 +245,15 @@ def test_the_readme_examples_table(words: str, example: str, cases: int, tools: 
     if example == "examples/redteam":
         tags = {t for case in suite.cases for t in case.tags if t.startswith("family:")}
         assert len(tags - {"family:control"}) == 14  # and the benign controls
+
+
+def test_the_readme_lists_every_example() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    folders = sorted(
+        p.name for p in (ROOT / "examples").iterdir() if p.is_dir() and p.name[0].isalpha()
+    )
+    assert len(folders) >= 12
+    assert [f for f in folders if f"](examples/{f}/" not in readme] == []
 
 
 def test_the_guardrails_example(here: Path) -> None:
