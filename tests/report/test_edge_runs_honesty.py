@@ -147,3 +147,39 @@ def test_a_latency_of_milliseconds_is_shown_in_milliseconds(
         p95.message
         == f"latency p95 {shown} {'within' if p95_ms < 5000 else 'exceeds'} the limit 5 s"
     )
+
+
+def test_a_gate_given_a_baseline_says_what_it_compared_in_every_format(tmp_path: Path) -> None:
+    """Runs that share only some cases: every format says how many pairs were compared and
+    which gated metrics were not measured in both runs, so not checked."""
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    base, new = tmp_path / "base", tmp_path / "new"
+    common = ["run", str(tmp_path / "suite.yaml"), "--agent", "mock:echo", "--no-cache"]
+    for run, extra in ((base, ["--filter", "a", "--filter", "b"]), (new, [])):
+        out = CliRunner().invoke(cli, [*common, "-o", str(run), *extra])
+        assert out.exit_code == 0, out.output
+    pairs = "compared with the baseline {}: 2 paired cases (0 fixed, 0 broken, 2 unchanged"
+    unchecked = (
+        "metrics: pass_rate, error_rate (not checked, not measured in both runs: "
+        "tool_selection_accuracy, argument_accuracy, behavior_accuracy, task_completion)"
+    )
+    report = json.loads(_cli("gate", str(new), "--baseline", str(base), "--json"))
+    assert report["compared"]["paired"] == 2
+    assert report["compared"]["new"] == 1
+    assert report["compared"]["not_compared"] == [
+        "tool_selection_accuracy",
+        "argument_accuracy",
+        "behavior_accuracy",
+        "task_completion",
+    ]
+    checked = {c["name"] for c in report["checks"] if c["name"].startswith("regression")}
+    assert checked == {"regression: pass_rate", "regression: error_rate"}
+    for fmt, text in {
+        "gate": _cli("gate", str(new), "--baseline", str(base)),
+        "markdown": _cli("report", str(new), "--baseline", str(base), "--format", "markdown"),
+        "html": _text(_cli("report", str(new), "--baseline", str(base), "--format", "html")),
+    }.items():
+        # the console names the path given, a report read elsewhere the run's folder
+        assert pairs.format(base if fmt == "gate" else "base") in text, fmt
+        assert "1 new case(s) not compared" in text, fmt
+        assert unchecked in text, fmt

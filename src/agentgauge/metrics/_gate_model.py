@@ -35,6 +35,8 @@ class GateBaseline(Model):
     mcnemar_p: float = 1.0
     #: the metrics checked for a regression
     metrics: list[str] = Field(default_factory=new_list)
+    #: of ``metrics``, those not measured in both runs: no regression check was made on them
+    not_compared: list[str] = Field(default_factory=new_list)
     #: the regression rule in words
     rule: str = ""
     #: no ``max_regression_points``: any statistically significant drop fails
@@ -42,10 +44,11 @@ class GateBaseline(Model):
     #: what the comparison noted (different agents, a changed suite ...)
     notes: list[str] = Field(default_factory=new_list)
 
-    def lines(self) -> list[str]:
-        """The comparison in a few lines (``agentgauge gate`` prints them under its verdict)."""
+    def lines(self, base: str | None = None) -> list[str]:
+        """The comparison in a few lines (``agentgauge gate`` prints them under its verdict);
+        ``base`` names the baseline instead of its path (a report read elsewhere)."""
         line = (
-            f"compared with the baseline {self.base_run}: {self.paired} paired cases "
+            f"compared with the baseline {base or self.base_run}: {self.paired} paired cases "
             f"({self.fixed} fixed, {self.broken} broken, {self.unchanged} unchanged; exact "
             f"McNemar p = {self.mcnemar_p:.3g})"
         )
@@ -54,7 +57,10 @@ class GateBaseline(Model):
         ]
         if unpaired:
             line += f"; {' and '.join(unpaired)} case(s) not compared"
-        metrics = ", ".join(self.metrics) or "none"
+        checked = [m for m in self.metrics if m not in self.not_compared]
+        metrics = ", ".join(checked) or "none"
+        if self.not_compared:
+            metrics += f" (not checked, not measured in both runs: {', '.join(self.not_compared)})"
         return [line, f"regression rule: {self.rule}; metrics: {metrics}"] + [
             f"note: {n}" for n in self.notes
         ]

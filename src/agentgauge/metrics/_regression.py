@@ -22,6 +22,12 @@ def regression_rule(gates: Gates) -> str:
     return rule + (f", only when significant ({sig})" if gates.require_significance else "")
 
 
+def _measured(cmp: Comparison, metric: str) -> bool:
+    """The metric has a delta to check: it was measured on the paired cases of both runs."""
+    d = cmp.delta(metric)
+    return d is not None and d.delta is not None
+
+
 def baseline_of(cmp: Comparison, gates: Gates) -> GateBaseline:
     """What a gate given a baseline compared."""
     c = cmp.counts
@@ -36,6 +42,7 @@ def baseline_of(cmp: Comparison, gates: Gates) -> GateBaseline:
         removed=c.get("removed", 0),
         mcnemar_p=cmp.mcnemar_p,
         metrics=list(gates.regression_metrics),
+        not_compared=[m for m in gates.regression_metrics if not _measured(cmp, m)],
         rule=regression_rule(gates),
         default_rule=gates.max_regression_points is None,
         notes=list(cmp.warnings),
@@ -63,7 +70,7 @@ def regressions(cmp: Comparison, gates: Gates) -> list[GateCheck]:
     out: list[GateCheck] = []
     for metric in gates.regression_metrics:
         d = cmp.delta(metric)
-        if d is None or d.delta is None:
+        if d is None or d.delta is None:  # named in GateBaseline.not_compared
             continue
         # a drop is bad, except for the error rate where a rise is bad
         drop = (d.delta if metric == "error_rate" else -d.delta) * 100

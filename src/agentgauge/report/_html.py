@@ -390,6 +390,11 @@ def _gates(gates: GateReport | None, s: Summary) -> str:
             for c in gates.checks
         ]
         body = _table(["", "check", "required", "actual", "verdict"], rows, "gates")
+    if gates.compared is not None:  # what the regression checks compared, and by which rule
+        body += "".join(
+            f'<p class="compared">{esc(x)}</p>'
+            for x in gates.compared.lines(Path(gates.compared.base_run).name)[:2]
+        )
     shown = set(s.warnings)  # the overview already lists the summary's warnings
     rest, _ = fold_small_samples(w for w in gates.warnings if w not in shown)
     body += "".join(f'<p class="warning">⚠ {esc(w)}</p>' for w in rest)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from .._messages import printable
 from .._secrets import scrub
@@ -116,6 +117,15 @@ def render_markdown(
             align="llll",
         )
         lines.append("")
+        if gates.compared is not None:  # what the regression checks compared (its notes are
+            # the comparison's, quoted under "Against the baseline")
+            lines += [
+                *(
+                    f"> {printable(x)}"
+                    for x in gates.compared.lines(Path(gates.compared.base_run).name)[:2]
+                ),
+                "",
+            ]
         lines += _warnings_md(gates.warnings)
     elif summary.warnings:
         lines += _warnings_md(summary.warnings)
