@@ -15,7 +15,10 @@ from ..schema import Suite
 __all__ = ["check_connectors", "refuse_unattachable", "suite_connectors"]
 
 #: the agents a suite's ``mcp_servers`` can be given to (docs/providers.md)
-_TAKERS = "anthropic:MODEL, openai:MODEL?api=responses or openai-agents:; or drop mcp_servers"
+_TAKERS = (
+    "anthropic:MODEL, openai:MODEL?api=responses, openai-agents: or pydantic-ai:; "
+    "or drop mcp_servers"
+)
 
 
 def _where(suite_path: str | None) -> str:

@@ -43,6 +43,13 @@ cases:
 """
 
 AGENTS = {
+    "pydantic-ai": (
+        "fastmcp",
+        "import os\nfrom pydantic_ai import Agent\n"
+        "from pydantic_ai.models.openai import OpenAIChatModel\n"
+        "agent = Agent(OpenAIChatModel(os.environ['AGENT_MODEL']),\n"
+        "              instructions='Answer from the docs.')\n",
+    ),
     "openai-agents": (
         "agents.mcp",
         "import os\nfrom agents import Agent\n"
@@ -261,8 +268,8 @@ def test_a_framework_that_cannot_attach_them_is_refused_in_one_line(
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert lines == [
         f"{suite}:3: mcp_servers: the agent langgraph:{graph}:graph cannot be given the suite's "
-        "MCP servers (use anthropic:MODEL, openai:MODEL?api=responses or openai-agents:; or "
-        "drop mcp_servers)"
+        "MCP servers (use anthropic:MODEL, openai:MODEL?api=responses, openai-agents: or "
+        "pydantic-ai:; or drop mcp_servers)"
     ]
     assert not out.exists()
     assert model.requests == []

@@ -10,11 +10,22 @@ stay apart. ``max_steps`` becomes ``UsageLimits(request_limit=...)``. The run's 
 tools read as ``RunContext.deps``) are the ``?context=`` function's value for the case, else the
 case's ``agent_context`` built into the agent's ``deps_type`` (a dataclass or pydantic model;
 another type gets the mapping).
+
+A suite's ``mcp_servers`` are attached as pydantic-ai's own client-side MCP toolsets, an
+``MCPToolset`` per server (the FastMCP client of ``pydantic-ai-slim[mcp]``; its token as a bearer
+header, its ``tools`` as a ``filtered`` toolset), added to the run's toolsets by the same
+``override``; a wrapper marks the tools it lists as the server's and sends each call through the
+runner marked ``mcp`` (to the server in either tool mode, never simulated). A tool error the
+toolset raises (``ModelRetry`` by default, ``ToolFailed``) is recorded as a failed call and
+raised again, so the agent behaves as it would without agentgauge. The provider-hosted
+``MCPServerTool`` (the model's vendor calling the server) is not used: only some vendors'
+models take it and the server must be reachable from the vendor.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ...errors import UserError
@@ -32,6 +43,7 @@ from ._common import (
     run_context,
     target_tag,
 )
+from ._mcp import failed, mark_mcp, mcp_headers, text_of
 from ._turn import AgentTurn, ModelReply, TurnEnd
 
 __all__ = ["PydanticAIAgent", "create", "from_response", "to_history"]
@@ -89,7 +101,7 @@ def from_response(response: Any) -> Message:
     return Message(role="assistant", content="".join(texts) or None, tool_calls=calls)
 
 
-def _timed_model(sdk: Any, model: Any, turn: AgentTurn) -> Any:
+def _timed_model(sdk: Any, model: Any, turn: AgentTurn, mcp_names: Mapping[str, str]) -> Any:
     wrapper = require("pydantic_ai.models.wrapper", "pydantic-ai-slim", _EXTRA)
 
     class Observed(wrapper.WrapperModel):  # type: ignore[misc, name-defined]
@@ -101,7 +113,7 @@ def _timed_model(sdk: Any, model: Any, turn: AgentTurn) -> Any:
             usage = getattr(response, "usage", None)
             turn.record_model(
                 ModelReply(
-                    message=from_response(response),
+                    message=mark_mcp(from_response(response), mcp_names),
                     usage=Usage(
                         input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
                         output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
@@ -139,8 +151,71 @@ def _routed(toolset: Any, turn: AgentTurn) -> Any:
     return Routed(toolset)
 
 
+def _mcp_routed(toolset: Any, server: str, names: dict[str, str], turn: AgentTurn) -> Any:
+    """``toolset`` (one of the suite's MCP servers): the tools it lists noted as ``server``'s in
+    ``names``, each call sent through the runner's ``call_mcp``."""
+    ts = require("pydantic_ai.toolsets", "pydantic-ai-slim", _EXTRA)
+    errors = require("pydantic_ai.exceptions", "pydantic-ai-slim", _EXTRA)
+    tool_errors = (errors.ModelRetry, errors.ToolFailed)
+    record = turn.call_mcp
+
+    class McpRouted(ts.WrapperToolset):  # type: ignore[misc, name-defined]
+        """Marks the server's tools and records each of their calls."""
+
+        async def get_tools(self, ctx: Any) -> Any:
+            tools = await super().get_tools(ctx)
+            names.update(dict.fromkeys(tools, server))
+            return tools
+
+        async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+            if record is None:
+                return await self.wrapped.call_tool(name, tool_args, ctx, tool)
+            call = ToolCall(
+                name=name,
+                arguments=arguments(tool_args),
+                id=getattr(ctx, "tool_call_id", None),
+                mcp=True,
+                mcp_server=server,
+            )
+            raised: list[BaseException] = []
+
+            async def real(args: dict[str, JsonValue]) -> JsonValue:
+                try:
+                    value = await self.wrapped.call_tool(name, dict(args), ctx, tool)
+                except tool_errors as exc:
+                    raised.append(exc)
+                    return failed(str(getattr(exc, "message", None) or exc))
+                return text_of(json_value(value))
+
+            answer = await record(call, real)
+            if raised:
+                raise raised[0]
+            return answer.content
+
+    return McpRouted(toolset)
+
+
+def _mcp_toolsets(turn: AgentTurn, names: dict[str, str]) -> list[Any]:
+    """The suite's MCP servers as pydantic-ai toolsets for this turn (see the module docstring)."""
+    if not turn.config.mcp_servers:
+        return []
+    require("fastmcp", "pydantic-ai-slim[mcp]", _EXTRA)
+    mcp = require("pydantic_ai.mcp", "pydantic-ai-slim[mcp]", _EXTRA)
+    out: list[Any] = []
+    for s in turn.config.mcp_servers:
+        toolset: Any = mcp.MCPToolset(s.url, id=s.name, headers=mcp_headers(s) or None)
+        if s.tools:
+            allowed = frozenset(s.tools)
+            toolset = toolset.filtered(lambda ctx, tool, allowed=allowed: tool.name in allowed)
+        out.append(_mcp_routed(toolset, s.name, names, turn))
+    return out
+
+
 class PydanticAIAgent(FrameworkAgent):
     """Runs a pydantic-ai ``Agent`` once per user turn (see the module docstring)."""
+
+    #: a suite's ``mcp_servers`` are attached (client side, see the module docstring)
+    mcp_connector = True
 
     def __init__(self, agent: Any, *, name: str, context: Any = None) -> None:
         self.agent = agent
@@ -155,7 +230,9 @@ class PydanticAIAgent(FrameworkAgent):
         if model is None:
             raise UserError(f"{self.name}: the agent has no model (give Agent(model=...))")
         prompt, history = to_history(turn.messages)
+        mcp_names: dict[str, str] = {}
         toolsets = [_routed(t, turn) for t in self.agent.toolsets]
+        toolsets += _mcp_toolsets(turn, mcp_names)
         deps = await run_context(self._context, turn)
         if self._context is None and deps is not None:
             deps = _as_deps(self.agent, deps, self.name)
@@ -164,7 +241,7 @@ class PydanticAIAgent(FrameworkAgent):
                 await self.agent.run(
                     prompt,
                     message_history=history or None,
-                    model=_timed_model(sdk, model, turn),
+                    model=_timed_model(sdk, model, turn, mcp_names),
                     usage_limits=usage.UsageLimits(request_limit=turn.max_steps),
                     deps=deps,
                 )
