@@ -58,7 +58,10 @@ def test_markdown_is_a_pr_comment_with_every_table(tmp_path: Path) -> None:
 def test_lines_say_when_nothing_differs(tmp_path: Path) -> None:
     _, c = comparison(tmp_path, "a=mock:", "b=mock:")
     lines = matrix_lines(c)
-    assert lines[0] == "ranking (pass rate, then errors, cost): 1. a 11.1%, 2. b 11.1%"
+    # equal on every figure the ranking reads: neither is ahead
+    assert lines[0] == (
+        "ranking (pass rate, then errors, cost): 1. a 11.1%, 1. b 11.1%; equal ranks: tied"
+    )
     assert lines[1].startswith("no pair of agents differs significantly at alpha 0.05")
 
 

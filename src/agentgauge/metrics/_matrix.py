@@ -198,19 +198,34 @@ def _member_system(run_dir: Path, own: str | None, shared: Mapping[str, object])
     return value if isinstance(value, str) else None
 
 
-def _rank_key(a: MatrixAgentStats) -> tuple[float, ...]:
-    """Higher pass rate, then fewer errors, then lower mean cost; ties keep the matrix order
-    (the sort is stable), so a ranking does not move with latency noise."""
+def _rank_key(a: MatrixAgentStats, *, by_cost: bool) -> tuple[float, ...]:
+    """Higher pass rate, then fewer errors, then lower mean cost (``by_cost``: only when every
+    finished member's cost is known: an unknown cost is not the cheapest); never latency, so a
+    ranking does not move with its noise."""
     if a.status != "done":
         return (1.0, 0.0, 0.0, 0.0)
     q = a.quality
-    cost = a.cost.cost_usd.mean if a.cost.cost_usd.mean is not None else 0.0
+    cost = a.cost.cost_usd.mean if by_cost and a.cost.cost_usd.mean is not None else 0.0
     return (
         0.0,
         -(q.pass_rate.value if q.pass_rate.value is not None else -1.0),
         q.error_rate.value or 0.0,
         cost,
     )
+
+
+def _rank(agents: list[MatrixAgentStats]) -> list[MatrixAgentStats]:
+    """The members best first (ties in the matrix order: the sort is stable); members equal on
+    every figure the ranking reads share its rank (1, 1, 3): neither is ahead."""
+    done = [a for a in agents if a.status == "done"]
+    by_cost = all(a.cost.cost_usd.mean is not None for a in done)
+    keys = {a.label: _rank_key(a, by_cost=by_cost) for a in agents}
+    ranked = sorted(agents, key=lambda a: keys[a.label])
+    for i, a in enumerate(ranked):
+        before = ranked[i - 1] if i else None
+        same = before is not None and keys[before.label] == keys[a.label]
+        a.rank = before.rank if same and before is not None else i + 1
+    return ranked
 
 
 def _holm(pairs: list[MatrixPair], alpha: float) -> None:
@@ -315,9 +330,7 @@ def compare_matrix(
     ]
     for a, rec in zip(agents, manifest.members, strict=True):
         a.system = _member_system(out_dir / rec.run_dir, rec.system, manifest.options)
-    ranked = sorted(agents, key=_rank_key)
-    for i, a in enumerate(ranked, 1):
-        a.rank = i
+    ranked = _rank(agents)
     finished = [a for a in agents if a.status == "done"]
     pairs: list[MatrixPair] = []
     warnings: list[str] = []

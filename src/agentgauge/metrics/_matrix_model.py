@@ -135,7 +135,8 @@ class MatrixAgentStats(Model):
     status: MemberStatus = "done"
     #: why a ``failed`` member could not run
     error: str | None = None
-    #: 1 = best; members that did not finish are ranked last
+    #: 1 = best; members equal on every figure the ranking reads share a rank; members that
+    #: did not finish are ranked last
     rank: int = 0
     #: results (case × trial) and distinct cases
     results: int = 0

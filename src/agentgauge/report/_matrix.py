@@ -329,7 +329,14 @@ def matrix_lines(c: MatrixComparison) -> list[str]:
             for a in _ranked(c)
             if a.status == "done"
         ]
-        lines.append("ranking (pass rate, then errors, cost): " + ", ".join(order))
+        unpriced = [a.label for a in done if a.cost.cost_usd.mean is None]
+        basis = "pass rate, then errors, cost"
+        if unpriced:
+            basis = f"pass rate, then errors; cost not used, unknown for {', '.join(unpriced)}"
+        tied = len({a.rank for a in done}) < len(done)
+        lines.append(
+            f"ranking ({basis}): " + ", ".join(order) + ("; equal ranks: tied" if tied else "")
+        )
     sig = c.significant_pairs()
     for p in sig:
         worse = p.a if p.better == p.b else p.b
