@@ -31,6 +31,21 @@ def test_when2call_counts_per_file_category_and_behaviour(tmp_path: Path) -> Non
     assert len(load_suite(out).cases) == 3
 
 
+def test_a_case_without_a_behaviour_is_counted_as_not_set(tmp_path: Path) -> None:
+    # BFCL's multi-turn cases expect no behaviour label (their turns and state are checked):
+    # the summary said "None", Python's word, as if it were a behaviour
+    source = tmp_path / "in.yaml"
+    source.write_text(
+        "name: s\ncases:\n  - {id: a, input: hi, expect: {response_contains: [hello]}}\n"
+        "  - {id: b, input: hi, expect: {behavior: refuse}}\n"
+    )
+    code, stdout, _ = _run("suite", str(source), "-o", str(tmp_path / "out.yaml"))
+    assert code == 0
+    behaviours = stdout[stdout.index("per behavior:") :].splitlines()[1:3]
+    assert [line.split()[:2] for line in behaviours] == [["(not", "set)"], ["refuse", "1"]]
+    assert "None" not in stdout
+
+
 def test_tool_selection_to_yaml_with_tools(tmp_path: Path) -> None:
     out = tmp_path / "suite.yaml"
     code, stdout, stderr = _run(

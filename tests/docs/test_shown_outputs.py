@@ -401,6 +401,28 @@ def test_the_when2call_import(here: Path, shared_data: Path) -> None:
     assert_shows(shown, output)
 
 
+def test_the_bfcl_multi_turn_import(here: Path, shared_data: Path) -> None:
+    shown = shown_under(
+        "docs/bfcl.md", "agentgauge import bfcl ../shared/data/bfcl-v4/BFCL_v4_multi"
+    )
+    code, output = run(shown.command, **{"../shared/data": str(shared_data)})
+    assert code == 0
+    assert_shows(shown, output, whole=False)
+
+
+def test_a_suite_profile_over_the_bounds(here: Path) -> None:
+    shown = shown_block("docs/load.md", "suite.yaml:14: load.stages[1].target")
+    case = "  - {id: a, input: hi, expect: {behavior: answer}}\n"
+    stages = "  stages:\n    - {duration: 10s, target: 5}\n    - {duration: 10s, target: 5000}\n"
+    write(
+        here / "suite.yaml",
+        "name: s\ncases:\n" + case + "\n" * 6 + "load:\n  mode: open\n" + stages,
+    )
+    code, output = run("agentgauge load suite.yaml --agent mock:")
+    assert code == 2
+    assert_shows(shown, output)
+
+
 def test_every_problem_of_a_large_suite_before_a_call(here: Path) -> None:
     shown = shown_under("docs/large-suites.md", "agentgauge run suite --agent mock:")
     case = '{"id": "case-%03d", "input": "hi", "expect": {"behavior": "answer"}}\n'

@@ -126,7 +126,9 @@ def command(
     )
     _table("per source file", files, total)
     _table("per category", Counter(c.category for c in suite.cases), total)
-    _table("per behavior", Counter(str(c.expect.behavior) for c in suite.cases), total)
+    # a case may expect no behaviour label (BFCL's multi-turn cases: their turns and state)
+    behaviors: Counter[str] = Counter(c.expect.behavior or "(not set)" for c in suite.cases)
+    _table("per behavior", behaviors, total)
     if suite.tools:
         click.echo(f"suite tools: {len(suite.tools)}")
     if to_fmt == "suite" and total > 1000 and output.suffix.lower() in (".yaml", ".yml"):
