@@ -76,6 +76,8 @@ def test_history_json_gives_a_trend_per_agent_and_flags_the_drop(history: Path) 
     assert g["change"] == pytest.approx(-0.52)
     assert g["mean"] == pytest.approx(0.9075)
     assert (g["outside"], g["regressed"]) == ("below", True)
+    assert g["compared"].startswith("run b5 against run b4 and the mean of 4 run(s)")
+    assert (g["previous_run"], g["mean_runs"]) == ("b4", ["b1", "b2", "b3", "b4"])
     assert large["pass_rate"]["outside"] is None  # steady: no flag
     small = {t["metric"]: t for t in groups["openai:small"]["trends"]}
     assert small["scorers.judge.groundedness"]["outside"] is None
@@ -97,6 +99,11 @@ def test_history_text_table_and_agent_filter(history: Path) -> None:
     assert "72.0%" in out  # the per-run table of the one metric
     assert "a5" in out
     assert "▼" not in out
+    # what "vs prev" and "vs mean" compared: the runs, and that it is no paired test
+    assert (
+        "compared: run a5 against run a4 and the mean of 4 run(s) before it (a1 to a4): each "
+        "value over its own run's results, not paired case by case and not a significance test"
+    ) in " ".join(out.split())
 
 
 def test_history_bad_input_exits_2_in_one_line(history: Path, tmp_path: Path) -> None:

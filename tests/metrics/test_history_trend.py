@@ -83,3 +83,20 @@ def test_metric_names_resolve_to_scorers() -> None:
         "scorers.judge.groundedness",
         "scorers.judge.tone",
     ]
+
+
+def test_a_module_rate_trend_says_which_runs_it_compared() -> None:
+    """user_satisfaction measured in r0, r1, r3, r4 (r2 had no feedback): the latest, r4, is
+    compared with r3 and with the mean of r0, r1 and r3, never with r2's missing value."""
+    t = metric_trend(
+        runs("user_satisfaction", [0.7, 0.8, None, 0.75, 0.4]), "user_satisfaction", window=3
+    )
+    assert (t.latest_run, t.previous_run, t.mean_runs) == ("r4", "r3", ("r0", "r1", "r3"))
+    assert t.compared == (
+        "run r4 against run r3 and the mean of 3 run(s) before it (r0 to r3): each value over "
+        "its own run's results, not paired case by case and not a significance test"
+    )
+    alone = metric_trend(runs("user_satisfaction", [None, 0.5]), "user_satisfaction")
+    assert alone.compared == "run r1 only: no earlier run measured it"
+    gone = metric_trend(runs("user_satisfaction", [0.5, None]), "user_satisfaction")
+    assert (gone.change, gone.compared) == (None, "run r1 did not measure it: nothing compared")

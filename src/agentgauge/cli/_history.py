@@ -118,6 +118,8 @@ def _print_group(
             _flag(t),
         )
     console.print(table)
+    for line in _compared_lines(trends):
+        console.print(Text(printable(line)), soft_wrap=True)
     if any(t.outside for t in trends):
         console.print(
             "▲/▼: the latest run is above/below the band (mean ± 2 sd) of up to "
@@ -139,6 +141,15 @@ def _print_group(
     for line in _later_lines(runs, {t.metric for t in trends}):
         console.print(Text(printable(line)), soft_wrap=True)
     console.print()
+
+
+def _compared_lines(trends: Sequence[MetricTrend]) -> list[str]:
+    """What "vs prev" and "vs mean" compared: once when every metric compared the same runs,
+    else one line per metric."""
+    said = {t.compared for t in trends}
+    if len(said) == 1:
+        return [f"compared: {said.pop()}"]
+    return [f"compared ({t.label}): {t.compared}" for t in trends]
 
 
 def _later_lines(runs: Sequence[HistoryEntry], shown: set[str]) -> list[str]:
@@ -232,7 +243,12 @@ def command(
                         for e in runs
                     ],
                     "trends": [
-                        {**dataclasses.asdict(t), "label": t.label, "regressed": t.regressed}
+                        {
+                            **dataclasses.asdict(t),
+                            "label": t.label,
+                            "regressed": t.regressed,
+                            "compared": t.compared,
+                        }
                         for t in trends
                     ],
                 }

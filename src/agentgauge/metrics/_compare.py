@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import orjson
 from pydantic import Field
@@ -18,6 +18,7 @@ from pydantic import Field
 from .._factories import new_dict, new_list
 from ..rundir import iter_light_results, iter_results
 from ..schema import CaseResult, Model
+from ._diagnosis import DiagnosisAcc
 from ._model import RATE_METRICS
 from ._modules import MODULE_VERDICTS, ModuleAcc
 from ._spill import Spill
@@ -113,17 +114,18 @@ class SampleSize(Model):
     unpaired_cases: int | None = None
 
 
-def _parts(r: CaseResult, modules: ModuleAcc | None = None) -> tuple[float, ...]:
+def _parts(
+    r: CaseResult, modules: ModuleAcc | None = None, diagnosis: DiagnosisAcc | None = None
+) -> tuple[float, ...]:
     """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS,
-    then each module verdict (MODULE_VERDICTS: the run's module metrics' own per-result
-    verdicts, cascade rule included, so the test pairs exactly what the summary counts;
-    ``modules`` None: none measured). Without a module verdict the tuple stops before them."""
-    seen: dict[str, bool] = {}
+    then each module verdict (MODULE_VERDICTS: the run's module and diagnosis metrics' own
+    per-result verdicts, cascade rule included, so the test pairs exactly what the summary
+    counts; memory retention's are its checked turns; ``modules`` / ``diagnosis`` None: those
+    not measured). Without a module verdict the tuple stops before them."""
+    seen: dict[str, list[int]] = {}
     if modules is not None:
         modules.seen = seen
         modules.add(r)
-    # no module verdict (a suite without module labels): the record stops at the means
-    verdicts = [(int(seen[m]), 1) if m in seen else (0, 0) for m in MODULE_VERDICTS] if seen else []
     # a user_error (the simulated user broke its instructions) is neither the agent's pass nor
     # its failure nor its error: it counts in no rate
     user_error = r.status == "user_error"
@@ -140,6 +142,11 @@ def _parts(r: CaseResult, modules: ModuleAcc | None = None) -> tuple[float, ...]
         bv = behavior_verdict(r)
         wanted = bv is not None and bv[0] is not None and bv[1] != "tool_call"
         behaviour = (int(bool(bv and bv[0])), 1) if wanted else (0, 0)
+        if diagnosis is not None:
+            diagnosis.seen = seen
+            diagnosis.add(r, selection)
+    # no module verdict (a suite without module labels): the record stops at the means
+    verdicts = [seen.get(m, _UNSEEN) for m in MODULE_VERDICTS] if seen else []
     multi = scored and is_multi_step(r)
     tokens = r.usage.input_tokens + r.usage.output_tokens
     return (
@@ -154,6 +161,10 @@ def _parts(r: CaseResult, modules: ModuleAcc | None = None) -> tuple[float, ...]
         *((r.cost_usd, 1) if r.cost_usd is not None else (0, 0)),  # cost_usd
         *(x for v in verdicts for x in v),  # the module verdicts
     )
+
+
+#: a module verdict the result does not have
+_UNSEEN: Final = (0, 0)
 
 
 _METRICS = (
@@ -202,10 +213,12 @@ def _spill_run(spill: Spill, run_dir: Path, which: int, warnings: list[str]) -> 
     from ._files import module_acc
 
     modules, full = module_acc(run_dir, warnings)
+    diagnosis = DiagnosisAcc()
     reader = iter_results if full else iter_light_results
     for r in reader(run_dir):
         first = r.explanation.splitlines()[0] if r.explanation else ""
-        record = (which, r.case_id, r.status, r.category, first, *_parts(r, modules))
+        parts = _parts(r, modules, diagnosis)
+        record = (which, r.case_id, r.status, r.category, first, *parts)
         spill.add(r.case_id, orjson.dumps(record))
 
 

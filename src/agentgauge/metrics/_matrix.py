@@ -39,7 +39,7 @@ from ._matrix_model import (
 )
 from ._model import Rate, Summary, mean_on_scale, scorer_scale
 from ._modules import MODULE_VERDICTS
-from ._stats import z_value
+from ._stats import mcnemar_exact, z_value
 
 __all__ = [
     "COMPARISON_FILE",
@@ -106,11 +106,7 @@ def _extra_pass(run_dir: Path, confidence: float) -> tuple[MatrixPerformance, di
 def _quality(summary: Summary) -> MatrixQuality:
     modules: dict[str, Rate] = {}
     for key, _, _ in MODULE_METRICS:
-        rate = (
-            summary.diagnosis.clarification_rate
-            if key == "clarification_rate"
-            else summary.rate(key)
-        )
+        rate = summary.rate(key)
         modules[key] = rate if rate is not None else Rate()
     means = {key: summary.module_mean(key) for key, _, _ in MODULE_MEANS}
     return MatrixQuality(
@@ -256,38 +252,58 @@ def _holm_values(p_values: Sequence[float]) -> list[float]:
 def module_pair_tests(
     pairs: Sequence[tuple[str, str, Sequence[MetricDelta]]], alpha: float = 0.05
 ) -> list[list[ModulePairTest]]:
-    """For each pair ``(a, b, deltas of b - a)``, the tests of the module rates both measured:
-    compare's exact McNemar p-value on the per-case module verdicts, Holm-adjusted over the
+    """For each pair ``(a, b, deltas of b - a)``, the tests of the module rates
+    (:data:`MODULE_METRICS`: the module verdicts, tool selection and arguments) either
+    measured: compare's exact McNemar p-value on the per-case verdicts, Holm-adjusted over the
     pairs tested on that metric (each module is its own family, as each card row of the
-    dashboard is); significant below ``alpha`` when the difference is not 0."""
+    dashboard is); significant below ``alpha`` when the difference is not 0. A module rate
+    with no shared case measured by both is untested (``note``: unknown, never a 0); one with
+    too few shared cases for any difference to reach ``alpha`` says so in ``note``."""
     out: list[list[ModulePairTest]] = [[] for _ in pairs]
-    for metric in MODULE_VERDICTS:
-        known = [
+    for metric, _, _ in MODULE_METRICS:
+        rows = [
             (k, d)
             for k, (_, _, deltas) in enumerate(pairs)
             for d in deltas
-            if d.metric == metric and d.p_value is not None
+            # a headline rate (tool selection, arguments) has a row whether measured or not
+            if d.metric == metric and (d.p_value is not None or metric in MODULE_VERDICTS)
         ]
-        adjusted = _holm_values([d.p_value for _, d in known if d.p_value is not None])
-        for (k, d), q in zip(known, adjusted, strict=True):
+        tested = [(k, d.p_value) for k, d in rows if d.p_value is not None]
+        adjusted = dict(
+            zip((k for k, _ in tested), _holm_values([p for _, p in tested]), strict=True)
+        )
+        for k, d in rows:
             a, b, _ = pairs[k]
-            moved = d.delta is not None and abs(d.delta) > 1e-12
-            significant = q < alpha and moved
-            better = (b if (d.delta or 0.0) > 0 else a) if significant else None
-            out[k].append(
-                ModulePairTest(
-                    metric=metric,
-                    n=d.n,
-                    delta=d.delta,
-                    low=d.low,
-                    high=d.high,
-                    p_value=d.p_value if d.p_value is not None else 1.0,
-                    p_adjusted=q,
-                    significant=significant,
-                    better=better,
-                )
-            )
+            out[k].append(_module_test(metric, d, adjusted.get(k), a, b, alpha))
     return out
+
+
+def _module_test(
+    metric: str, d: MetricDelta, q: float | None, a: str, b: str, alpha: float
+) -> ModulePairTest:
+    if d.p_value is None or q is None:
+        return ModulePairTest(
+            metric=metric,
+            n=d.n,
+            note="unknown: no case both agents ran has a verdict from both (not 0)",
+        )
+    moved = d.delta is not None and abs(d.delta) > 1e-12
+    significant = q < alpha and moved
+    note = None
+    if mcnemar_exact(d.n, 0) >= alpha:  # every shared case one way would not be enough
+        note = f"not enough pairs: {d.n} shared case(s), so no difference could reach p < {alpha:g}"
+    return ModulePairTest(
+        metric=metric,
+        n=d.n,
+        delta=d.delta,
+        low=d.low,
+        high=d.high,
+        p_value=d.p_value,
+        p_adjusted=q,
+        significant=significant,
+        better=(b if (d.delta or 0.0) > 0 else a) if significant else None,
+        note=note,
+    )
 
 
 def _module_tests(pairs: list[MatrixPair], alpha: float) -> None:

@@ -156,10 +156,12 @@ class MatrixAgentStats(Model):
 
 
 class ModulePairTest(Model):
-    """One module rate of a pair (``MODULE_VERDICTS``: routing, skill, retrieval hit,
-    degradation trigger, user satisfaction, planning 4–5), ``b - a`` over the cases both
+    """One module rate of a pair (:data:`MODULE_METRICS`: intent recognition, clarification,
+    routing, skill, tool-call decision, memory retention, tool selection, arguments, retrieval
+    hit, degradation trigger, planning 4–5, user satisfaction), ``b - a`` over the cases both
     agents have a verdict on: the exact McNemar test on those per-case verdicts (a case is a
-    success when every trial's verdict was), Holm-adjusted over the pairs of that metric."""
+    success when every verdict of every trial was), Holm-adjusted over the pairs of that
+    metric. Untested (no such case): ``p_value`` None and ``note`` says so, never a 0."""
 
     metric: str
     #: cases both agents have a verdict on
@@ -168,12 +170,16 @@ class ModulePairTest(Model):
     #: the paired bootstrap interval of ``delta``
     low: float | None = None
     high: float | None = None
-    p_value: float = 1.0
+    #: None: not tested (``note`` says why)
+    p_value: float | None = None
     #: ``p_value`` adjusted for the pairs tested on this metric (Holm); ``significant`` uses it
-    p_adjusted: float = 1.0
+    p_adjusted: float | None = None
     significant: bool = False
     #: the label of the agent significantly better on this module (None: no such difference)
     better: str | None = None
+    #: ``unknown: ...`` (untested) or ``not enough pairs: ...`` (too few shared cases for any
+    #: difference to be significant); None: tested on enough cases
+    note: str | None = None
 
 
 class MatrixPair(Model):

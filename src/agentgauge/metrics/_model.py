@@ -289,6 +289,7 @@ class Summary(Model):
             "task_completion": self.task_completion,
             "goal_completion": self.overall.goal_completion,
             "intent_accuracy": self.diagnosis.intent_accuracy,
+            "clarification_rate": self.diagnosis.clarification_rate,
             "routing_accuracy": self.diagnosis.routing_accuracy,
             "skill_accuracy": self.diagnosis.skill_accuracy,
             "call_decision_accuracy": self.diagnosis.call_decision_accuracy,

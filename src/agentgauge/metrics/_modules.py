@@ -39,20 +39,27 @@ from ._module_model import (
     RetrievalStats,
     SatisfactionStats,
 )
-from ._verdicts import case_score
+from ._verdicts import case_score, saw
 
 __all__ = ["MODULE_VERDICTS", "ModuleAcc", "retrieved_items"]
 
-#: the module rates made of one verdict per result, in the order the reports list them: the
+#: the module rates made of per-result verdicts, in the order the reports list them: the
 #: names :meth:`Summary.rate` gives them. A pairwise comparison tests them per case
-#: (``compare``: exact McNemar on the verdicts :attr:`ModuleAcc.seen` records)
+#: (``compare``: exact McNemar on the verdicts :attr:`ModuleAcc.seen` and
+#: ``DiagnosisAcc.seen`` record; memory retention has one verdict per checked turn, every other
+#: rate one per result). Tool selection and arguments are compared as headline rates
+#: (``RATE_METRICS``)
 MODULE_VERDICTS: Final = (
+    "intent_accuracy",
+    "clarification_rate",
     "routing_accuracy",
     "skill_accuracy",
+    "call_decision_accuracy",
+    "memory_retention",
     "retrieval_hit_rate",
     "fallback_accuracy",
-    "user_satisfaction",
     "planning_acceptable",
+    "user_satisfaction",
 )
 
 IDS_KEPT: Final = 50
@@ -195,12 +202,12 @@ class ModuleAcc:
     reviewed_keys: set[tuple[str, int]] = field(default_factory=set)
     poor: list[str] = field(default_factory=list)
     #: when not None, each verdict of the result being added (metric of
-    #: :data:`MODULE_VERDICTS` -> correct), for a comparison to pair them; the caller clears it
-    seen: dict[str, bool] | None = None
+    #: :data:`MODULE_VERDICTS` -> [successes, verdicts]), for a comparison to pair them; the
+    #: caller clears it
+    seen: dict[str, list[int]] | None = None
 
     def _saw(self, metric: str, ok: bool) -> None:
-        if self.seen is not None:
-            self.seen[metric] = ok
+        saw(self.seen, metric, ok)
 
     def add(self, r: CaseResult) -> None:
         self._feedback(r)

@@ -10,13 +10,12 @@ from typing import Any
 
 from ..schema import CaseResult, Feedback, Gates, ModuleSettings, RunRecord, StateDiff
 from ._acc import CaseTrialsAcc, LatencyAcc, MeanAcc, RateAcc, SliceAcc
+from ._diagnosis import DiagnosisAcc
 from ._model import (
     ConfusionCell,
     Cost,
-    Coverage,
     Diagnosis,
     Failure,
-    IntentStats,
     Performance,
     ScorerStats,
     Summary,
@@ -31,19 +30,15 @@ from ._small_samples import small_sample_warnings as small_sample_warnings
 from ._stats import pass_at_k, pass_hat_k
 from ._users import UsersAcc
 from ._verdicts import (
-    NO_CALL_BEHAVIORS,
     argument_verdict,
-    behavior_ok,
     behavior_verdict,
     case_score,
-    first_turn_observation,
     is_multi_step,
     split_score_name,
     tool_selection_verdict,
 )
 
 SUMMARY_FILE = "summary.json"
-CLARIFY_CATEGORIES = frozenset({"ambiguous", "clarify"})
 #: how many failures the summary keeps, and how many flaky / forbidden case ids it lists
 WORST_KEPT = 10
 IDS_KEPT = 50
@@ -71,25 +66,10 @@ class _Acc:
     behavior: RateAcc = field(default_factory=RateAcc)
     behavior_by: defaultdict[str, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
     completion: RateAcc = field(default_factory=RateAcc)
-    # diagnosis
-    intent_acc: RateAcc = field(default_factory=RateAcc)
-    intent_source: set[str] = field(default_factory=set)
-    intent_tp: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
-    intent_fp: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
-    intent_fn: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
-    #: (tool, intent) co-occurrences, to attribute unexpected calls to an intent at the end
-    tool_intent: defaultdict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
-    unexpected_calls: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
-    multi_cases: int = 0
-    multi_expected: int = 0
-    multi_matched: int = 0
-    multi_complete: RateAcc = field(default_factory=RateAcc)
-    clarify: RateAcc = field(default_factory=RateAcc)
+    #: intent, clarification, tool-call decision, memory (``_diagnosis.py``)
+    diagnosis: DiagnosisAcc = field(default_factory=DiagnosisAcc)
     #: routing, skill and the module metrics after them (``_modules.py``)
     modules: ModuleAcc = field(default_factory=ModuleAcc)
-    call_decision: RateAcc = field(default_factory=RateAcc)
-    memory: RateAcc = field(default_factory=RateAcc)
-    memory_by: defaultdict[int, RateAcc] = field(default_factory=lambda: defaultdict(RateAcc))
     # cost and performance
     model_calls: MeanAcc = field(default_factory=MeanAcc)
     tool_calls: MeanAcc = field(default_factory=MeanAcc)
@@ -158,7 +138,7 @@ class _Acc:
         self._behavior(r)
         if is_multi_step(r):
             self.completion.add(r.status == "passed")
-        self._diagnose(r, selection)
+        self.diagnosis.add(r, selection)
 
     def _slices(self, r: CaseResult) -> list[SliceAcc]:
         out = [self.overall, self.by_category[r.category]]
@@ -287,97 +267,6 @@ class _Acc:
         if expected != "tool_call":
             self.behavior.add(ok)
 
-    def _diagnose(self, r: CaseResult, selection: bool | None) -> None:
-        called = list(dict.fromkeys(c.name for c in r.calls))
-        # the expectation describes turn 0; judge a multi-turn result by what it did there
-        called_any, behavior = bool(called), r.behavior
-        first = first_turn_observation(r)
-        if first is not None:
-            called_any, behavior = first[0], first[1] or r.behavior
-        expect_call = bool(r.expected_tools) or r.expected_behavior in ("tool_call", "any_tool")
-        if expect_call or r.expected_behavior in NO_CALL_BEHAVIORS:
-            self.call_decision.add(expect_call == called_any)
-        if r.expected_behavior == "clarify" or (
-            r.expected_behavior is None and r.category in CLARIFY_CATEGORIES
-        ):
-            self.clarify.add(behavior == "clarify")
-        labels = r.labels
-        if labels is not None and labels.intents:
-            self._intents(r, labels.intents, called, selection)
-        self._memory(r)
-
-    def _intents(
-        self, r: CaseResult, intents: list[str], called: list[str], selection: bool | None
-    ) -> None:
-        expected = list(dict.fromkeys(intents))
-        predicted_labels = r.predicted_labels
-        if predicted_labels is not None and predicted_labels.intents:
-            self.intent_source.add("predicted")
-            got = set(predicted_labels.intents)
-            matched = [i for i in expected if i in got]
-            for extra in got.difference(expected):
-                self.intent_fp[extra] += 1
-        else:
-            self.intent_source.add("calls")
-            matched = self._intents_from_calls(r, expected, called, selection)
-        for i in expected:
-            if i in matched:
-                self.intent_tp[i] += 1
-            else:
-                self.intent_fn[i] += 1
-        all_matched = len(matched) == len(expected)
-        self.intent_acc.add(all_matched)
-        if len(expected) > 1:
-            self.multi_cases += 1
-            self.multi_expected += len(expected)
-            self.multi_matched += len(matched)
-            self.multi_complete.add(all_matched)
-
-    def _intents_from_calls(
-        self, r: CaseResult, expected: list[str], called: list[str], selection: bool | None
-    ) -> list[str]:
-        tools = list(dict.fromkeys(r.expected_tools))
-        if not tools:
-            # a no-tool intent (chit-chat, unsupported request) is served by the right behaviour
-            ok = (
-                r.status == "passed"
-                if r.expected_behavior is None
-                else (
-                    r.behavior is not None
-                    and behavior_ok(r.expected_behavior, r.behavior, bool(called))
-                )
-            )
-            for tool in called:
-                self.unexpected_calls[tool] += 1
-            return list(expected) if ok else []
-        if len(tools) == len(expected):
-            # intent i is served by expected tool i
-            for tool, intent in zip(tools, expected, strict=True):
-                self.tool_intent[(tool, intent)] += 1
-            for tool in called:
-                if tool not in tools:
-                    self.unexpected_calls[tool] += 1
-            return [i for t, i in zip(tools, expected, strict=True) if t in called]
-        ok = selection if selection is not None else set(tools) <= set(called)
-        return list(expected) if ok else []
-
-    def _memory(self, r: CaseResult) -> None:
-        failed_selection = {
-            t
-            for s in r.scores
-            for t, n in [split_score_name(s.name)]
-            if n == "tool_selection" and t is not None and s.passed is False
-        }
-        explicit = any(split_score_name(s.name)[1] == "memory" for s in r.scores)
-        wanted = "memory" if explicit else "arguments"
-        for s in r.scores:
-            turn, name = split_score_name(s.name)
-            if name != wanted or turn is None or turn < 1:
-                continue
-            ok = None if turn in failed_selection else s.passed
-            self.memory.add(ok)
-            self.memory_by[turn].add(ok)
-
     def finish(self, run: RunRecord | None) -> Summary:
         c = self.confidence
         trials = self._trials()
@@ -424,34 +313,8 @@ class _Acc:
 
     def _diagnosis(self) -> Diagnosis:
         c = self.confidence
-        fp = dict(self.intent_fp)
-        for tool, count in self.unexpected_calls.items():
-            votes = [(n, i) for (t, i), n in self.tool_intent.items() if t == tool]
-            if votes:
-                intent = max(votes, key=lambda v: (v[0], v[1]))[1]
-                fp[intent] = fp.get(intent, 0) + count
-        names = sorted(set(self.intent_tp) | set(self.intent_fn) | set(fp))
-        intents = [
-            IntentStats.of(i, self.intent_tp[i], fp.get(i, 0), self.intent_fn[i]) for i in names
-        ]
-        return Diagnosis(
-            intent_accuracy=self.intent_acc.build(c),
-            intent_source="predicted" if "predicted" in self.intent_source else "calls",
-            intents=intents,
-            multi_intent=Coverage(
-                cases=self.multi_cases,
-                expected=self.multi_expected,
-                matched=self.multi_matched,
-                missed=self.multi_expected - self.multi_matched,
-                complete=self.multi_complete.build(c),
-            ),
-            clarification_rate=self.clarify.build(c),
-            routing_accuracy=self.modules.routing.build(c),
-            skill_accuracy=self.modules.skill.build(c),
-            call_decision_accuracy=self.call_decision.build(c),
-            memory_retention=self.memory.build(c),
-            retention_by_distance={str(k): v.build(c) for k, v in sorted(self.memory_by.items())},
-        )
+        routing, skill = self.modules.routing.build(c), self.modules.skill.build(c)
+        return self.diagnosis.build(c, routing=routing, skill=skill)
 
     def _cost_stats(self) -> Cost:
         c = self.confidence

@@ -76,6 +76,29 @@ class MetricTrend:
     outside: Literal["above", "below"] | None
     lower_is_better: bool
     sparkline: str
+    #: the runs compared: the latest (None: no runs), the one before it that measured the
+    #: metric (``previous``), and those the mean and band are drawn from, oldest first
+    latest_run: str | None = None
+    previous_run: str | None = None
+    mean_runs: tuple[str, ...] = ()
+
+    @property
+    def compared(self) -> str:
+        """What the changes compare, in words: which runs, and that they are not paired."""
+        if self.latest_run is None:
+            return "no run recorded"
+        if self.latest is None:
+            return f"run {self.latest_run} did not measure it: nothing compared"
+        if self.previous_run is None:
+            return f"run {self.latest_run} only: no earlier run measured it"
+        mean = (
+            f"the mean of {len(self.mean_runs)} run(s) before it "
+            f"({self.mean_runs[0]} to {self.mean_runs[-1]})"
+        )
+        return (
+            f"run {self.latest_run} against run {self.previous_run} and {mean}: each value "
+            "over its own run's results, not paired case by case and not a significance test"
+        )
 
     @property
     def label(self) -> str:
@@ -95,7 +118,10 @@ def metric_trend(entries: Sequence[HistoryEntry], metric: str, *, window: int = 
         raise ValueError("window must be at least 1")
     values = tuple(e.metrics.get(metric) for e in entries)
     latest = values[-1] if values else None
-    before = [v for v in values[:-1] if v is not None]
+    measured = [
+        (e.run_id, v) for e, v in zip(entries[:-1], values[:-1], strict=True) if v is not None
+    ]
+    before = [v for _, v in measured]
     previous = before[-1] if before else None
     recent = before[-window:]
     mean = statistics.fmean(recent) if recent else None
@@ -127,6 +153,9 @@ def metric_trend(entries: Sequence[HistoryEntry], metric: str, *, window: int = 
         outside=outside,
         lower_is_better=metric in LOWER_IS_BETTER,
         sparkline=sparkline(values),
+        latest_run=entries[-1].run_id if entries else None,
+        previous_run=measured[-1][0] if measured else None,
+        mean_runs=tuple(run for run, _ in measured[-window:]),
     )
 
 

@@ -162,3 +162,15 @@ def behavior_ok(expected: str, actual: str, called: bool) -> bool:
     if expected == "any_tool":
         return called
     return expected == actual
+
+
+def saw(seen: dict[str, list[int]] | None, metric: str, ok: bool) -> None:
+    """Record one verdict of ``metric`` in ``seen`` (``[successes, verdicts]``) when a
+    comparison is collecting the verdicts of the result being added (``seen`` not None)."""
+    if seen is not None:
+        counts = seen.get(metric)
+        if counts is None:
+            seen[metric] = [int(ok), 1]
+        else:
+            counts[0] += ok
+            counts[1] += 1

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..metrics import MODULE_VERDICTS
 from ._dashboard_sig import PairSignificance, Significance, holm, win_text
 
 __all__ = [
@@ -49,12 +50,7 @@ ROW_TESTS: dict[str, tuple[TestKind, str]] = {
     "latency_p50": ("paired", "latency_ms"),
     # the module rates (metrics.MODULE_VERDICTS): McNemar on their per-case verdicts, Holm
     # over the pairs of each module (comparison.json's, else computed the same way)
-    "routing_accuracy": ("mcnemar", "routing_accuracy"),
-    "skill_accuracy": ("mcnemar", "skill_accuracy"),
-    "retrieval_hit_rate": ("mcnemar", "retrieval_hit_rate"),
-    "fallback_accuracy": ("mcnemar", "fallback_accuracy"),
-    "user_satisfaction": ("mcnemar", "user_satisfaction"),
-    "planning_acceptable": ("mcnemar", "planning_acceptable"),
+    **{m: ("mcnemar", m) for m in MODULE_VERDICTS},
 }
 
 

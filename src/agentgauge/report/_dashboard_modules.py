@@ -1,6 +1,7 @@
-"""The dashboard's module rows: each module rate of ``metrics.MODULE_VERDICTS`` (routing, skill,
-retrieval hit, degradation trigger, user satisfaction, planning 4–5) that a shown agent
-measured, as a Quality card row. Its best mark is McNemar's on the per-case module verdicts,
+"""The dashboard's module rows: each module rate of ``metrics.MODULE_VERDICTS`` (intent
+recognition, clarification, routing, skill, tool-call decision, memory retention, retrieval hit,
+degradation trigger, planning 4–5, user satisfaction) that a shown agent measured, as a Quality
+card row. Its best mark is McNemar's on the per-case module verdicts,
 Holm-adjusted over the pairs (``_dashboard_marks.ROW_TESTS``), like every other rate row."""
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ __all__ = ["MODULE_ROW_LABELS", "module_rows"]
 
 #: each module rate's card label
 MODULE_ROW_LABELS: dict[str, str] = {
+    "intent_accuracy": "intent recognition",
+    "clarification_rate": "clarification",
     "routing_accuracy": "routing",
     "skill_accuracy": "skill",
+    "call_decision_accuracy": "tool-call decision",
+    "memory_retention": "memory retention",
     "retrieval_hit_rate": "retrieval hit @k",
     "fallback_accuracy": "degradation trigger",
     "user_satisfaction": "user satisfaction",

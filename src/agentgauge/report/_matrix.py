@@ -261,13 +261,21 @@ _MODULE_LABELS = {key: label for key, _, label in MODULE_METRICS}
 
 def _module_verdict(p: MatrixPair, metric: str) -> str:
     t = p.module(metric)
-    if t is None or not t.significant:
+    if t is None:
         return "no significant difference"
-    return f"{t.better} better"
+    if t.significant:
+        return f"{t.better} better"
+    # unknown (untested), or too few shared cases for any difference to be significant
+    return t.note if t.note is not None else "no significant difference"
+
+
+def _p(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3g}"
 
 
 def _module_pairs(c: MatrixComparison) -> MatrixTable | None:
-    """Each module rate both agents of a pair measured, tested as the pass rate is."""
+    """Each module rate either agent of a pair measured, tested as the pass rate is (untested
+    or too few shared cases: said so, never a 0)."""
     rows = []
     for p in c.pairs:
         for t in p.modules:
@@ -280,8 +288,8 @@ def _module_pairs(c: MatrixComparison) -> MatrixTable | None:
                     _MODULE_LABELS.get(t.metric, t.metric),
                     str(t.n),
                     delta,
-                    f"{t.p_value:.3g}",
-                    f"{t.p_adjusted:.3g}",
+                    _p(t.p_value),
+                    _p(t.p_adjusted),
                     _module_verdict(p, t.metric),
                 )
             )
@@ -306,8 +314,8 @@ def _module_lines(c: MatrixComparison) -> list[str]:
             worse = p.a if t.better == p.b else p.b
             out.append(
                 f"{t.better} is significantly better than {worse} on "
-                f"{_MODULE_LABELS.get(t.metric, t.metric)} (exact McNemar p = {t.p_value:.3g}, "
-                f"{t.p_adjusted:.3g} after Holm over the pairs, {t.n} shared cases)"
+                f"{_MODULE_LABELS.get(t.metric, t.metric)} (exact McNemar p = {_p(t.p_value)}, "
+                f"{_p(t.p_adjusted)} after Holm over the pairs, {t.n} shared cases)"
             )
     return out
 

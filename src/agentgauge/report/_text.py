@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._messages import printable
-from ..metrics import Comparison, GateReport, fold_small_samples
+from ..metrics import MODULE_VERDICTS, Comparison, GateReport, fold_small_samples
 from ._fmt import unit_delta, unit_interval, unit_value
 
 
@@ -37,9 +37,11 @@ def comparison_lines(cmp: Comparison, *, listed: int = 10) -> list[str]:
         if d.delta is None or d.base is None or d.new is None:
             continue
         ci = unit_interval(d.low, d.high, d.unit)
+        # a module rate's own test (the pass rate's is the headline's)
+        test = f", McNemar p = {d.p_value:.3g}" if d.metric in MODULE_VERDICTS else ""
         lines.append(
             f"  {d.metric}: {unit_value(d.base, d.unit)} -> {unit_value(d.new, d.unit)} "
-            f"({unit_delta(d.delta, d.unit)}{' ' + ci if ci else ''}, n={d.n})"
+            f"({unit_delta(d.delta, d.unit)}{' ' + ci if ci else ''}, n={d.n}{test})"
         )
     lines.extend(f"  note: {w}" for w in cmp.warnings)
     for label, items in (("fixed", cmp.fixed), ("broken", cmp.broken)):
