@@ -1,6 +1,7 @@
 """Remote MCP servers the vendor calls (a suite's ``mcp_servers``), through the real SDKs against
 loopback servers speaking the vendors' wire shapes: Anthropic's MCP connector (beta Messages API,
-``anthropic-beta: mcp-client-2025-04-04``, ``mcp_tool_use`` / ``mcp_tool_result`` blocks) and the
+``anthropic-beta: mcp-client-2025-04-04``, or ``mcp-client-2025-11-20`` with ``mcp_toolset``
+entries in ``tools``; ``mcp_tool_use`` / ``mcp_tool_result`` blocks) and the
 Responses API's ``mcp`` tool (``mcp_call`` items). The reply's connector calls come back marked
 (``ToolCall.mcp``) in ``server_steps``; the history is sent back in the connector's own shapes."""
 
@@ -122,6 +123,91 @@ def test_anthropic_connector_request_and_marked_reply() -> None:
     assert r.finish_reason == "stop"
 
 
+TOOLSETS = "anthropic:claude-test?mcp_beta=2025-11-20"
+
+
+def test_anthropic_toolset_beta_request_and_marked_reply() -> None:
+    """``?mcp_beta=2025-11-20``: the newer connector beta; the servers carry no tool
+    configuration, an ``mcp_toolset`` entry of ``tools`` does (the allow-list as every tool
+    disabled but the listed ones); the reply's blocks read as with the older beta."""
+    pytest.importorskip("anthropic")
+    seen: list[tuple[dict[str, str], dict[str, Any]]] = []
+
+    async def messages(request: web.Request) -> web.Response:
+        seen.append((dict(request.headers), await request.json()))
+        return web.json_response(CONNECTOR_MESSAGE)
+
+    r = _run([web.post("/v1/messages", messages)], TOOLSETS, WITH_SERVER)
+    headers, body = seen[0]
+    assert headers.get("anthropic-beta") == "mcp-client-2025-11-20"
+    assert body["mcp_servers"] == [
+        {
+            "type": "url",
+            "url": "https://mcp.example.com/mcp",
+            "name": "docs",
+            "authorization_token": TOKEN,
+        }
+    ]
+    assert body["tools"] == [
+        {
+            "type": "mcp_toolset",
+            "mcp_server_name": "docs",
+            "default_config": {"enabled": False},
+            "configs": {"kb": {"enabled": True}},
+        }
+    ]
+    assert _shape(r.server_steps) == [
+        ("assistant", "Let me look.", [("kb", True, "docs", {"q": "leave"})]),
+        ("tool", "25 days", []),
+    ]
+    assert _shape([r.message]) == [("assistant", "You get 25 days.", [])]
+
+
+def test_anthropic_toolset_beta_keeps_the_suite_tools_and_all_server_tools() -> None:
+    """A server without an allow-list gets a bare ``mcp_toolset`` (all its tools), after the
+    case's own tools; the history goes back under the same beta."""
+    pytest.importorskip("anthropic")
+    from agentgauge.schema import ToolSpec
+
+    bodies: list[tuple[dict[str, str], dict[str, Any]]] = []
+
+    async def messages(request: web.Request) -> web.Response:
+        bodies.append((dict(request.headers), await request.json()))
+        return web.json_response(CONNECTOR_MESSAGE)
+
+    everything = McpConnector(name="docs", url="https://mcp.example.com/mcp")
+    weather = ToolSpec(name="get_weather", description="Weather.", parameters={"type": "object"})
+    request = ModelRequest(
+        messages=ASK, tools=[weather], config=GenerateConfig(mcp_servers=(everything,))
+    )
+    r = _run([web.post("/v1/messages", messages)], TOOLSETS, request)
+    _, body = bodies[0]
+    assert [t.get("name") or t["type"] for t in body["tools"]] == ["get_weather", "mcp_toolset"]
+    assert body["tools"][1] == {"type": "mcp_toolset", "mcp_server_name": "docs"}
+    assert "authorization_token" not in body["mcp_servers"][0]
+    history = [*ASK, *r.server_steps, r.message, Message(role="user", content="Thanks")]
+    _run([web.post("/v1/messages", messages)], TOOLSETS, ModelRequest(messages=history))
+    headers, again = bodies[1]
+    assert headers.get("anthropic-beta") == "mcp-client-2025-11-20"
+    assert "mcp_servers" not in again
+    assert [b["type"] for b in again["messages"][1]["content"]][1:3] == [
+        "mcp_tool_use",
+        "mcp_tool_result",
+    ]
+
+
+def test_anthropic_mcp_beta_option() -> None:
+    pytest.importorskip("anthropic")
+    from agentgauge.errors import UserError
+
+    default = resolve_provider("anthropic:claude-test", api_key=KEY)
+    newer = resolve_provider("anthropic:claude-test?mcp_beta=mcp-client-2025-11-20", api_key=KEY)
+    # the newer beta's requests differ: its replies are cached apart; the default's keys stay
+    assert (getattr(default, "cache_tag", ""), newer.cache_tag) == ("", "mcp-client-2025-11-20")
+    with pytest.raises(UserError, match=r"mcp_beta must be one of 2025-04-04, 2025-11-20"):
+        resolve_provider("anthropic:claude-test?mcp_beta=2026-01-01", api_key=KEY)
+
+
 def test_anthropic_without_servers_uses_the_plain_api() -> None:
     pytest.importorskip("anthropic")
     seen: list[tuple[dict[str, str], dict[str, Any]]] = []
@@ -171,7 +257,11 @@ def test_anthropic_error_result_and_history_sent_back() -> None:
     assert assistant["content"][2]["is_error"] is True
 
 
-def test_anthropic_connector_streamed() -> None:
+@pytest.mark.parametrize(
+    ("spec", "beta"),
+    [("anthropic:claude-test", "mcp-client-2025-04-04"), (TOOLSETS, "mcp-client-2025-11-20")],
+)
+def test_anthropic_connector_streamed(spec: str, beta: str) -> None:
     pytest.importorskip("anthropic")
     use = {
         "type": "mcp_tool_use",
@@ -211,7 +301,7 @@ def test_anthropic_connector_streamed() -> None:
     ]
 
     async def messages(request: web.Request) -> web.StreamResponse:
-        assert "mcp-client-2025-04-04" in request.headers.get("anthropic-beta", "")
+        assert request.headers.get("anthropic-beta") == beta
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await resp.prepare(request)
         for e in events:
@@ -222,7 +312,7 @@ def test_anthropic_connector_streamed() -> None:
         return resp
 
     streamed = ModelRequest(messages=ASK, config=GenerateConfig(stream=True, mcp_servers=(SERVER,)))
-    r = _run([web.post("/v1/messages", messages)], "anthropic:claude-test", streamed)
+    r = _run([web.post("/v1/messages", messages)], spec, streamed)
     assert _shape(r.server_steps) == [
         ("assistant", None, [("kb", True, "docs", {"q": "leave"})]),
         ("tool", "25 days", []),

@@ -140,7 +140,12 @@ def suite_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-SPECS = ["anthropic:claude-test", "openai:gpt-test?api=responses"]
+SPECS = [
+    "anthropic:claude-test",
+    "openai:gpt-test?api=responses",
+    # the newer connector beta (mcp_toolset entries in tools), recorded in the run's agent spec
+    "anthropic:claude-test?mcp_beta=2025-11-20",
+]
 
 
 def _config(suite: Path, spec: str, url: str, **kw: Any) -> RunConfig:
@@ -174,7 +179,8 @@ def test_a_connector_call_fails_forbidden_types(suite_file: Path, spec: str) -> 
     vendor = Vendor(mcp=True)
     with AioServer(vendor.routes()) as server:
         run_dir = suite_file.parent / "run"
-        run_suite_file(suite_file, _config(suite_file, spec, server.url), run_dir)
+        outcome = run_suite_file(suite_file, _config(suite_file, spec, server.url), run_dir)
+        assert outcome.record.agent == spec  # the connector beta chosen is recorded
         result = _only(run_dir)
         assert result.status == "failed"
         (score,) = [s for s in result.scores if s.name.endswith("forbidden_types")]

@@ -29,6 +29,7 @@ from ._common import (
     sdk_error,
     split_options,
 )
+from ._connector import MCP_BETA, MCP_BETAS
 
 __all__ = ["AnthropicProvider", "create"]
 
@@ -40,6 +41,13 @@ class AnthropicProvider(SdkProvider):
     sdk = ("anthropic", "anthropic", "anthropic")
     #: a suite's ``mcp_servers`` go to Anthropic's MCP connector (the beta Messages API)
     mcp_connector = True
+
+    def __init__(self, model: str, *, mcp_beta: str = MCP_BETA, **kw: Any) -> None:
+        super().__init__(model, **kw)
+        #: the MCP connector's beta (``?mcp_beta=``): its request shape differs, so a beta other
+        #: than the default is part of the cache key (the default's keys stay as they were)
+        self.mcp_beta = mcp_beta
+        self.cache_tag = "" if mcp_beta == MCP_BETA else mcp_beta
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -73,7 +81,7 @@ class AnthropicProvider(SdkProvider):
         return response
 
     async def _generate(self, request: ModelRequest) -> ModelResponse:
-        payload = anthropic_payload(request, self.model)
+        payload = anthropic_payload(request, self.model, self.mcp_beta)
         client = self._get_client()
         try:
             # the MCP connector's fields and blocks exist only in the beta Messages API
@@ -145,12 +153,23 @@ def _split_extra(method: Any, payload: dict[str, Any]) -> dict[str, Any]:
     return kwargs
 
 
+def _mcp_beta(model: str, value: Any) -> str:
+    """The connector beta ``?mcp_beta=`` names (its date, or the whole beta name)."""
+    text = str(value).strip()
+    beta = text if text.startswith("mcp-client-") else f"mcp-client-{text}"
+    if beta not in MCP_BETAS:
+        dates = ", ".join(b.removeprefix("mcp-client-") for b in MCP_BETAS)
+        raise UserError(f"anthropic:{model}: mcp_beta must be one of {dates}, not {text!r}")
+    return beta
+
+
 def create(rest: str, **options: Any) -> AnthropicProvider:
-    """``anthropic:MODEL[?base_url=...]``."""
+    """``anthropic:MODEL[?base_url=...&mcp_beta=2025-11-20]``."""
     model, opts = split_options(rest, options)
     api_key = opts.pop("api_key", None) or os.environ.get("ANTHROPIC_API_KEY")
     base_url = opts.pop("base_url", None) or os.environ.get("ANTHROPIC_BASE_URL")
     timeout = opts.pop("timeout_s", 600.0)
+    mcp_beta = _mcp_beta(model, opts.pop("mcp_beta", MCP_BETA))
     if opts:
         raise UserError(f"anthropic:{model}: unknown option(s) {sorted(opts)}")
     if not api_key:
@@ -160,4 +179,5 @@ def create(rest: str, **options: Any) -> AnthropicProvider:
         api_key=api_key,
         base_url=base_url,
         timeout_s=None if timeout is None else float(timeout),
+        mcp_beta=mcp_beta,
     )

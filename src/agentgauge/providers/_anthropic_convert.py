@@ -12,7 +12,9 @@ from ._base import ModelRequest, ModelResponse
 from ._common import parse_arguments, token_count
 from ._connector import (
     MCP_BETA,
+    MCP_BETA_TOOLSETS,
     anthropic_mcp_servers,
+    anthropic_mcp_toolsets,
     mcp_result_block,
     mcp_result_message,
 )
@@ -94,8 +96,11 @@ def anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
-def anthropic_payload(request: ModelRequest, model: str) -> dict[str, Any]:
-    """Keyword arguments of ``client.messages.create`` (the JSON body of ``POST /v1/messages``)."""
+def anthropic_payload(
+    request: ModelRequest, model: str, mcp_beta: str = MCP_BETA
+) -> dict[str, Any]:
+    """Keyword arguments of ``client.messages.create`` (the JSON body of ``POST /v1/messages``);
+    ``mcp_beta``: the MCP connector's beta a request with servers or connector blocks names."""
     system, messages = anthropic_messages(request.messages)
     config = request.config
     payload: dict[str, Any] = {
@@ -121,11 +126,14 @@ def anthropic_payload(request: ModelRequest, model: str) -> dict[str, Any]:
     if config.temperature is not None:
         payload["temperature"] = config.temperature
     if config.mcp_servers:
-        payload["mcp_servers"] = anthropic_mcp_servers(config.mcp_servers)
+        payload["mcp_servers"] = anthropic_mcp_servers(config.mcp_servers, mcp_beta)
+        if mcp_beta == MCP_BETA_TOOLSETS:
+            toolsets = anthropic_mcp_toolsets(config.mcp_servers)
+            payload["tools"] = [*payload.get("tools", []), *toolsets]
     if config.mcp_servers or any(
         b.get("type") in _CONNECTOR_BLOCKS for m in messages for b in m["content"]
     ):
-        payload["betas"] = [MCP_BETA]  # the connector's blocks exist only in the beta API
+        payload["betas"] = [mcp_beta]  # the connector's blocks exist only in the beta API
     return payload
 
 

@@ -1,8 +1,11 @@
 """Remote MCP servers the vendor's API calls for the model, in each vendor's wire shape (pure).
 
 Anthropic's MCP connector: ``mcp_servers=[{type: url, url, name, authorization_token?,
-tool_configuration?}]`` on the beta Messages API (``anthropic-beta: mcp-client-2025-04-04``); the
-reply holds ``mcp_tool_use`` and ``mcp_tool_result`` blocks in the assistant's own message. The
+tool_configuration?}]`` on the beta Messages API (``anthropic-beta: mcp-client-2025-04-04``), or
+with the newer beta ``mcp-client-2025-11-20`` the servers without ``tool_configuration`` and one
+``{type: mcp_toolset, mcp_server_name, default_config?, configs?}`` entry per server in ``tools``
+(the allow-list as every tool disabled but the listed ones); the reply holds ``mcp_tool_use`` and
+``mcp_tool_result`` blocks in the assistant's own message, with either beta. The
 Responses API: ``tools=[{type: mcp, server_label, server_url, require_approval: never,
 allowed_tools?, authorization?}]``; the reply holds ``mcp_call`` items (the call with its
 ``output`` or ``error``) and ``mcp_list_tools`` items. Both come out as marked calls
@@ -21,7 +24,10 @@ from ._common import parse_arguments
 
 __all__ = [
     "MCP_BETA",
+    "MCP_BETAS",
+    "MCP_BETA_TOOLSETS",
     "anthropic_mcp_servers",
+    "anthropic_mcp_toolsets",
     "mcp_call_item",
     "mcp_call_steps",
     "mcp_result_block",
@@ -29,19 +35,38 @@ __all__ = [
     "responses_mcp_tools",
 ]
 
-#: the beta of Anthropic's MCP connector with the ``mcp_servers`` request field
+#: the beta of Anthropic's MCP connector with the ``mcp_servers`` request field (the default)
 MCP_BETA: Final = "mcp-client-2025-04-04"
+#: the newer beta: the servers' tools configured by ``mcp_toolset`` entries of ``tools``
+MCP_BETA_TOOLSETS: Final = "mcp-client-2025-11-20"
+#: the connector betas the ``anthropic:`` adapter can speak (``?mcp_beta=``)
+MCP_BETAS: Final = (MCP_BETA, MCP_BETA_TOOLSETS)
 
 
-def anthropic_mcp_servers(servers: Sequence[McpConnector]) -> list[dict[str, Any]]:
-    """The ``mcp_servers`` request field of Anthropic's MCP connector."""
+def anthropic_mcp_servers(
+    servers: Sequence[McpConnector], beta: str = MCP_BETA
+) -> list[dict[str, Any]]:
+    """The ``mcp_servers`` request field of Anthropic's MCP connector under ``beta``."""
     out: list[dict[str, Any]] = []
     for s in servers:
         entry: dict[str, Any] = {"type": "url", "url": s.url, "name": s.name}
         if s.token is not None:
             entry["authorization_token"] = s.token
-        if s.tools:
+        if s.tools and beta == MCP_BETA:
             entry["tool_configuration"] = {"enabled": True, "allowed_tools": list(s.tools)}
+        out.append(entry)
+    return out
+
+
+def anthropic_mcp_toolsets(servers: Sequence[McpConnector]) -> list[dict[str, Any]]:
+    """The ``mcp_toolset`` entries of ``tools`` under the ``mcp-client-2025-11-20`` beta: one per
+    server; its allow-list as every tool disabled by default and each listed one enabled."""
+    out: list[dict[str, Any]] = []
+    for s in servers:
+        entry: dict[str, Any] = {"type": "mcp_toolset", "mcp_server_name": s.name}
+        if s.tools:
+            entry["default_config"] = {"enabled": False}
+            entry["configs"] = {name: {"enabled": True} for name in s.tools}
         out.append(entry)
     return out
 
