@@ -642,6 +642,22 @@ def test_the_matrix_comment(here: Path) -> None:
     )
 
 
+def test_the_pull_request_comment_of_a_real_run(here: Path) -> None:
+    """gates-and-ci.md's comment, rendered from the two runs it was made from (kept in
+    tests/docs/runs: the embedded model's run is too slow to repeat in a test). Only the
+    worst-failure rows the doc trims may be left out."""
+    shutil.copytree(ROOT / "tests" / "docs" / "runs", here / "runs")
+    shown = shown_block("docs/gates-and-ci.md", "<!-- agentgauge-report -->")
+    command = "agentgauge report runs/local-smollm2 --format markdown --baseline runs/mock-echo"
+    code, output = run(command)
+    assert code == 0
+    lines = output.splitlines()
+    worst = lines.index("<details><summary>Worst failures</summary>")
+    kept = set(shown.output)
+    lines = lines[:worst] + [x for x in lines[worst:] if not x.startswith("| `") or x in kept]
+    assert_shows(shown, "\n".join(lines))
+
+
 def test_cache_info_and_clear(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The labels and the lines of ``cache info`` and ``cache clear``; the figures (sizes, dates,
     counts) are the doc's cache's, so each number is read as any number."""
