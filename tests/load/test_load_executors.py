@@ -4,11 +4,9 @@ the workers; the load counts them as it counts local ones."""
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from agentgauge.load import run_load_file
 from agentgauge.runner import RunConfig, SessionResult
 from agentgauge.schema import LoadProfile
 from agentgauge.testing import FakeOpenAIServer
+from ray_cluster import local_cluster
 
 
 def _suite(tmp_path: Path) -> Path:
@@ -100,20 +99,7 @@ def test_ctrl_c_during_a_load_on_worker_processes(tmp_path: Path, from_lines: li
     assert len(from_lines) == r.totals.sessions + 3  # each one driven by a worker
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    ray = pytest.importorskip("ray")
-    ctx = ray.init(
-        address="local",  # a fresh instance, never one a stale /tmp/ray file points at
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        _node_ip_address="127.0.0.1",  # loopback only
-    )
-    try:
-        yield str(ctx.address_info["gcs_address"])
-    finally:
-        ray.shutdown()
+cluster = pytest.fixture(scope="module", name="cluster")(local_cluster)
 
 
 @pytest.mark.ray

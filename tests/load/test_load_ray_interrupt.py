@@ -10,14 +10,12 @@ module (``address="local"``: never a cluster a stale ``/tmp/ray`` file points at
 
 from __future__ import annotations
 
-import logging
 import os
 import queue
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,7 @@ from agentgauge.load import run_load_file
 from agentgauge.runner import RunConfig, SessionResult
 from agentgauge.schema import LoadProfile
 from agentgauge.testing import FakeOpenAIServer
+from ray_cluster import local_cluster
 
 pytestmark = [
     pytest.mark.ray,
@@ -36,20 +35,7 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    ray = pytest.importorskip("ray")
-    ctx = ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        _node_ip_address="127.0.0.1",  # loopback only
-    )
-    try:
-        yield str(ctx.address_info["gcs_address"])
-    finally:
-        ray.shutdown()
+cluster = pytest.fixture(scope="module", name="cluster")(local_cluster)
 
 
 def _suite(tmp_path: Path) -> Path:

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from agentgauge.io import iter_results  # noqa: E402
 from agentgauge.runner import RunConfig, read_record, run_suite_file  # noqa: E402
 from agentgauge.runner._executor import parse_executor  # noqa: E402
 from agentgauge.runner._ray_worker import RemoteSlot, SharedLimiter  # noqa: E402
+from ray_cluster import local_cluster  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -94,19 +94,7 @@ def _stand_in_scorer() -> None:
     and the workers are other processes)."""
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    ctx = ray.init(
-        address="local",  # a fresh instance, never one a stale /tmp/ray file points at
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        _node_ip_address="127.0.0.1",  # loopback only
-    )
-    try:
-        yield str(ctx.address_info["gcs_address"])
-    finally:
-        ray.shutdown()
+cluster = pytest.fixture(scope="module", name="cluster")(local_cluster)
 
 
 def _suite(tmp_path: Path, cities: list[str], trials: int = 1) -> Path:

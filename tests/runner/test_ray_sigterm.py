@@ -8,19 +8,18 @@ instance on loopback (``address="local"``)."""
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import pytest
 
 from agentgauge.testing import FakeOpenAIServer, FakeRequest
+from ray_cluster import local_cluster
 
 pytestmark = [
     pytest.mark.ray,
@@ -30,20 +29,7 @@ pytestmark = [
 CASES = 40
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    ray = pytest.importorskip("ray")
-    ctx = ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        _node_ip_address="127.0.0.1",  # loopback only
-    )
-    try:
-        yield str(ctx.address_info["gcs_address"])
-    finally:
-        ray.shutdown()
+cluster = pytest.fixture(scope="module", name="cluster")(local_cluster)
 
 
 def test_sigterm_stops_a_run_on_ray_and_keeps_its_journal(tmp_path: Path, cluster: str) -> None:

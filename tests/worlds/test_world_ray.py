@@ -4,10 +4,8 @@ same verdicts and final states as a local run."""
 
 from __future__ import annotations
 
-import logging
 import os
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ ray = pytest.importorskip("ray")
 
 from agentgauge.io import iter_results  # noqa: E402
 from agentgauge.runner import RunConfig, run_suite_file  # noqa: E402
+from ray_cluster import local_cluster  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -52,19 +51,7 @@ AGENT = textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    ctx = ray.init(
-        address="local",  # a fresh instance, never one a stale /tmp/ray file points at
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        _node_ip_address="127.0.0.1",  # loopback only
-    )
-    try:
-        yield str(ctx.address_info["gcs_address"])
-    finally:
-        ray.shutdown()
+cluster = pytest.fixture(scope="module", name="cluster")(local_cluster)
 
 
 def _suite(folder: Path, python: bool) -> Path:
