@@ -66,8 +66,9 @@ def _percent_points(x: float) -> str:
 def _shown(metric: str, value: float | None, *, change: bool = False) -> str:
     if value is None:
         return "–"
-    if metric.endswith("_ms"):
-        return f"{value:+.0f} ms" if change else f"{value:.0f} ms"
+    if metric.endswith("_ms"):  # below 10 ms two digits: 0.2 ms is not "0 ms"
+        digits = ".0f" if abs(value) >= 10 else ".2g"
+        return f"{value:+{digits}} ms" if change else f"{value:{digits}} ms"
     if metric.endswith("_usd"):
         return f"{value:+.4g} $" if change else f"{value:.4g} $"
     if metric == "planning_grade":  # the reviewers' 1-5 scale
