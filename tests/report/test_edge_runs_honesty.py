@@ -183,3 +183,58 @@ def test_a_gate_given_a_baseline_says_what_it_compared_in_every_format(tmp_path:
         assert pairs.format(base if fmt == "gate" else "base") in text, fmt
         assert "1 new case(s) not compared" in text, fmt
         assert unchecked in text, fmt
+
+
+def _shards(tmp_path: Path) -> list[Path]:
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    runs = []
+    for i in (1, 2):
+        run = tmp_path / f"shard{i}"
+        args = ["run", str(tmp_path / "suite.yaml"), "--agent", "mock:echo", "--no-cache"]
+        out = CliRunner().invoke(cli, [*args, "-o", str(run), "--shard", f"{i}/2"])
+        assert out.exit_code == 0, out.output
+        runs.append(run)
+    return runs
+
+
+@pytest.mark.parametrize("merged", [1, 2])
+def test_a_run_missing_results_says_so_in_every_format(tmp_path: Path, merged: int) -> None:
+    """A merge of one shard of two holds some of the run: every format says how much; the
+    shards themselves and a complete merge carry no such warning."""
+    shards = _shards(tmp_path)
+    run = tmp_path / "merged"
+    out = CliRunner().invoke(cli, ["merge", *map(str, shards[:merged]), "-o", str(run)])
+    assert out.exit_code == (1 if merged == 1 else 0), out.output
+    have = len((run / "results.jsonl").read_text().splitlines())
+    warning = (
+        f"incomplete: {have} of 3 (case, trial) pairs have a result ({3 - have} missing: "
+        "merged from 1 run(s) without all the shards); every figure is over the results present"
+    )
+    texts = {
+        "console": _cli("report", str(run)),
+        "gate": _cli("gate", str(run)),
+        "markdown": _cli("report", str(run), "--format", "markdown"),
+        "html": _text(_cli("report", str(run), "--format", "html")),
+        "json": " ".join(json.loads(_cli("report", str(run), "--format", "json"))["warnings"]),
+        "junit": _cli("report", str(run), "--format", "junit"),
+    }
+    for fmt, text in texts.items():
+        if merged == 2:
+            assert "incomplete" not in text, fmt
+        elif fmt == "junit":
+            assert f'<property name="incomplete" value="{warning[12:]}"/>' in text
+        else:
+            assert warning in text, fmt
+    for shard in shards:  # a shard holds its part by design
+        assert "incomplete" not in _cli("report", str(shard), "--format", "markdown")
+
+
+def test_a_run_whose_results_went_missing_says_so(tmp_path: Path) -> None:
+    run, _ = _build(tmp_path, EDGES[3])
+    journal = run / "results.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:-2]))
+    text = _cli("report", str(run), "--format", "markdown")
+    assert (
+        "incomplete: 10 of 12 (case, trial) pairs have a result (2 missing: results are missing "
+        "from the run directory); every figure is over the results present"
+    ) in text

@@ -8,6 +8,7 @@ from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._compare import CaseChange, Comparison, MetricDelta, SampleSize, compare
+    from ._completeness import missing_pairs
     from ._files import load_gates_file, resolve_gates, summarize
     from ._finish import finish_run, write_summary
     from ._gate_model import GateBaseline, GateCheck, GateReport
@@ -162,6 +163,7 @@ _EXPORTS: dict[str, str] = {
     "read_reviews": "._reviews",
     "review_run": "._reviews",
     "fold_small_samples": "._small_samples",
+    "missing_pairs": "._completeness",
     "summarize_results": "._summarize",
     "MetricTrend": "._trend",
     "default_metrics": "._trend",
@@ -236,6 +238,7 @@ __all__ = [
     "load_gates_file",
     "mean_on_scale",
     "metric_trend",
+    "missing_pairs",
     "module_pair_tests",
     "plan_text",
     "quantile_interval",

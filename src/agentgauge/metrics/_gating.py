@@ -11,6 +11,7 @@ from ..errors import UserError
 from ..rundir import load_record as load_run
 from ..schema import Gates, Percentile, ScorerGate
 from ._compare import Comparison, compare
+from ._completeness import missing_results
 from ._gate_model import GateCheck, GateReport
 from ._model import Latency, Mean, Rate, ScorerStats, Summary
 from ._regression import baseline_of, regressions
@@ -144,7 +145,8 @@ def evaluate_gates(
     for cat, limits in sorted(gates.max_category_latency_s.items()):
         checks += _max_latency(f"latency [{cat}]", summary.performance.by_category.get(cat), limits)
     checks += _zero_tolerance(summary, gates)
-    warnings = _nothing_scored(summary) + small_sample_warnings(summary, gates)
+    warnings = _nothing_scored(summary) + missing_results(summary)
+    warnings += small_sample_warnings(summary, gates)
     for name, gate in sorted(gates.scorers.items()):
         stats, key = scorer_stats(summary, name)
         base_stats = scorer_stats(baseline_summary, name)[0] if baseline_summary else None

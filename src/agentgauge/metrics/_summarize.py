@@ -10,6 +10,7 @@ from typing import Any
 
 from ..schema import CaseResult, Feedback, Gates, ModuleSettings, RunRecord, StateDiff
 from ._acc import CaseTrialsAcc, LatencyAcc, MeanAcc, RateAcc, SliceAcc
+from ._completeness import missing_results
 from ._diagnosis import DiagnosisAcc
 from ._model import (
     ConfusionCell,
@@ -308,7 +309,8 @@ class _Acc:
             users=self.users.build(run),
             worst_failures=self._worst_failures(),
         )
-        summary.warnings = small_sample_warnings(summary, self.gates) + self._warnings()
+        summary.warnings = missing_results(summary) + small_sample_warnings(summary, self.gates)
+        summary.warnings += self._warnings()
         return summary
 
     def _diagnosis(self) -> Diagnosis:

@@ -94,8 +94,9 @@ def write_report(
 
 def _write_run_junit(run_dir: Path, out: IO[str]) -> None:
     """One run's JUnit XML, with the run's suite, agent, commit and judge as properties."""
+    from ..metrics import missing_pairs
     from ..rundir import load_record as load_run
-    from ._files import write_junit
+    from ._files import junit_counts, write_junit
 
     run = load_run(run_dir)
     props: dict[str, str] = {}
@@ -107,7 +108,12 @@ def _write_run_junit(run_dir: Path, out: IO[str]) -> None:
                 props["git_dirty"] = str(run.git_dirty).lower()
         if run.judge:
             props["judge"] = run.judge
-    write_junit(run_dir, out, suite_name=run.suite if run else None, properties=props)
+    counts = junit_counts(run_dir)
+    for warning in missing_pairs(run, counts.tests):  # an incomplete run says so here too
+        props["incomplete"] = warning.removeprefix("incomplete: ")
+    write_junit(
+        run_dir, out, suite_name=run.suite if run else None, properties=props, counts=counts
+    )
 
 
 def _write_run_html(

@@ -80,6 +80,7 @@ def write_junit(
     *,
     suite_name: str | None = None,
     properties: dict[str, str] | None = None,
+    counts: JunitCounts | None = None,
 ) -> None:
     """JUnit XML: one ``<testcase>`` per case × trial (classname = category).
 
@@ -91,7 +92,7 @@ def write_junit(
     follows the Jenkins / Ant schema most CI systems accept.
     """
     out = scrubbing(out)
-    n = junit_counts(run_dir)
+    n = counts if counts is not None else junit_counts(run_dir)
     name = suite_name or "agentgauge"
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     out.write(
