@@ -75,6 +75,12 @@ def _cli(*args: str) -> str:
     return " ".join(out.output.split())  # the console wraps long lines
 
 
+def _cli_raw(*args: str) -> str:
+    out = CliRunner().invoke(cli, list(args))
+    assert out.exit_code == 0, out.output
+    return out.output
+
+
 def _text(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
@@ -110,6 +116,14 @@ def test_every_format_says_what_was_measured(tmp_path: Path, edge: Edge) -> None
     assert summary["overall"]["pass_rate"]["n"] == len(scored)
     if not scored:
         assert summary["overall"]["pass_rate"]["value"] is None
+    rows = _cli_raw("report", str(run), "--format", "csv").splitlines()[1:]
+    assert len(rows) == len(results)
+    ordered = sorted(results, key=lambda r: (r["case_id"], r["trial"]))
+    for row, r in zip(sorted(rows), ordered, strict=True):
+        cells = row.split(",")
+        assert cells[5] == r["status"]
+        # a result that was not graded has no score, never 0 or its scorers' partial mean
+        assert (cells[6] == "") == (r["status"] == "error"), row
     junit = _cli("report", str(run), "--format", "junit")
     assert f'tests="{len(results)}"' in junit
     assert f'errors="{errors}"' in junit

@@ -168,7 +168,9 @@ def write_csv(run_dir: Path, out: IO[str]) -> None:
                 csv_cell(expected_label(r)),
                 csv_cell(actual_label(r)),
                 r.status,
-                f"{r.score:.4g}",
+                # an error or a user_error was not graded: no score (results.jsonl's 0 or the
+                # scorers' partial mean would read as the agent's)
+                "" if r.status in ("error", "user_error") else f"{r.score:.4g}",
                 csv_cell(text),
             ]
         )
