@@ -160,7 +160,9 @@ def test_too_few_shared_cases_is_said_so() -> None:
     d = MetricDelta(metric="intent_accuracy", base=1.0, new=0.0, delta=-1.0, n=5, p_value=0.0625)
     [[t]] = module_pair_tests([("a", "b", [d])], 0.05)
     assert not t.significant
-    assert t.note == ("not enough pairs: 5 shared case(s), so no difference could reach p < 0.05")
+    assert t.note == (
+        "not enough pairs: 5 shared case(s), too few for any difference to be significant at 0.05"
+    )
     enough = d.model_copy(update={"n": 6, "p_value": 0.03125})
     [[t6]] = module_pair_tests([("a", "b", [enough])], 0.05)
     assert (t6.significant, t6.better, t6.note) == (True, "a", None)

@@ -7,6 +7,7 @@ independent of each other.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,10 +119,11 @@ def _parts(
     r: CaseResult, modules: ModuleAcc | None = None, diagnosis: DiagnosisAcc | None = None
 ) -> tuple[float, ...]:
     """Numerator, denominator for each rate metric (RATE_METRICS order), then MEAN_METRICS,
-    then each module verdict (MODULE_VERDICTS: the run's module and diagnosis metrics' own
-    per-result verdicts, cascade rule included, so the test pairs exactly what the summary
-    counts; memory retention's are its checked turns; ``modules`` / ``diagnosis`` None: those
-    not measured). Without a module verdict the tuple stops before them."""
+    then each module verdict the result has (MODULE_VERDICTS: the run's module and diagnosis
+    metrics' own per-result verdicts, cascade rule included, so the test pairs exactly what the
+    summary counts; memory retention's are its checked turns; ``modules`` / ``diagnosis``
+    None: those not measured) as (its index in MODULE_VERDICTS, successes, verdicts), only
+    those it has: a result judged on one module rate carries three numbers, not thirty."""
     seen: dict[str, list[int]] = {}
     if modules is not None:
         modules.seen = seen
@@ -145,8 +147,7 @@ def _parts(
         if diagnosis is not None:
             diagnosis.seen = seen
             diagnosis.add(r, selection)
-    # no module verdict (a suite without module labels): the record stops at the means
-    verdicts = [seen.get(m, _UNSEEN) for m in MODULE_VERDICTS] if seen else []
+    verdicts = [(_MODULE_INDEX[m], ok, n) for m, (ok, n) in seen.items()]
     multi = scored and is_multi_step(r)
     tokens = r.usage.input_tokens + r.usage.output_tokens
     return (
@@ -163,8 +164,8 @@ def _parts(
     )
 
 
-#: a module verdict the result does not have
-_UNSEEN: Final = (0, 0)
+#: each module verdict's place in MODULE_VERDICTS (and in the metrics after _MODULE_START)
+_MODULE_INDEX: Final = {m: i for i, m in enumerate(MODULE_VERDICTS)}
 
 
 _METRICS = (
@@ -173,6 +174,8 @@ _METRICS = (
     + [(m, "rate") for m in MODULE_VERDICTS]
 )
 _MODULE_START = len(_METRICS) - len(MODULE_VERDICTS)
+#: the numbers of a record before its module verdicts
+_HEAD = 2 * _MODULE_START
 
 
 @dataclass(slots=True)
@@ -184,8 +187,9 @@ class _Case:
     #: per metric numerator and denominator summed over the trials (the order of _parts)
     sums: list[float] = field(default_factory=lambda: [0] * (2 * len(_METRICS)))
     category: str = ""
-    #: whether a trial had a module verdict (else the module metrics' sums are all 0)
-    modules: bool = False
+    #: the module verdicts its trials had, bit i for MODULE_VERDICTS[i] (the other module
+    #: metrics' sums are 0)
+    modules: int = 0
     #: first line of the last failing trial's explanation (of the first trial if all passed)
     explanation: str = ""
 
@@ -193,11 +197,15 @@ class _Case:
         if status != "passed" or not self.trials:
             self.category, self.explanation = category, explanation
         self.trials += 1
-        self.modules = self.modules or len(parts) > 2 * _MODULE_START
         self.passed += status == "passed"
         sums = self.sums
-        for j, x in enumerate(parts):
-            sums[j] += x
+        sums[:_HEAD] = map(operator.add, sums[:_HEAD], parts[:_HEAD])
+        for k in range(_HEAD, len(parts), 3):  # (module index, successes, verdicts)
+            i = int(parts[k])
+            j = _HEAD + 2 * i
+            sums[j] += parts[k + 1]
+            sums[j + 1] += parts[k + 2]
+            self.modules |= 1 << i
 
     @property
     def ok(self) -> bool:
@@ -298,16 +306,23 @@ class _Pairing:
             self.fixed.add((cid, b.tally, n.tally, n.category, b.explanation))
         elif change == "broken":
             self.broken.add((cid, b.tally, n.tally, n.category, n.explanation))
-        metrics = self.metrics if b.modules or n.modules else self.metrics[:_MODULE_START]
-        for i, stream in enumerate(metrics):
-            bn, bd = b.sums[2 * i], b.sums[2 * i + 1]
-            nn, nd = n.sums[2 * i], n.sums[2 * i + 1]
-            self.seen[i][0] += bool(bd)
-            self.seen[i][1] += bool(nd)
-            if bd and nd:
-                stream.add(cid, (float(bn), float(bd), float(nn), float(nd)))
-                self.up[i] += bn < bd and nn == nd
-                self.down[i] += bn == bd and nn < nd
+        for i in range(_MODULE_START):
+            self._metric(i, cid, b, n)
+        modules = b.modules | n.modules  # only the module rates either case has a verdict on
+        while modules:
+            low = modules & -modules
+            self._metric(_MODULE_START + low.bit_length() - 1, cid, b, n)
+            modules ^= low
+
+    def _metric(self, i: int, cid: str, b: _Case, n: _Case) -> None:
+        bn, bd = b.sums[2 * i], b.sums[2 * i + 1]
+        nn, nd = n.sums[2 * i], n.sums[2 * i + 1]
+        self.seen[i][0] += bool(bd)
+        self.seen[i][1] += bool(nd)
+        if bd and nd:
+            self.metrics[i].add(cid, (float(bn), float(bd), float(nn), float(nd)))
+            self.up[i] += bn < bd and nn == nd
+            self.down[i] += bn == bd and nn < nd
 
 
 def _changes(rows: list[tuple[str, str, str, str, str]], change: Change) -> list[CaseChange]:

@@ -131,19 +131,23 @@ class DiagnosisAcc:
         return list(expected) if ok else []
 
     def _memory(self, r: CaseResult) -> None:
-        failed_selection = {
-            t
+        # the turn-level scores, each name split once (most results have none)
+        turns = [
+            (turn, name, s.passed)
             for s in r.scores
-            for t, n in [split_score_name(s.name)]
-            if n == "tool_selection" and t is not None and s.passed is False
-        }
+            for turn, name in (split_score_name(s.name),)
+            if turn is not None
+        ]
+        if not turns:
+            return
+        failed_selection = {t for t, n, ok in turns if n == "tool_selection" and ok is False}
+        # a ``memory`` score of any level makes the ``turn[i].memory`` scores the checks
         explicit = any(split_score_name(s.name)[1] == "memory" for s in r.scores)
         wanted = "memory" if explicit else "arguments"
-        for s in r.scores:
-            turn, name = split_score_name(s.name)
-            if name != wanted or turn is None or turn < 1:
+        for turn, name, passed in turns:
+            if name != wanted or turn < 1:
                 continue
-            ok = None if turn in failed_selection else s.passed
+            ok = None if turn in failed_selection else passed
             self.memory.add(ok)
             self.memory_by[turn].add(ok)
             if ok is not None:  # a skipped check is in no rate

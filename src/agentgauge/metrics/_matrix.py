@@ -291,7 +291,10 @@ def _module_test(
     significant = q < alpha and moved
     note = None
     if mcnemar_exact(d.n, 0) >= alpha:  # every shared case one way would not be enough
-        note = f"not enough pairs: {d.n} shared case(s), so no difference could reach p < {alpha:g}"
+        note = (
+            f"not enough pairs: {d.n} shared case(s), too few for any difference to be "
+            f"significant at {alpha:g}"
+        )
     return ModulePairTest(
         metric=metric,
         n=d.n,
