@@ -24,7 +24,7 @@ import anyio
 from .._suite_code import SuiteCodePolicy
 from ..errors import SuiteCodeRefused, UserError
 from ..schema import Case, CaseResult, Message, Suite, ToolCall, ToolSpec, UserSpec
-from ..scoring import ScoringConfig, score_case, user_scores
+from ..scoring import ScoringConfig, final_text, score_case, user_scores
 from ..worlds import WorldBuilder, WorldOutcome
 from ._mutants import AXES, Axis, CaseMutants, mutate_case
 from ._world import STATE_AXES
@@ -233,14 +233,6 @@ def _reply_judged_by(case: Case, skipped: Sequence[Any]) -> list[str]:
     ]
 
 
-def _last_reply(turns: Sequence[Sequence[Message]] | None) -> str | None:
-    for turn in reversed(turns or ()):
-        for msg in reversed(turn):
-            if msg.role == "assistant" and msg.content:
-                return msg.content
-    return None
-
-
 def _own_scorer(spec: str, code: SuiteCodePolicy | None) -> tuple[str | None, str]:
     """(the checked spec, "") of a suite's ``python:`` scorer the user's opt-in lets run, else
     (None, why it is not run)."""
@@ -387,7 +379,7 @@ async def _audit_one(
         reference = ReferenceVerdict(passed=passed, explanation=why, defined=made.reference_defined)
     verdicts: list[MutantVerdict] = []
     judged = _reply_judged_by(case, skipped)
-    right_reply = _last_reply(made.reference)
+    right_reply = final_text(None, made.reference or [])
     for m in made.mutants:
         if m.axis == "unsupported_number" and grounding == "judge":
             passed, why = None, "only a judge scorer (groundedness) checks this: skipped"
@@ -397,7 +389,7 @@ async def _audit_one(
             passed, why = await _verdict(case, m.turns, tools, s, m.world)
             if passed and m.benign:
                 passed, why = None, f"not a mistake: {m.benign}"
-            elif passed and judged and _last_reply(m.turns) != right_reply:
+            elif passed and judged and final_text(None, m.turns) != right_reply:
                 # the deterministic checks let it through, but a skipped scorer reads the reply
                 # this mutant changed: it may well fail there (a false "cannot fail" otherwise)
                 names = ", ".join(judged)
